@@ -1,0 +1,47 @@
+import { currentCall, type EngineContext } from './engine-context.js';
+import { notExecutedText } from './recovery.js';
+import type { StopReason, ToolResultBlock } from './types.js';
+
+/**
+ * The results that close a response's queue when the task stops part way: the results already
+ * collected, then one synthetic is_error result per call left, so every tool_use keeps exactly one
+ * tool_result and the conversation stays valid for the API.
+ */
+export function closingResults(context: EngineContext, reason: StopReason): ToolResultBlock[] {
+  const current = currentCall(context);
+  const closing = context.queue.slice(context.results.length).map((call): ToolResultBlock => ({
+    type: 'tool_result',
+    tool_use_id: call.id,
+    content: call === current ? currentCallText(context, reason) : notExecutedText(reason),
+    is_error: true,
+  }));
+  return [...context.results, ...closing];
+}
+
+function currentCallText(context: EngineContext, reason: StopReason): string {
+  switch (reason) {
+    case 'permission_denied':
+      return `Permission denied (${context.decision?.decidedBy ?? 'no decision'})${
+        context.decision?.message ? `: ${context.decision.message}` : ''
+      }`;
+    case 'tool_error':
+      return `The tool failed: ${context.lastError?.message ?? 'unknown error'}`;
+    case 'user_abort':
+      return 'interrupted: task aborted by the user';
+    case 'timeout':
+      return 'interrupted: task timed out';
+    default:
+      return notExecutedText(reason);
+  }
+}
+
+/** The is_error result that tells the model what was wrong with its call, so it can retry. */
+export function errorResult(context: EngineContext): ToolResultBlock {
+  const call = currentCall(context);
+  return {
+    type: 'tool_result',
+    tool_use_id: call?.id ?? 'unknown',
+    content: context.lastError?.message ?? 'The tool call failed.',
+    is_error: true,
+  };
+}

@@ -1,0 +1,53 @@
+import type { EngineState } from '../../machines/query-engine.js';
+import type {
+  EngineError,
+  PermissionDecision,
+  StopReason,
+  ToolCall,
+  Usage,
+} from '../../machines/types.js';
+
+/** One line of trace.jsonl: a state entered, with what the state has. */
+export interface TraceLine {
+  seq: number;
+  ts: string;
+  session_id: string;
+  state: EngineState;
+  turn: number;
+  tool_call_count: number;
+  usage: Usage;
+  call?: ToolCall;
+  error?: EngineError;
+  decision?: PermissionDecision;
+  reason?: StopReason;
+}
+
+/** The summary of a finished task; the `result` event and the CLI's json output. */
+export interface QueryResult {
+  type: 'result';
+  reason: StopReason;
+  is_error: boolean;
+  /** The last assistant text of the task. */
+  text: string;
+  session_id: string;
+  turns: number;
+  tool_calls: number;
+  usage: Usage;
+  duration_ms: number;
+  trace_path: string | null;
+  error?: EngineError;
+  decision?: PermissionDecision;
+}
+
+/** What query() yields, in order. `state` carries the same fields as the trace line. */
+export type AgentEvent =
+  | ({ type: 'state'; name: EngineState } & Omit<TraceLine, 'state'>)
+  | { type: 'text_delta'; text: string }
+  | { type: 'tool_start'; call: ToolCall }
+  | { type: 'tool_result'; call: ToolCall; result: { content: string; is_error: boolean } }
+  | { type: 'usage'; usage: Usage; total: Usage }
+  | { type: 'retry'; attempt: number; delay_ms: number; status?: number; message: string }
+  | { type: 'turn_end'; reason: string }
+  | QueryResult;
+
+export type AgentEventType = AgentEvent['type'];

@@ -1,0 +1,171 @@
+import { randomUUID } from 'node:crypto';
+import path from 'node:path';
+import { createActor, type InspectionEvent } from 'xstate';
+import type { EngineContext } from '../../machines/engine-context.js';
+import { queryEngine, type EngineState } from '../../machines/query-engine.js';
+import type { Message, TextBlock } from '../../machines/types.js';
+import type { ModelClient } from '../model/types.js';
+import type { PermissionPolicy } from '../permissions/types.js';
+import type { ToolRegistry } from '../tools/registry.js';
+import { AsyncQueue } from './async-queue.js';
+import { systemClock, type Clock } from './clock.js';
+import type { AgentEvent, QueryResult } from './events.js';
+import { engineImplementations } from './implementations.js';
+import { noSessionFiles, openSessionFiles, type SessionSink } from './session-files.js';
+import { traceLine } from './trace.js';
+
+export interface QueryOptions {
+  model: ModelClient;
+  tools: ToolRegistry;
+  permissions: PermissionPolicy;
+  /** Absolute path of the workspace root. */
+  workspace: string;
+  maxTurns?: number;
+  maxToolCalls?: number;
+  timeoutMs?: number;
+  signal?: AbortSignal;
+  sessionId?: string;
+  /** Where trace.jsonl, transcript.jsonl and audit.jsonl go; null keeps no record. */
+  sessionDir?: string | null;
+  /** The conversation so far (resume); the new task is appended to it in place. */
+  messages?: Message[];
+  system?: string;
+  clock?: Clock;
+  /** Sees every inspection event of the engine actor (the live inspector). */
+  inspect?: (event: InspectionEvent) => void;
+}
+
+export const DEFAULT_LIMITS = { maxTurns: 8, maxToolCalls: 12, timeoutMs: 120_000 } as const;
+
+export function defaultSystemPrompt(workspace: string): string {
+  return [
+    'You are xagent, a coding agent working in a local workspace through tools.',
+    `The workspace root is ${workspace}; tool paths are relative to it.`,
+    'Use the tools to inspect and change files and to run commands. When the task is done, answer with a short summary.',
+  ].join('\n');
+}
+
+/**
+ * Runs one task through the engine's statechart and yields what happens, ending with `result`.
+ * @example for await (const event of query('summarise README.md', { model, tools, permissions, workspace })) {}
+ */
+export async function* query(userInput: string, options: QueryOptions): AsyncGenerator<AgentEvent, QueryResult> {
+  const clock = options.clock ?? systemClock;
+  const sessionId = options.sessionId ?? randomUUID();
+  const sink: SessionSink = options.sessionDir ? openSessionFiles(options.sessionDir) : noSessionFiles;
+  const events = new AsyncQueue<AgentEvent>();
+  const messages = options.messages ?? [];
+  const startedAt = clock.now();
+  let written = messages.length;
+  let seq = 0;
+
+  const implementations = engineImplementations({
+    model: options.model,
+    tools: options.tools,
+    permissions: options.permissions,
+    workspace: options.workspace,
+    system: options.system ?? defaultSystemPrompt(options.workspace),
+    clock,
+    sink,
+    sessionId,
+    emit: (event) => events.push(event),
+  });
+
+  const enter = (state: EngineState, context: EngineContext) => {
+    const line = traceLine({ seq: seq++, ts: new Date(clock.now()).toISOString(), state, context });
+    sink.trace(line);
+    const { state: name, ...rest } = line;
+    events.push({ type: 'state', name, ...rest });
+    for (; written < context.messages.length; written++) sink.transcript(context.messages[written]!);
+  };
+
+  // Transient states (validate_tool, recover...) appear only in microsteps, never in snapshots.
+  // The initial macrostep runs inside createActor, so the root is recognised by id, not by reference.
+  const observe = (event: InspectionEvent) => {
+    options.inspect?.(event);
+    if (event.type !== '@xstate.microstep' || event.actorRef.sessionId !== event.rootId) return;
+    const snapshot = event.snapshot as unknown as { context: EngineContext; value: EngineState };
+    if (seq === 0) enter('build_context', snapshot.context);
+    if (event._transitions.some((t) => t.target !== undefined)) enter(snapshot.value, snapshot.context);
+  };
+
+  const actor = createActor(queryEngine.provide(implementations), {
+    input: {
+      sessionId,
+      userInput,
+      messages,
+      maxTurns: options.maxTurns ?? DEFAULT_LIMITS.maxTurns,
+      maxToolCalls: options.maxToolCalls ?? DEFAULT_LIMITS.maxToolCalls,
+      timeoutMs: options.timeoutMs ?? DEFAULT_LIMITS.timeoutMs,
+      startedAt,
+    },
+    inspect: observe,
+  });
+
+  let result: QueryResult | undefined;
+  const finish = (fields: Omit<QueryResult, 'type' | 'is_error' | 'text' | 'session_id' | 'duration_ms' | 'trace_path'>) => {
+    result = {
+      type: 'result',
+      is_error: fields.reason !== 'final_answer',
+      text: lastAssistantText(messages),
+      session_id: sessionId,
+      duration_ms: clock.now() - startedAt,
+      trace_path: sink.tracePath,
+      ...fields,
+    };
+    sink.close();
+    events.push(result);
+    events.close();
+  };
+  actor.subscribe({
+    complete: () => {
+      const output = actor.getSnapshot().output!;
+      finish({
+        reason: output.reason,
+        turns: output.turn,
+        tool_calls: output.toolCallCount,
+        usage: output.usage,
+        ...(output.error ? { error: output.error } : {}),
+        ...(output.decision ? { decision: output.decision } : {}),
+      });
+    },
+    // The chart routes every expected failure to `done`; this is a throw from an injected rule
+    // (a tool schema that does not compile, a policy that crashes). It still ends with a reason.
+    error: (error) => {
+      const { context } = actor.getSnapshot();
+      finish({
+        reason: 'tool_error',
+        turns: context.turn,
+        tool_calls: context.toolCallCount,
+        usage: context.usage,
+        error: { code: 'TOOL_FAILED', message: `internal error: ${error instanceof Error ? error.message : String(error)}` },
+      });
+    },
+  });
+
+  const abort = () => actor.send({ type: 'ABORT' });
+  options.signal?.addEventListener('abort', abort, { once: true });
+  try {
+    actor.start();
+    if (options.signal?.aborted) abort();
+    for await (const event of events) yield event;
+  } finally {
+    options.signal?.removeEventListener('abort', abort);
+    if (actor.getSnapshot().status === 'active') actor.send({ type: 'ABORT' });
+    actor.stop();
+  }
+  if (!result) throw new Error('the engine stopped without a result');
+  return result;
+}
+
+function lastAssistantText(messages: readonly Message[]): string {
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const message = messages[i]!;
+    if (message.role !== 'assistant') continue;
+    return message.content
+      .filter((b): b is TextBlock => b.type === 'text')
+      .map((b) => b.text)
+      .join('');
+  }
+  return '';
+}

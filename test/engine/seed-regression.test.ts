@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest';
+import { runTask, unpairedToolUses } from '../support/engine-harness.js';
+
+describe('seed regression: invalid tool input, corrected, then an answer', () => {
+  const script = [
+    { content: [{ type: 'tool_use', id: 'toolu_1', name: 'echo', input: { text: 42 } }] },
+    { content: [{ type: 'tool_use', id: 'toolu_2', name: 'echo', input: { text: 'hello' } }] },
+    { text: 'The echo said hello.' },
+  ];
+  const expected = [
+    'build_context',
+    'call_model',
+    'validate_tool',
+    'recover',
+    'call_model',
+    'validate_tool',
+    'ask_permission',
+    'execute_tool',
+    'append_tool_result',
+    'call_model',
+    'done',
+  ];
+
+  it('passes through the seed sequence on the event stream', async () => {
+    const run = await runTask(script);
+    expect(run.states).toEqual(expected);
+    expect(run.result.reason).toBe('final_answer');
+    expect(run.result.text).toBe('The echo said hello.');
+  });
+
+  it('writes the same sequence to trace.jsonl with turn count, error code and corrected input', async () => {
+    const run = await runTask(script);
+    expect(run.trace.map((l) => l.state)).toEqual(expected);
+    expect(run.trace.map((l) => l.seq)).toEqual(expected.map((_, i) => i));
+    const recover = run.trace.find((l) => l.state === 'recover')!;
+    expect(recover.error?.code).toBe('TOOL_INPUT_INVALID');
+    expect(recover.error?.message).toContain('input.text');
+    expect(recover.call).toEqual({ id: 'toolu_1', name: 'echo', input: { text: 42 } });
+    const executed = run.trace.find((l) => l.state === 'execute_tool')!;
+    expect(executed.call?.input).toEqual({ text: 'hello' });
+    expect(executed.decision?.behavior).toBe('allow');
+    const done = run.trace.at(-1)!;
+    expect(done.reason).toBe('final_answer');
+    expect(done.turn).toBe(3);
+    expect(done.tool_call_count).toBe(1);
+  });
+
+  it('sends the validation error back as an is_error tool_result with the real tool_use_id', async () => {
+    const run = await runTask(script);
+    expect(unpairedToolUses(run.messages)).toEqual([]);
+    const firstResult = run.messages[2]!;
+    expect(firstResult.role).toBe('user');
+    expect(firstResult.content[0]).toMatchObject({ type: 'tool_result', tool_use_id: 'toolu_1', is_error: true });
+    expect(run.transcript).toEqual(run.messages);
+  });
+});

@@ -1,0 +1,139 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { Message, PermissionDecision, ToolCall } from '../../machines/types.js';
+import type { AgentEvent, QueryResult, TraceLine } from '../../src/engine/events.js';
+import { query, type QueryOptions } from '../../src/engine/query.js';
+import { createScriptedClient, type ScriptedResponse } from '../../src/model/scripted.js';
+import type { PermissionPolicy } from '../../src/permissions/types.js';
+import { ToolRegistry } from '../../src/tools/registry.js';
+import type { Tool } from '../../src/tools/types.js';
+
+export function tempDir(prefix = 'xagent-test-'): string {
+  return mkdtempSync(path.join(os.tmpdir(), prefix));
+}
+
+/** A policy with a fixed answer for everything, or per tool name. */
+export function policy(decide: (call: ToolCall) => PermissionDecision, ask?: PermissionPolicy['ask']): PermissionPolicy {
+  return {
+    decide,
+    ask: ask ?? (async () => ({ behavior: 'deny', decidedBy: 'test: nobody to ask' })),
+  };
+}
+
+export const allowAll = policy(() => ({ behavior: 'allow', decidedBy: 'test: allow all' }));
+
+/** Tools for engine tests: an echo, a slow one that honours its signal, and one that crashes. */
+export function testTools(log: { aborted: string[] } = { aborted: [] }): Tool[] {
+  return [
+    {
+      name: 'echo',
+      description: 'Echoes its text.',
+      inputSchema: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'], additionalProperties: false },
+      readOnly: true,
+      execute: async ({ input }) => ({ content: `echo: ${(input as { text: string }).text}`, isError: false }),
+    },
+    {
+      name: 'slow',
+      description: 'Waits until aborted or ms elapse.',
+      inputSchema: { type: 'object', properties: { ms: { type: 'integer' } }, required: ['ms'] },
+      readOnly: true,
+      execute: ({ input, signal }) =>
+        new Promise((resolve, reject) => {
+          const timer = setTimeout(() => resolve({ content: 'slow done', isError: false }), (input as { ms: number }).ms);
+          signal.addEventListener('abort', () => {
+            clearTimeout(timer);
+            log.aborted.push('slow');
+            reject(new Error('aborted'));
+          });
+        }),
+    },
+    {
+      name: 'crash',
+      description: 'Throws.',
+      inputSchema: { type: 'object' },
+      readOnly: true,
+      execute: async () => {
+        throw new Error('disk on fire');
+      },
+    },
+  ];
+}
+
+export interface Run {
+  events: AgentEvent[];
+  result: QueryResult;
+  states: string[];
+  trace: TraceLine[];
+  transcript: Message[];
+  audit: Array<Record<string, unknown>>;
+  messages: Message[];
+  sessionDir: string;
+}
+
+export function readJsonl<T>(file: string): T[] {
+  return readFileSync(file, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as T);
+}
+
+/** Runs one task with a scripted model and collects everything it produced. */
+export async function runTask(
+  responses: ScriptedResponse[],
+  options: Partial<QueryOptions> & { prompt?: string; onEvent?: (e: AgentEvent) => void } = {},
+): Promise<Run> {
+  const sessionDir = options.sessionDir ?? path.join(tempDir(), 'session');
+  const messages = options.messages ?? [];
+  const events: AgentEvent[] = [];
+  const generator = query(options.prompt ?? 'do the task', {
+    model: createScriptedClient({ responses }),
+    tools: new ToolRegistry(testTools()),
+    permissions: allowAll,
+    workspace: tempDir(),
+    ...options,
+    sessionDir,
+    messages,
+  });
+  let result: QueryResult | undefined;
+  for await (const event of generator) {
+    events.push(event);
+    options.onEvent?.(event);
+    if (event.type === 'result') result = event;
+  }
+  if (!result) throw new Error('no result event');
+  return {
+    events,
+    result,
+    states: events.flatMap((e) => (e.type === 'state' ? [e.name] : [])),
+    trace: readJsonl<TraceLine>(path.join(sessionDir, 'trace.jsonl')).filter((l) => !('event' in l)),
+    transcript: readJsonl<Message>(path.join(sessionDir, 'transcript.jsonl')),
+    audit: readJsonl(path.join(sessionDir, 'audit.jsonl')),
+    messages,
+    sessionDir,
+  };
+}
+
+/** Every tool_use has exactly one tool_result, in the next user message. */
+export function unpairedToolUses(messages: readonly Message[]): string[] {
+  const problems: string[] = [];
+  messages.forEach((message, i) => {
+    if (message.role !== 'assistant') return;
+    const ids = message.content.flatMap((b) => (b.type === 'tool_use' ? [(b as { id: string }).id] : []));
+    if (ids.length === 0) return;
+    const next = messages[i + 1];
+    const results = (next?.role === 'user' ? next.content : []).flatMap((b) =>
+      b.type === 'tool_result' ? [(b as { tool_use_id: string }).tool_use_id] : [],
+    );
+    for (const id of ids) {
+      const count = results.filter((r) => r === id).length;
+      if (count !== 1) problems.push(`${id}: ${count} results`);
+    }
+  });
+  return problems;
+}
+
+export function writeJson(file: string, value: unknown): string {
+  writeFileSync(file, JSON.stringify(value));
+  return file;
+}
