@@ -36,6 +36,8 @@ export interface EngineContext {
   lastStopReason: string | null;
   usage: Usage;
   stopReason: StopReason | null;
+  /** The call being worked on when the task stopped, if any. */
+  stoppedCall: ToolCall | null;
 }
 
 export interface EngineInput {
@@ -56,6 +58,7 @@ export interface EngineOutput {
   usage: Usage;
   error: EngineError | null;
   decision: PermissionDecision | null;
+  stoppedCall: ToolCall | null;
 }
 
 export type EngineEvent = { type: 'ABORT' } | { type: 'CLOCK.TICK'; now: number };
@@ -80,6 +83,7 @@ export function initialContext(input: EngineInput): EngineContext {
     lastStopReason: null,
     usage: { input_tokens: 0, output_tokens: 0 },
     stopReason: null,
+    stoppedCall: null,
   };
 }
 

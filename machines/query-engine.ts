@@ -171,7 +171,7 @@ const setupEngine = setup({
     closeOpenToolUses: assign(({ context }) => {
       if (context.queue.length === 0) return {};
       context.messages.push({ role: 'user', content: closingResults(context, context.stopReason ?? 'user_abort') });
-      return { queue: [], truncatedIds: [], results: [] };
+      return { queue: [], truncatedIds: [], results: [], stoppedCall: currentCall(context) ?? null };
     }),
   },
 });
@@ -310,6 +310,7 @@ export const queryEngine = setupEngine.createMachine({
     usage: context.usage,
     error: context.lastError,
     decision: context.decision,
+    stoppedCall: context.stoppedCall,
   }),
 });
 

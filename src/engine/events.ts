@@ -37,6 +37,8 @@ export interface QueryResult {
   trace_path: string | null;
   error?: EngineError;
   decision?: PermissionDecision;
+  /** The tool call at which the task stopped (refused, crashed, interrupted). */
+  call?: ToolCall;
 }
 
 /** What query() yields, in order. `state` carries the same fields as the trace line. */

@@ -103,15 +103,20 @@ export async function* query(userInput: string, options: QueryOptions): AsyncGen
   });
 
   let result: QueryResult | undefined;
-  const finish = (fields: Omit<QueryResult, 'type' | 'is_error' | 'text' | 'session_id' | 'duration_ms' | 'trace_path'>) => {
+  const finish = (fields: Pick<QueryResult, 'reason' | 'turns' | 'tool_calls' | 'usage' | 'error' | 'decision' | 'call'>) => {
+    const { reason, turns, tool_calls, usage, ...rest } = fields;
     result = {
       type: 'result',
-      is_error: fields.reason !== 'final_answer',
+      reason,
+      is_error: reason !== 'final_answer',
       text: lastAssistantText(messages),
       session_id: sessionId,
+      turns,
+      tool_calls,
+      usage,
       duration_ms: clock.now() - startedAt,
       trace_path: sink.tracePath,
-      ...fields,
+      ...rest,
     };
     sink.close();
     events.push(result);
@@ -127,6 +132,7 @@ export async function* query(userInput: string, options: QueryOptions): AsyncGen
         usage: output.usage,
         ...(output.error ? { error: output.error } : {}),
         ...(output.decision ? { decision: output.decision } : {}),
+        ...(output.stoppedCall ? { call: output.stoppedCall } : {}),
       });
     },
     // The chart routes every expected failure to `done`; this is a throw from an injected rule

@@ -25,6 +25,7 @@ export function traceLine(options: { seq: number; ts: string; state: EngineState
       ? context.queue[context.results.length - 1]
       : undefined;
   if (call) line.call = call;
+  if (state === 'done' && context.stoppedCall) line.call = context.stoppedCall;
   if (state === 'recover' || state === 'done') {
     if (context.lastError) line.error = context.lastError;
   }

@@ -127,10 +127,15 @@ export function createScriptedClient(script: ModelScript): ModelClient & { reado
       for (const block of content) {
         if (block.type === 'text' && typeof block.text === 'string') request.onTextDelta?.(block.text);
       }
+      const stopReason = response.stop_reason ?? (content.some((b) => b.type === 'tool_use') ? 'tool_use' : 'end_turn');
+      // As with the real API, max_tokens can only cut off the last block.
+      const last = content.at(-1);
+      const truncated = stopReason === 'max_tokens' && last?.type === 'tool_use' ? [String(last.id)] : [];
       return {
         content,
-        stopReason: response.stop_reason ?? (content.some((b) => b.type === 'tool_use') ? 'tool_use' : 'end_turn'),
+        stopReason,
         usage: { input_tokens: 0, output_tokens: 0, ...response.usage },
+        ...(truncated.length ? { truncatedToolUseIds: truncated } : {}),
       };
     },
   };

@@ -1,0 +1,88 @@
+#!/usr/bin/env node
+import { randomUUID } from 'node:crypto';
+import { Command, CommanderError, Option } from 'commander';
+import { PERMISSION_MODES } from '../permissions/types.js';
+import { UsageError, USAGE_EXIT_CODE } from './exit-codes.js';
+import { createApiModel } from './model-factory.js';
+import { buildRunConfig, standInPolicy, type RawOptions } from './run-config.js';
+import { exitCodeOf, rendererFor, runOneTask } from './run-print.js';
+import { installAbortSignals } from './signals.js';
+import { packageVersion } from './version.js';
+
+const collect = (value: string, previous: string[] = []) => [...previous, value];
+
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+async function runPrint(promptArgs: string[], raw: RawOptions): Promise<number> {
+  const config = buildRunConfig(raw, process.env, createApiModel);
+  let prompt = promptArgs.join(' ').trim();
+  if (!prompt && !process.stdin.isTTY) prompt = (await readStdin()).trim();
+  if (!prompt) throw new UsageError('no prompt: give it as an argument (xagent -p "task") or on stdin');
+  const controller = new AbortController();
+  const uninstall = installAbortSignals({ onAbort: () => controller.abort(), stderr: process.stderr });
+  try {
+    const result = await runOneTask(
+      config,
+      { prompt, sessionId: randomUUID(), messages: [], permissions: standInPolicy(), signal: controller.signal },
+      rendererFor(config, { stdout: process.stdout, stderr: process.stderr }),
+    );
+    return exitCodeOf(result);
+  } finally {
+    uninstall();
+  }
+}
+
+function buildProgram(setExit: (code: number) => void): Command {
+  const program = new Command()
+    .name('xagent')
+    .description('A coding agent whose loop is an explicit statechart.')
+    .version(packageVersion())
+    .argument('[prompt...]', 'the task (or read from stdin with -p)')
+    .option('-p, --print', 'run one task and exit (non-interactive)')
+    .option('--model <id>', 'model id (default: $ANTHROPIC_MODEL or a current Claude model)')
+    .option('--max-turns <n>', 'model rounds per task', '8')
+    .option('--max-tool-calls <n>', 'tool executions per task', '12')
+    .option('--timeout <duration>', 'wall clock per task: 90000, 90s, 2m', '120s')
+    .option('--output-format <format>', 'text, json or stream-json', 'text')
+    .addOption(new Option('--permission-mode <mode>', PERMISSION_MODES.join(', ')).default('default'))
+    .option('--allow <rule>', 'allow rule, repeatable: bash(npm test*), read_file, edit_file(src/**)', collect)
+    .option('--deny <rule>', 'deny rule, repeatable', collect)
+    .option('--cwd <dir>', 'workspace root; file tools never reach outside it')
+    .option('--resume <session-id>', 'continue a recorded session')
+    .option('--continue', 'continue the latest session in this workspace')
+    .option('--inspect [port]', 'serve the live inspector on 127.0.0.1')
+    .option('--model-script <file>', 'use a scripted model instead of the API')
+    .action(async (promptArgs: string[], raw: RawOptions) => {
+      if (!raw.print && process.stdin.isTTY && process.stdout.isTTY) {
+        throw new UsageError('interactive mode is not available yet: use -p "task"');
+      }
+      setExit(await runPrint(promptArgs, raw));
+    });
+  return program;
+}
+
+export async function main(argv: string[]): Promise<number> {
+  let exitCode = 0;
+  const program = buildProgram((code) => (exitCode = code));
+  program.exitOverride();
+  program.configureOutput({ writeErr: (text) => process.stderr.write(text) });
+  try {
+    await program.parseAsync(argv);
+    return exitCode;
+  } catch (error) {
+    if (error instanceof CommanderError) return error.exitCode === 0 ? 0 : USAGE_EXIT_CODE;
+    if (error instanceof UsageError) {
+      process.stderr.write(`xagent: ${error.message}\n`);
+      return USAGE_EXIT_CODE;
+    }
+    process.stderr.write(`xagent: unexpected error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    return 1;
+  }
+}
+
+const code = await main(process.argv);
+process.exitCode = code;

@@ -1,0 +1,23 @@
+import type { Renderer, Streams } from './renderer.js';
+
+/** `--output-format json`: exactly one JSON object on stdout, at the end. */
+export function jsonRenderer({ stdout }: Streams): Renderer {
+  return {
+    onEvent: () => undefined,
+    finish: (result) => {
+      stdout.write(`${JSON.stringify(result)}\n`);
+    },
+  };
+}
+
+/** `--output-format stream-json`: one JSON object per line, as it happens, the result last. */
+export function streamJsonRenderer({ stdout }: Streams): Renderer {
+  return {
+    onEvent: (event) => {
+      if (event.type !== 'result') stdout.write(`${JSON.stringify(event)}\n`);
+    },
+    finish: (result) => {
+      stdout.write(`${JSON.stringify(result)}\n`);
+    },
+  };
+}

@@ -1,0 +1,115 @@
+import { describe, expect, it } from 'vitest';
+import type { ModelClient } from '../../src/model/types.js';
+import { ToolRegistry } from '../../src/tools/registry.js';
+import { policy, runTask, testTools, unpairedToolUses } from '../support/engine-harness.js';
+
+const echo = (text: string, id?: string) => ({ type: 'tool_use', name: 'echo', input: { text }, ...(id ? { id } : {}) });
+
+describe('stop reasons through query()', () => {
+  it('final_answer: a text answer ends the task with exit reason final_answer', async () => {
+    const run = await runTask([{ text: 'all done' }]);
+    expect(run.result).toMatchObject({ reason: 'final_answer', is_error: false, text: 'all done', turns: 1 });
+    expect(run.trace.at(-1)).toMatchObject({ state: 'done', reason: 'final_answer' });
+  });
+
+  it('max_turns: a model that keeps calling tools stops at the turn limit with its last results paired', async () => {
+    const run = await runTask([{ content: [echo('a')] }, { content: [echo('b')] }, { content: [echo('c')] }], { maxTurns: 2 });
+    expect(run.result).toMatchObject({ reason: 'max_turns', turns: 2, tool_calls: 2 });
+    expect(run.states.slice(-2)).toEqual(['call_model', 'done']);
+    expect(unpairedToolUses(run.messages)).toEqual([]);
+  });
+
+  it('max_tool_calls: the call past the budget is not executed and still gets a tool_result', async () => {
+    const run = await runTask([{ content: [echo('a', 't1'), echo('b', 't2')] }], { maxToolCalls: 1 });
+    expect(run.result).toMatchObject({ reason: 'max_tool_calls', tool_calls: 1 });
+    expect(run.audit).toHaveLength(1);
+    const last = run.messages.at(-1)!;
+    expect(last.content).toEqual([
+      { type: 'tool_result', tool_use_id: 't1', content: 'echo: a', is_error: false },
+      { type: 'tool_result', tool_use_id: 't2', content: expect.stringContaining('limit of tool calls'), is_error: true },
+    ]);
+  });
+
+  it('timeout: a model slower than the deadline stops with timeout', async () => {
+    const run = await runTask([{ text: 'late', delay_ms: 10_000 }], { timeoutMs: 30 });
+    expect(run.result.reason).toBe('timeout');
+    expect(run.states).toEqual(['build_context', 'call_model', 'done']);
+  });
+
+  it('permission_denied: a refused call stops the task, names what decided, and is paired', async () => {
+    const deny = policy(() => ({ behavior: 'deny', decidedBy: 'deny rule "echo" from --deny' }));
+    const run = await runTask([{ content: [echo('a', 't1'), echo('b', 't2')] }], { permissions: deny });
+    expect(run.result).toMatchObject({ reason: 'permission_denied', decision: { decidedBy: 'deny rule "echo" from --deny' } });
+    expect(run.trace.find((l) => l.state === 'ask_permission')?.decision?.behavior).toBe('deny');
+    expect(run.states).not.toContain('execute_tool');
+    expect(unpairedToolUses(run.messages)).toEqual([]);
+    expect(JSON.stringify(run.messages.at(-1))).toContain('deny rule \\"echo\\" from --deny');
+  });
+
+  it('tool_error: a tool that throws stops the task with the cause', async () => {
+    const run = await runTask([{ content: [{ type: 'tool_use', id: 't1', name: 'crash', input: {} }] }]);
+    expect(run.result).toMatchObject({ reason: 'tool_error', error: { code: 'TOOL_FAILED', message: 'disk on fire' } });
+    expect(run.audit[0]).toMatchObject({ is_error: true, crashed: true });
+    expect(unpairedToolUses(run.messages)).toEqual([]);
+  });
+
+  it('model_error: a failed model request stops with the cause and keeps the transcript', async () => {
+    const run = await runTask([{ error: { type: 'overloaded_error', message: 'Overloaded' } }]);
+    expect(run.result).toMatchObject({ reason: 'model_error', error: { code: 'MODEL_ERROR', message: 'Overloaded' } });
+    expect(run.transcript).toEqual([{ role: 'user', content: [{ type: 'text', text: 'do the task' }] }]);
+  });
+
+  it('model_error: a request past the end of the script says which request was unexpected', async () => {
+    const run = await runTask([{ content: [echo('a')] }]);
+    expect(run.result.reason).toBe('model_error');
+    expect(run.result.error?.message).toBe('scripted model: request 2 has no response (the script has 1)');
+  });
+
+  it('user_abort during a slow model call aborts the request signal', async () => {
+    const controller = new AbortController();
+    let requestSignal: AbortSignal | undefined;
+    const hanging: ModelClient = {
+      name: 'hanging',
+      createMessage: ({ signal }) => {
+        requestSignal = signal;
+        return new Promise((_, reject) => signal.addEventListener('abort', () => reject(signal.reason)));
+      },
+    };
+    const run = await runTask([], {
+      model: hanging,
+      signal: controller.signal,
+      onEvent: (e) => e.type === 'state' && e.name === 'call_model' && setTimeout(() => controller.abort(), 10),
+    });
+    expect(run.result.reason).toBe('user_abort');
+    expect(requestSignal?.aborted).toBe(true);
+  });
+
+  it('user_abort during a slow tool aborts the tool and pairs every pending call', async () => {
+    const controller = new AbortController();
+    const log = { aborted: [] as string[] };
+    const run = await runTask(
+      [
+        {
+          content: [
+            echo('first', 't1'),
+            { type: 'tool_use', id: 't2', name: 'slow', input: { ms: 60_000 } },
+            echo('third', 't3'),
+          ],
+        },
+      ],
+      {
+        tools: new ToolRegistry(testTools(log)),
+        signal: controller.signal,
+        onEvent: (e) => e.type === 'tool_start' && e.call.name === 'slow' && setTimeout(() => controller.abort(), 10),
+      },
+    );
+    expect(run.result.reason).toBe('user_abort');
+    expect(log.aborted).toEqual(['slow']);
+    expect(run.messages.at(-1)!.content).toEqual([
+      { type: 'tool_result', tool_use_id: 't1', content: 'echo: first', is_error: false },
+      { type: 'tool_result', tool_use_id: 't2', content: 'interrupted: task aborted by the user', is_error: true },
+      { type: 'tool_result', tool_use_id: 't3', content: 'not executed: task aborted by the user', is_error: true },
+    ]);
+    expect(run.transcript).toEqual(run.messages);
+  });
+});
