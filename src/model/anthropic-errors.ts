@@ -101,7 +101,8 @@ function errorCode(value: unknown): string | undefined {
 function describeConnection(error: unknown): string {
   const parts: string[] = [];
   for (let e: unknown = error; e instanceof Error && parts.length < 3; e = e.cause) {
-    if (!parts.includes(e.message)) parts.push(e.message);
+    const message = e.message.replace(/\.$/, '');
+    if (message && !parts.includes(message)) parts.push(message);
   }
   return parts.join(': ') || String(error);
 }

@@ -15,9 +15,12 @@ const FAST = { baseDelayMs: 1, maxDelayMs: 5 };
 let fake: FakeAnthropic | undefined;
 
 afterEach(async () => {
+  const rejected = fake?.rejected ?? [];
   await fake?.close();
   fake = undefined;
   vi.unstubAllEnvs();
+  // Every request the client sends must be one the real API would accept.
+  expect(rejected).toEqual([]);
 });
 
 async function setup(script: FakeResponse[], options: Partial<AnthropicClientOptions> = {}, fakeKey?: string) {
