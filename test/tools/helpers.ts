@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -45,4 +46,9 @@ export async function run(
   const validation = registry.validate(call);
   if (!validation.ok) throw new Error(`validation failed: ${validation.error.message}`);
   return registry.execute(call, { signal: options.signal ?? new AbortController().signal, workspace: options.workspace });
+}
+
+/** Creates a named pipe (Node has no mkfifo). */
+export function mkfifo(file: string): void {
+  execFileSync('mkfifo', [file]);
 }

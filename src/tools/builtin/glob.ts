@@ -71,8 +71,9 @@ export const globTool: Tool = {
         }
       }
       if (matches.length === 0) {
-        const hint = pattern.includes('/') ? '' : ` The pattern only matches directly in ${base.display}; try "**/${pattern}" to search subfolders.`;
-        return fail(`No files match "${pattern}" in ${base.display}.${hint}`);
+        const where = base.display === '.' ? 'the workspace root' : base.display;
+        const hint = pattern.includes('/') ? '' : ` The pattern only matches directly in ${where}; try "**/${pattern}" to search subfolders.`;
+        return fail(`No files match "${pattern}" in ${where}.${hint}`);
       }
       matches.sort(comparePaths);
       const notice =

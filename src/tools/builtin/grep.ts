@@ -80,7 +80,8 @@ export function createGrepTool(options: { engine?: GrepEngineChoice } = {}): Too
       const toDisplay = (p: string) => (file ? display : display === '.' ? p : `${display}/${p}`);
       const matches = outcome.matches.map((m) => ({ ...m, path: toDisplay(m.path) }));
       if (matches.length === 0) {
-        const where = glob === undefined ? display : `${display} (files matching ${glob})`;
+        const folder = display === '.' ? 'the workspace' : display;
+        const where = glob === undefined ? folder : `${folder} (files matching ${glob})`;
         return fail(`No matches for ${JSON.stringify(pattern)} in ${where}.${ignoreCase ? '' : ' Try ignore_case: true or a looser pattern.'}`);
       }
       return ok(formatMatches(matches, outcome.truncated));

@@ -44,7 +44,10 @@ export function createWriteFileTool(options: { write?: WriteFileAtomic } = {}): 
           if (info.isDirectory()) return fail(`${display} is a directory; give a file path inside it.`);
           if (!info.isFile()) return fail(`${display} is not a regular file; refused.`);
         }
-        await mkdir(path.dirname(absolute), { recursive: true });
+        await mkdir(path.dirname(absolute), { recursive: true }).catch((error: NodeJS.ErrnoException) => {
+          // mkdir -p reports a file sitting where a folder should be as EEXIST.
+          throw error.code === 'EEXIST' ? Object.assign(error, { code: 'ENOTDIR' }) : error;
+        });
         const bytes = await write(absolute, content);
         return ok(`${exists ? 'Overwrote' : 'Created'} ${display} (${bytes} bytes written).`);
       } catch (error) {
