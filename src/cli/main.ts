@@ -1,11 +1,13 @@
 #!/usr/bin/env node
-import { randomUUID } from 'node:crypto';
 import { Command, CommanderError, Option } from 'commander';
 import { PERMISSION_MODES } from '../permissions/types.js';
 import { UsageError, USAGE_EXIT_CODE } from './exit-codes.js';
 import { createApiModel } from './model-factory.js';
 import { buildRunConfig, standInPolicy, type RawOptions } from './run-config.js';
 import { exitCodeOf, rendererFor, runOneTask } from './run-print.js';
+import { SessionError } from '../sessions/errors.js';
+import { openSessionForRun } from '../sessions/open-for-run.js';
+import { registerSessionsCommand } from './sessions-command.js';
 import { installAbortSignals } from './signals.js';
 import { packageVersion } from './version.js';
 
@@ -22,16 +24,27 @@ async function runPrint(promptArgs: string[], raw: RawOptions): Promise<number> 
   let prompt = promptArgs.join(' ').trim();
   if (!prompt && !process.stdin.isTTY) prompt = (await readStdin()).trim();
   if (!prompt) throw new UsageError('no prompt: give it as an argument (xagent -p "task") or on stdin');
+  const session = openSessionForRun({
+    home: config.home,
+    workspace: config.workspace,
+    modelId: config.modelId,
+    ...(raw.resume !== undefined ? { resume: raw.resume } : {}),
+    continue: raw.continue === true,
+  });
+  for (const warning of session.warnings) process.stderr.write(`xagent: warning: ${warning}\n`);
   const controller = new AbortController();
   const uninstall = installAbortSignals({ onAbort: () => controller.abort(), stderr: process.stderr });
   try {
+    session.startTask(prompt);
     const result = await runOneTask(
       config,
-      { prompt, sessionId: randomUUID(), messages: [], permissions: standInPolicy(), signal: controller.signal },
+      { prompt, sessionId: session.sessionId, messages: session.messages, permissions: standInPolicy(raw.permissionMode), signal: controller.signal },
       rendererFor(config, { stdout: process.stdout, stderr: process.stderr }),
     );
+    session.endTask(result);
     return exitCodeOf(result);
   } finally {
+    session.release();
     uninstall();
   }
 }
@@ -62,6 +75,7 @@ function buildProgram(setExit: (code: number) => void): Command {
       }
       setExit(await runPrint(promptArgs, raw));
     });
+  registerSessionsCommand(program, { stdout: process.stdout, stderr: process.stderr });
   return program;
 }
 
@@ -75,7 +89,7 @@ export async function main(argv: string[]): Promise<number> {
     return exitCode;
   } catch (error) {
     if (error instanceof CommanderError) return error.exitCode === 0 ? 0 : USAGE_EXIT_CODE;
-    if (error instanceof UsageError) {
+    if (error instanceof UsageError || error instanceof SessionError) {
       process.stderr.write(`xagent: ${error.message}\n`);
       return USAGE_EXIT_CODE;
     }

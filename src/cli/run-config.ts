@@ -101,11 +101,16 @@ export function buildRunConfig(raw: RawOptions, env: NodeJS.ProcessEnv, createAp
   };
 }
 
-/** Until the permission layer lands: read-only tools run, everything else would ask, and there is no one to ask. */
-export function standInPolicy(): PermissionPolicy {
+/**
+ * Until the permission layer lands: read-only tools run, everything else would ask, and there is
+ * no one to ask; `--permission-mode bypassPermissions` runs everything.
+ */
+export function standInPolicy(mode?: string): PermissionPolicy {
   return {
     decide: (call, tool) =>
-      tool.readOnly
+      mode === 'bypassPermissions'
+        ? { behavior: 'allow', decidedBy: 'mode: bypassPermissions' }
+        : tool.readOnly
         ? { behavior: 'allow', decidedBy: 'default: read-only tools are allowed' }
         : { behavior: 'ask', decidedBy: `default: ${call.name} asks` },
     ask: async (_call, pending) => ({ behavior: 'deny', decidedBy: `${pending.decidedBy}; no terminal to ask` }),

@@ -1,0 +1,27 @@
+import { randomBytes } from 'node:crypto';
+import { closeSync, fsyncSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
+import path from 'node:path';
+
+/**
+ * Replaces `target` so that a reader (or a process killed half-way) sees the old file or the new
+ * one, never a mix. The temporary name carries the pid and random bytes, so two processes writing
+ * the same file never share a temporary file; the last rename wins whole.
+ * Synchronous: it runs at task start and end, where the next step needs it on disk.
+ * @example writeFileAtomicSync('/home/me/.xagent/sessions/abc/meta.json', '{"schema_version":1}\n');
+ */
+export function writeFileAtomicSync(target: string, content: string): void {
+  const temp = path.join(path.dirname(target), `.${path.basename(target)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+  try {
+    const fd = openSync(temp, 'wx', 0o600);
+    try {
+      writeSync(fd, content);
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(temp, target);
+  } catch (error) {
+    rmSync(temp, { force: true });
+    throw error;
+  }
+}
