@@ -1,0 +1,118 @@
+/**
+ * The real model client: the Anthropic Messages API through @anthropic-ai/sdk, streamed.
+ *
+ * Retries are ours, not the SDK's (its maxRetries is 0): the SDK's retries are invisible, and
+ * every retry must reach the engine through onRetry. Retried: 408, 409, 429, 5xx (529 too),
+ * overloaded/api error events inside a stream, dropped connections and streams that end early.
+ * Not retried: 400/404/413 (invalid_request), 401/403 (authentication), other 4xx.
+ *
+ * A stream that dies after some text was already passed to onTextDelta is retried from the
+ * start like any other: the text the user saw is streamed again (onRetry's message says so, so
+ * the CLI can mark the break), but the response and the transcript only ever hold the complete
+ * attempt. Losing the whole task to a blip was judged worse than a repeated line on screen.
+ */
+import Anthropic from '@anthropic-ai/sdk';
+import type { MessageCreateParamsStreaming } from '@anthropic-ai/sdk/resources/messages';
+import type { ModelResponse } from '../../machines/types.js';
+import { classifyFailure, finalError } from './anthropic-errors.js';
+import { ModelError } from './errors.js';
+import { buildRequestBody, type MessagesRequestBody } from './request.js';
+import { abortReason, DEFAULT_RETRY_TIMING, retryDelayMs, sleep, type RetryTiming } from './retry-policy.js';
+import { ResponseAssembler } from './stream-assembler.js';
+import type { ModelClient, ModelRequest } from './types.js';
+
+export const DEFAULT_MAX_TOKENS = 8192;
+export const DEFAULT_MAX_RETRIES = 2;
+
+export interface AnthropicClientOptions {
+  /** Required; the CLI reads it from ANTHROPIC_API_KEY. Sent as `Authorization: Bearer`. */
+  apiKey: string;
+  /** The CLI passes ANTHROPIC_BASE_URL; when absent the SDK falls back to that variable, then api.anthropic.com. */
+  baseURL?: string;
+  model: string;
+  /** max_tokens per request; default 8192. */
+  maxTokens?: number;
+  /** Retries after the first attempt; default 2. */
+  maxRetries?: number;
+  /** Backoff timing; tests make it tiny. */
+  retryTiming?: Partial<RetryTiming>;
+  /** Per-attempt HTTP timeout in ms (the SDK's own default is 10 minutes). */
+  timeoutMs?: number;
+}
+
+/**
+ * Creates the streaming Anthropic client. Throws ModelError('authentication') at once if the key is empty.
+ * @example
+ * const client = createAnthropicClient({ apiKey: process.env.ANTHROPIC_API_KEY ?? '', baseURL: process.env.ANTHROPIC_BASE_URL, model });
+ * const response = await client.createMessage({ system, messages, tools, signal, onTextDelta: (t) => process.stdout.write(t) });
+ */
+export function createAnthropicClient(options: AnthropicClientOptions): ModelClient {
+  if (!options.apiKey) {
+    throw new ModelError('No API key: set ANTHROPIC_API_KEY to use the Anthropic API.', 'authentication');
+  }
+  const sdk = new Anthropic({
+    apiKey: options.apiKey,
+    // undefined lets the SDK read ANTHROPIC_BASE_URL itself; an empty string would mean "default".
+    ...(options.baseURL ? { baseURL: options.baseURL } : {}),
+    maxRetries: 0,
+    ...(options.timeoutMs !== undefined ? { timeout: options.timeoutMs } : {}),
+  });
+  const timing: RetryTiming = { ...DEFAULT_RETRY_TIMING, ...options.retryTiming };
+  const maxRetries = options.maxRetries ?? DEFAULT_MAX_RETRIES;
+  const maxTokens = options.maxTokens ?? DEFAULT_MAX_TOKENS;
+
+  return {
+    name: `anthropic:${options.model}`,
+    async createMessage(request: ModelRequest): Promise<ModelResponse> {
+      const body = buildRequestBody({
+        model: options.model,
+        maxTokens,
+        system: request.system,
+        messages: request.messages,
+        tools: request.tools,
+      });
+      for (let attempt = 0; ; attempt++) {
+        if (request.signal.aborted) throw abortReason(request.signal);
+        let streamedText = false;
+        const onTextDelta = (text: string): void => {
+          streamedText = true;
+          request.onTextDelta?.(text);
+        };
+        try {
+          return await streamOnce({ sdk, body, signal: request.signal, onTextDelta });
+        } catch (error) {
+          if (request.signal.aborted) throw abortReason(request.signal);
+          const failure = classifyFailure(error);
+          if (!failure.retryable || attempt >= maxRetries) {
+            throw finalError({ failure, attempts: attempt + 1, baseURL: sdk.baseURL });
+          }
+          const delayMs = retryDelayMs({ attempt: attempt + 1, headers: failure.headers, timing });
+          const restart = streamedText ? ' (the partial answer above will be streamed again)' : '';
+          request.onRetry?.({ attempt: attempt + 1, delayMs, status: failure.status, message: failure.message + restart });
+          await sleep(delayMs, request.signal);
+        }
+      }
+    },
+  };
+}
+
+async function streamOnce({
+  sdk,
+  body,
+  signal,
+  onTextDelta,
+}: {
+  sdk: Anthropic;
+  body: MessagesRequestBody;
+  signal: AbortSignal;
+  onTextDelta: (text: string) => void;
+}): Promise<ModelResponse> {
+  // Our Message/ToolSpec types are structurally the API's; the SDK's own unions are narrower than `unknown` inputs.
+  const params = body as unknown as MessageCreateParamsStreaming;
+  const stream = await sdk.messages.create(params, { signal, maxRetries: 0 });
+  const assembler = new ResponseAssembler(onTextDelta);
+  // The SDK ends iteration quietly when its request is aborted, so the signal is checked after the loop.
+  for await (const event of stream) assembler.handle(event);
+  if (signal.aborted) throw abortReason(signal);
+  return assembler.finish();
+}
