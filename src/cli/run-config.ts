@@ -12,7 +12,7 @@ import { parseChoice, parseDuration, parsePositiveInt } from './parse-options.js
 export const OUTPUT_FORMATS = ['text', 'json', 'stream-json'] as const;
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
 
-export const DEFAULT_MODEL = 'claude-sonnet-4-5';
+export const DEFAULT_MODEL = 'claude-sonnet-5-5';
 
 /** The flags as commander hands them over, all still strings. */
 export interface RawOptions {
