@@ -58,16 +58,18 @@ const MAX_DEPTH = 32;
 class CommandReader {
   readonly parts: SimpleCommand[] = [];
   private pos = 0;
+  private nesting = 0;
 
   constructor(
     private readonly src: string,
     private readonly depth: number,
   ) {
-    if (depth > MAX_DEPTH) throw new Unsure('substitutions nested too deeply');
+    if (depth > MAX_DEPTH) throw new Unsure('backticks nested too deeply');
   }
 
   /** Commands and separators until `)` (left for the caller) or the end. */
   readList(end: ')' | null): void {
+    if (end && ++this.nesting > MAX_DEPTH) throw new Unsure('groups or substitutions nested too deeply');
     for (;;) {
       this.skipBlanks();
       if (this.pos >= this.src.length) {
@@ -76,7 +78,10 @@ class CommandReader {
       }
       const c = this.src[this.pos];
       if (c === ')') {
-        if (end) return;
+        if (end) {
+          this.nesting--;
+          return;
+        }
         throw new Unsure('unbalanced ")"');
       }
       if (SEPARATORS.has(c)) {
