@@ -49,7 +49,7 @@ interface Word {
 const KEYWORDS = new Set(['!', '{', '}', 'if', 'then', 'else', 'elif', 'fi', 'do', 'done', 'while', 'until', 'time']);
 const UNREADABLE_KEYWORDS = new Set(['case', 'esac', 'function', 'select', 'coproc', '[[', ']]']);
 const SEPARATORS = new Set([';', '&', '|', '\n']);
-const BLANKS = new Set([' ', '\t', '\r']);
+const BLANKS = new Set([' ', '\t']);
 const OUTPUT_OPS = new Set(['>', '>>', '>|', '&>', '&>>', '<>']);
 // An optional fd (`2`, `{fd}`) then a redirection operator; `<(` and `>(` are process substitutions.
 const REDIRECTION = /(\d+|\{[A-Za-z_][A-Za-z0-9_]*\})?(&>>|&>|>>|>\||>&|<<<|<<-|<<|<>|<&|>(?!\()|<(?!\())/y;

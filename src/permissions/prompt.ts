@@ -2,7 +2,7 @@ import { statSync } from 'node:fs';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import type { PermissionDecision, ToolCall } from '../../machines/types.js';
-import { alwaysRules, describeRequest } from './request-view.js';
+import { alwaysRules, describeRequest, visible } from './request-view.js';
 import { parseRules, type PermissionRule } from './rules.js';
 import { addAllowRule, projectSettingsPath } from './settings.js';
 
@@ -46,7 +46,7 @@ export function createTerminalPrompt({ input, output, workspace }: TerminalPromp
     const rules = alwaysRules(call, workspace);
     output.write(`\n${describeRequest(call, pending.decidedBy, existingSize(call, workspace)).join('\n')}\n`);
     const settingsName = path.relative(workspace, projectSettingsPath(workspace));
-    const always = rules.length > 0 ? `, [a]lways (saves ${rules.map((r) => `"${r}"`).join(', ')} to ${settingsName})` : '';
+    const always = rules.length > 0 ? `, [a]lways (saves ${rules.map((r) => `"${visible(r)}"`).join(', ')} to ${settingsName})` : '';
     const question = `Allow? [y]es, [n]o${always}: `;
 
     const lines = readLines(input, signal);
@@ -75,7 +75,7 @@ function refuse(call: ToolCall, decidedBy: string): PromptOutcome {
 function saveAlways(rules: string[], workspace: string, asked: string, output: NodeJS.WritableStream): PromptOutcome {
   try {
     const file = addAllowRule(workspace, rules);
-    output.write(`Saved ${rules.map((r) => `"${r}"`).join(', ')} to ${file}.\n`);
+    output.write(`Saved ${rules.map((r) => `"${visible(r)}"`).join(', ')} to ${file}.\n`);
     return {
       decision: { behavior: 'allow', decidedBy: `user: always (${asked}); saved allow ${rules.map((r) => `"${r}"`).join(', ')} to ${file}` },
       savedRules: parseRules(rules, 'allow', file),

@@ -50,7 +50,7 @@ describe('bash rules', () => {
     ['git status', { allow: ['bash(git *)'], ask: ['bash(git push*)'] }, 'allow'],
     ['npm test', { allow: ['bash(npm test*)'], deny: ['bash(npm*)'] }, 'deny'],
   ] as const)('%j with %j is %s', (command, spec, expected) => {
-    expect(decide(bash(command), { ...spec }).behavior).toBe(expected);
+    expect(decide(bash(command), spec).behavior).toBe(expected);
   });
 
   it('names the rule and its source when a rule decides', () => {
@@ -99,7 +99,7 @@ describe('file tool rules', () => {
     [call('web_fetch', { url: 'x' }), { allow: ['web_fetch'] }, 'allow'],
     [call('web_fetch', { url: 'x' }), { deny: ['web_fetch'], allow: ['web_fetch'] }, 'deny'],
   ] as const)('%j with %j is %s', (c, spec, expected) => {
-    expect(decide(c, { ...spec }).behavior).toBe(expected);
+    expect(decide(c, spec).behavior).toBe(expected);
   });
 });
 
