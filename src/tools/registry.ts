@@ -1,6 +1,7 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import type { ToolCall, ToolResult, Validation } from '../../machines/types.js';
 import type { ToolSpec } from '../model/types.js';
+import { capResult } from './truncate.js';
 import type { Tool } from './types.js';
 
 /**
@@ -48,17 +49,20 @@ export class ToolRegistry {
     };
   }
 
-  /** Runs a validated call. Expected failures come back as results; unexpected ones throw. */
+  /**
+   * Runs a validated call. Expected failures come back as results; unexpected ones throw.
+   * Every result is capped at MAX_RESULT_CHARS, whatever the tool, so one call cannot flood the context.
+   */
   async execute(call: ToolCall, options: { signal: AbortSignal; workspace: string }): Promise<ToolResult> {
     const tool = this.tools.get(call.name);
     if (!tool) throw new Error(`tool ${call.name} vanished between validation and execution`);
-    return tool.execute({ input: call.input, signal: options.signal, workspace: options.workspace });
+    return capResult(await tool.execute({ input: call.input, signal: options.signal, workspace: options.workspace }));
   }
 
   private validator(tool: Tool): ValidateFunction {
     let validateInput = this.validators.get(tool.name);
     if (!validateInput) {
-      this.ajv ??= new Ajv({ allErrors: true, strict: false });
+      this.ajv ??= new Ajv({ allErrors: true, strict: false, verbose: true });
       validateInput = this.ajv.compile(tool.inputSchema);
       this.validators.set(tool.name, validateInput);
     }
@@ -66,15 +70,41 @@ export class ToolRegistry {
   }
 }
 
-/** "input.path: must be string; input: must have required property 'content'" */
+/**
+ * One line the model can act on, naming each field and what was expected:
+ * `input.path: must be string (got number); input.content: required property is missing`.
+ * With ajv's `verbose` option the offending value and allowed properties are quoted too.
+ */
 export function describeErrors(errors: readonly ErrorObject[]): string {
   return errors
     .map((e) => {
       const field = e.instancePath ? `input${e.instancePath.replaceAll('/', '.')}` : 'input';
-      if (e.keyword === 'additionalProperties') {
-        return `${field}: unexpected property "${String(e.params.additionalProperty)}"`;
+      switch (e.keyword) {
+        case 'required':
+          return `${field}.${String(e.params.missingProperty)}: required property is missing`;
+        case 'additionalProperties': {
+          const allowed = allowedProperties(e.parentSchema);
+          return `${field}: unexpected property "${String(e.params.additionalProperty)}"${allowed ? ` (allowed: ${allowed})` : ''}`;
+        }
+        case 'type':
+          return `${field}: must be ${String(e.params.type)} (got ${describeValue(e.data)})`;
+        default:
+          return `${field}: ${e.message ?? 'is invalid'}${'data' in e ? ` (got ${describeValue(e.data)})` : ''}`;
       }
-      return `${field}: ${e.message ?? 'is invalid'}`;
     })
     .join('; ');
+}
+
+function allowedProperties(schema: unknown): string | undefined {
+  if (typeof schema !== 'object' || schema === null || !('properties' in schema)) return undefined;
+  const properties = (schema as { properties: unknown }).properties;
+  return typeof properties === 'object' && properties !== null ? Object.keys(properties).join(', ') : undefined;
+}
+
+function describeValue(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  if (typeof value === 'object') return 'an object';
+  if (typeof value === 'string') return value.length > 40 ? `a string of ${value.length} characters` : JSON.stringify(value);
+  return `${typeof value} ${String(value)}`;
 }

@@ -1,0 +1,128 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Readable } from 'node:stream';
+import type { Tool } from '../types.js';
+import { groupAlive, killProcessGroup } from '../process-group.js';
+import { fail, ok } from '../result.js';
+import { HeadTailBuffer, MAX_RESULT_CHARS } from '../truncate.js';
+
+export const DEFAULT_TIMEOUT_MS = 120_000;
+export const MAX_TIMEOUT_MS = 600_000;
+
+interface BashInput {
+  command: string;
+  timeout_ms?: number;
+}
+
+/**
+ * `bash`, with the SIGTERM-to-SIGKILL grace injectable.
+ * Containing what a command may do is the permission layer's job, not this tool's.
+ * @example const tool = createBashTool({ killGraceMs: 500 });
+ */
+export function createBashTool(options: { killGraceMs?: number } = {}): Tool {
+  const graceMs = options.killGraceMs ?? 2000;
+  return {
+    name: 'bash',
+    description:
+      'Run a shell command with `bash -c` in the workspace root and return its combined stdout and stderr ' +
+      'and exit code. A non-zero exit is reported as an error with the output. No input is available on stdin, ' +
+      'so avoid interactive commands (use flags such as --yes, and `git --no-pager`). ' +
+      `Times out after timeout_ms (default ${DEFAULT_TIMEOUT_MS}, at most ${MAX_TIMEOUT_MS}); on timeout the ` +
+      'command and every process it started are killed, and so are background processes still running when ' +
+      'it exits. Long output keeps its beginning and end. Prefer read_file, glob and grep for reading and searching.',
+    inputSchema: {
+      type: 'object',
+      properties: {
+        command: { type: 'string', minLength: 1, description: 'The command line, run with bash -c.' },
+        timeout_ms: {
+          type: 'integer',
+          minimum: 1,
+          maximum: MAX_TIMEOUT_MS,
+          description: `Milliseconds before the command is killed. Default ${DEFAULT_TIMEOUT_MS}.`,
+        },
+      },
+      required: ['command'],
+      additionalProperties: false,
+    },
+    readOnly: false,
+    async execute({ input, workspace, signal }) {
+      const { command, timeout_ms: timeoutMs = DEFAULT_TIMEOUT_MS } = input as BashInput;
+      if (signal.aborted) return fail('Interrupted before the command started; it did not run.');
+
+      // detached: the child leads a new process group, so the whole tree can be signalled at once.
+      const child = spawn('bash', ['-c', command], { cwd: workspace, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+      await once(child, 'spawn');
+      // 'exit' comes in a later turn of the event loop than 'spawn', so listening now misses nothing.
+      const exited = once(child, 'exit') as Promise<[number | null, NodeJS.Signals | null]>;
+      const pgid = child.pid as number;
+
+      const output = new HeadTailBuffer(Math.floor((MAX_RESULT_CHARS - 600) / 2));
+      const closed = [collect(child.stdout, output), collect(child.stderr, output)];
+
+      let stoppedBy: 'timeout' | 'abort' | undefined;
+      let killing: Promise<void> | undefined;
+      const stop = (why: 'timeout' | 'abort') => {
+        stoppedBy ??= why;
+        killing ??= killProcessGroup(pgid, { graceMs });
+      };
+      const timer = setTimeout(() => stop('timeout'), timeoutMs);
+      const onAbort = () => stop('abort');
+      signal.addEventListener('abort', onAbort, { once: true });
+
+      let code: number | null;
+      let exitSignal: NodeJS.Signals | null;
+      try {
+        [code, exitSignal] = await exited;
+      } finally {
+        clearTimeout(timer);
+        signal.removeEventListener('abort', onAbort);
+      }
+      let leftovers = false;
+      if (killing) {
+        await killing;
+      } else if (groupAlive(pgid)) {
+        // The command exited but left processes behind; they would hold our pipes and outlive the task.
+        leftovers = true;
+        await killProcessGroup(pgid, { graceMs });
+      }
+      // The pipes close once every writer is gone; don't wait forever on an escaped one (setsid, nohup).
+      await Promise.race([Promise.all(closed), sleep(1000)]);
+      child.stdout.destroy();
+      child.stderr.destroy();
+
+      const text = output.text();
+      const body = text === '' ? '(no output)' : text.replace(/\n$/, '');
+      const notes: string[] = [];
+      if (leftovers) notes.push('[Background processes still running when the command exited were stopped.]');
+      if (stoppedBy === 'timeout') {
+        notes.push(
+          `[Timed out after ${timeoutMs} ms; the command and all processes it started were killed. ` +
+            `Raise timeout_ms (at most ${MAX_TIMEOUT_MS}) or run something quicker.]`,
+        );
+        return fail([body, ...notes].join('\n'));
+      }
+      if (stoppedBy === 'abort') {
+        notes.push('[Interrupted; the command and all processes it started were killed.]');
+        return fail([body, ...notes].join('\n'));
+      }
+      if (code === null) {
+        notes.push(`[Killed by signal ${exitSignal ?? 'unknown'}.]`);
+        return fail([body, ...notes].join('\n'));
+      }
+      notes.push(`[exit code: ${code}]`);
+      return code === 0 ? ok([body, ...notes].join('\n')) : fail([body, ...notes].join('\n'));
+    },
+  };
+}
+
+export const bashTool: Tool = createBashTool();
+
+function collect(stream: Readable, into: HeadTailBuffer): Promise<void> {
+  stream.setEncoding('utf8');
+  stream.on('data', (chunk: string) => into.push(chunk));
+  return new Promise((resolve) => {
+    stream.once('close', resolve);
+    stream.once('error', () => resolve());
+  });
+}
