@@ -1,10 +1,11 @@
 #!/usr/bin/env node
 import { randomUUID } from 'node:crypto';
-import { Command, CommanderError, Option } from 'commander';
+import { Command, CommanderError } from 'commander';
 import { PERMISSION_MODES } from '../permissions/types.js';
 import { UsageError, USAGE_EXIT_CODE } from './exit-codes.js';
 import { createApiModel } from './model-factory.js';
-import { buildRunConfig, standInPolicy, type RawOptions } from './run-config.js';
+import { createTerminalPrompt } from '../permissions/index.js';
+import { buildRunConfig, policyFor, type RawOptions } from './run-config.js';
 import { exitCodeOf, rendererFor, runOneTask } from './run-print.js';
 import { installAbortSignals } from './signals.js';
 import { packageVersion } from './version.js';
@@ -19,15 +20,20 @@ async function readStdin(): Promise<string> {
 
 async function runPrint(promptArgs: string[], raw: RawOptions): Promise<number> {
   const config = buildRunConfig(raw, process.env, createApiModel);
-  let prompt = promptArgs.join(' ').trim();
-  if (!prompt && !process.stdin.isTTY) prompt = (await readStdin()).trim();
-  if (!prompt) throw new UsageError('no prompt: give it as an argument (xagent -p "task") or on stdin');
+  let task = promptArgs.join(' ').trim();
+  if (!task && !process.stdin.isTTY) task = (await readStdin()).trim();
+  if (!task) throw new UsageError('no prompt: give it as an argument (xagent -p "task") or on stdin');
+  // A person can answer `ask` only where both the keyboard and the screen are a terminal.
+  const askPerson =
+    process.stdin.isTTY && process.stderr.isTTY
+      ? createTerminalPrompt({ input: process.stdin, output: process.stderr, workspace: config.workspace })
+      : undefined;
   const controller = new AbortController();
   const uninstall = installAbortSignals({ onAbort: () => controller.abort(), stderr: process.stderr });
   try {
     const result = await runOneTask(
       config,
-      { prompt, sessionId: randomUUID(), messages: [], permissions: standInPolicy(), signal: controller.signal },
+      { prompt: task, sessionId: randomUUID(), messages: [], permissions: policyFor(config, askPerson), signal: controller.signal },
       rendererFor(config, { stdout: process.stdout, stderr: process.stderr }),
     );
     return exitCodeOf(result);
@@ -48,7 +54,7 @@ function buildProgram(setExit: (code: number) => void): Command {
     .option('--max-tool-calls <n>', 'tool executions per task', '12')
     .option('--timeout <duration>', 'wall clock per task: 90000, 90s, 2m', '120s')
     .option('--output-format <format>', 'text, json or stream-json', 'text')
-    .addOption(new Option('--permission-mode <mode>', PERMISSION_MODES.join(', ')).default('default'))
+    .option('--permission-mode <mode>', `${PERMISSION_MODES.join(', ')} (default: settings, else default)`)
     .option('--allow <rule>', 'allow rule, repeatable: bash(npm test*), read_file, edit_file(src/**)', collect)
     .option('--deny <rule>', 'deny rule, repeatable', collect)
     .option('--cwd <dir>', 'workspace root; file tools never reach outside it')

@@ -1,4 +1,4 @@
-import { readdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Message } from '../../machines/types.js';
@@ -10,10 +10,10 @@ let fake: FakeAnthropic;
 let home: string;
 let workspace: string;
 
-async function run(script: FakeResponse[], flags: string[], options: Omit<CliOptions, 'env'> = {}) {
+async function run(script: FakeResponse[], flags: string[], options: CliOptions = {}) {
   fake = await startFakeAnthropic(script);
-  const env = { ANTHROPIC_API_KEY: 'sk-ant-test-key', ANTHROPIC_BASE_URL: fake.url, XAGENT_HOME: home };
-  const result = await runCli(['-p', 'the task', '--cwd', workspace, '--output-format', 'json', ...flags], { env, ...options });
+  const env = { ANTHROPIC_API_KEY: 'sk-ant-test-key', ANTHROPIC_BASE_URL: fake.url, XAGENT_HOME: home, ...options.env };
+  const result = await runCli(['-p', 'the task', '--cwd', workspace, '--output-format', 'json', ...flags], { ...options, env });
   return { ...result, json: jsonLines(result.stdout)[0] as Record<string, unknown> | undefined };
 }
 
@@ -53,6 +53,42 @@ describe('each stop reason has its exit code and json result', () => {
     const r = await run([{ text: 'too late', delay_ms: 20_000 }], ['--timeout', '300ms']);
     expect(r.code).toBe(5);
     expect(r.json).toMatchObject({ reason: 'timeout' });
+  });
+
+  it('permission_denied exits 6 when a write needs a person and there is no terminal', async () => {
+    const write = { type: 'tool_use' as const, id: 't1', name: 'write_file', input: { path: 'out.txt', content: 'x' } };
+    const r = await run([{ content: [write, readCall('t2')] }], []);
+    expect(r.code).toBe(6);
+    expect(r.json).toMatchObject({ reason: 'permission_denied', call: { name: 'write_file' }, decision: { behavior: 'deny' } });
+    expect(String((r.json!.decision as { decidedBy: string }).decidedBy)).toContain('no TTY');
+    expect(existsSync(path.join(workspace, 'out.txt'))).toBe(false);
+    expect(unpairedToolUses(onlyTranscript())).toEqual([]);
+  });
+
+  it('permission_denied names the deny rule that decided, in text mode', async () => {
+    const bash = { type: 'tool_use' as const, id: 't1', name: 'bash', input: { command: 'npm test && rm -rf ~' } };
+    const r = await run([{ content: [bash] }], ['--output-format', 'text', '--allow', 'bash(npm test*)', '--deny', 'bash(rm*)']);
+    expect(r.code).toBe(6);
+    expect(r.stderr).toContain('Stopped: bash was refused (deny rule "bash(rm*)" from --deny');
+  });
+
+  it('tool_error exits 7 when a tool fails in a way the model cannot fix (no shell on the PATH)', async () => {
+    const bash = { type: 'tool_use' as const, id: 't1', name: 'bash', input: { command: 'echo hi' } };
+    const r = await run([{ content: [bash] }], ['--allow', 'bash'], { env: { PATH: '/nonexistent' } });
+    expect(r.code).toBe(7);
+    expect(r.json).toMatchObject({ reason: 'tool_error', call: { name: 'bash' }, error: { code: 'TOOL_FAILED' } });
+    expect(unpairedToolUses(onlyTranscript())).toEqual([]);
+  });
+
+  it('a malformed settings file exits 2 naming the file, before any request', async () => {
+    mkdirSync(path.join(workspace, '.xagent'));
+    writeFileSync(path.join(workspace, '.xagent', 'settings.json'), '{"permissions": {"allow": "bash"}}');
+    const r = await run([{ text: 'never sent' }], []);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(path.join(workspace, '.xagent', 'settings.json'));
+    expect(fake.requests).toHaveLength(0);
+    await fake.close();
+    fake = await startFakeAnthropic([]);
   });
 
   it('model_error exits 8 after the retries are used up', async () => {
