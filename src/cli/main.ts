@@ -7,6 +7,7 @@ import { createApiModel } from './model-factory.js';
 import { createTerminalPrompt } from '../permissions/index.js';
 import { buildRunConfig, policyFor, type RawOptions } from './run-config.js';
 import { exitCodeOf, rendererFor, runOneTask } from './run-print.js';
+import { startInteractive } from './interactive.js';
 import { installAbortSignals } from './signals.js';
 import { packageVersion } from './version.js';
 
@@ -42,6 +43,25 @@ async function runPrint(promptArgs: string[], raw: RawOptions): Promise<number> 
   }
 }
 
+async function runInteractiveMode(promptArgs: string[], raw: RawOptions): Promise<number> {
+  const config = buildRunConfig(raw, process.env, createApiModel);
+  const repl = startInteractive(
+    config,
+    { input: process.stdin, output: process.stdout, errorOutput: process.stderr, terminal: true },
+    { sessionId: randomUUID(), messages: [], initialPrompt: promptArgs.join(' ') },
+  );
+  // A signal from outside (kill -INT, kill -TERM) does what Ctrl-C at the keyboard does.
+  const onSignal = () => repl.interrupt();
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  try {
+    return await repl.done;
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+  }
+}
+
 function buildProgram(setExit: (code: number) => void): Command {
   const program = new Command()
     .name('xagent')
@@ -63,10 +83,8 @@ function buildProgram(setExit: (code: number) => void): Command {
     .option('--inspect [port]', 'serve the live inspector on 127.0.0.1')
     .option('--model-script <file>', 'use a scripted model instead of the API')
     .action(async (promptArgs: string[], raw: RawOptions) => {
-      if (!raw.print && process.stdin.isTTY && process.stdout.isTTY) {
-        throw new UsageError('interactive mode is not available yet: use -p "task"');
-      }
-      setExit(await runPrint(promptArgs, raw));
+      const interactive = !raw.print && process.stdin.isTTY === true;
+      setExit(interactive ? await runInteractiveMode(promptArgs, raw) : await runPrint(promptArgs, raw));
     });
   return program;
 }

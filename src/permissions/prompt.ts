@@ -22,8 +22,19 @@ export interface PromptOutcome {
 /** Puts one `ask` to a person. */
 export type PermissionPrompt = (request: PromptRequest) => Promise<PromptOutcome>;
 
+/** Where answers come from: lines, one per `next()`; null at end of input or on abort. */
+export interface LineSource {
+  next(): Promise<string | null>;
+  close(): void;
+  /** Shows the question; a line editor that redraws its line must show it itself. Default: written to output. */
+  ask?(question: string): void;
+}
+
 export interface TerminalPromptOptions {
-  input: NodeJS.ReadableStream;
+  /** Answers are read from this stream, unless `lines` is given. */
+  input?: NodeJS.ReadableStream;
+  /** A line source shared with whoever else reads the terminal (the interactive REPL's readline). */
+  lines?: (signal: AbortSignal) => LineSource;
   output: NodeJS.WritableStream;
   /** Absolute workspace root: "always" writes `<workspace>/.xagent/settings.json`. */
   workspace: string;
@@ -39,7 +50,8 @@ const MAX_TRIES = 3;
  * const prompt = createTerminalPrompt({ input: process.stdin, output: process.stderr, workspace });
  * const { decision } = await prompt({ call, pending, signal });
  */
-export function createTerminalPrompt({ input, output, workspace }: TerminalPromptOptions): PermissionPrompt {
+export function createTerminalPrompt({ input, lines: openLines, output, workspace }: TerminalPromptOptions): PermissionPrompt {
+  if (!input && !openLines) throw new Error('createTerminalPrompt needs input or lines');
   return async ({ call, pending, signal }) => {
     const asked = `asked because ${pending.decidedBy}`;
     if (signal.aborted) return refuse(call, `user: aborted before answering (${asked})`);
@@ -49,10 +61,11 @@ export function createTerminalPrompt({ input, output, workspace }: TerminalPromp
     const always = rules.length > 0 ? `, [a]lways (saves ${rules.map((r) => `"${visible(r)}"`).join(', ')} to ${settingsName})` : '';
     const question = `Allow? [y]es, [n]o${always}: `;
 
-    const lines = readLines(input, signal);
+    const lines = openLines ? openLines(signal) : readLines(input!, signal);
     try {
       for (let tries = 0; tries < MAX_TRIES; tries++) {
-        output.write(question);
+        if (lines.ask) lines.ask(question);
+        else output.write(question);
         const line = await lines.next();
         if (line === null) return refuse(call, `user: ${signal.aborted ? 'aborted' : 'no answer, input closed'} (${asked})`);
         const answer = line.trim().toLowerCase();
@@ -100,7 +113,7 @@ function existingSize(call: ToolCall, workspace: string): number | undefined {
 }
 
 /** Lines from the input, one per `next()`; null at end of input or on abort. */
-function readLines(input: NodeJS.ReadableStream, signal: AbortSignal): { next(): Promise<string | null>; close(): void } {
+function readLines(input: NodeJS.ReadableStream, signal: AbortSignal): LineSource {
   // terminal: false leaves echo and line editing to the terminal's own cooked mode.
   const rl = createInterface({ input, terminal: false });
   const queued: string[] = [];
