@@ -79,3 +79,10 @@ describe('diagrams generated from the engine chart', () => {
     expect(JSON.parse(await renderDiagram('json'))).toEqual(JSON.parse(JSON.stringify(graph)));
   });
 });
+
+describe('docs that embed the diagram', () => {
+  it('docs/engine.md embeds the committed Mermaid diagram', () => {
+    const doc = readFileSync(path.join(root, 'docs', 'engine.md'), 'utf8');
+    expect(doc, 'paste machines/query-engine.mmd into docs/engine.md').toContain(`\`\`\`mermaid\n${readFileSync(committed.mermaid, 'utf8')}\`\`\``);
+  });
+});
