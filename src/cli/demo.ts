@@ -6,7 +6,7 @@ import { query } from '../engine/query.js';
 import { createScriptedClient } from '../model/scripted.js';
 import { ToolRegistry } from '../tools/registry.js';
 import { builtinTools } from '../tools/builtin/index.js';
-import { standInPolicy } from './run-config.js';
+import { createPermissionPolicy } from '../permissions/index.js';
 import { describeCall } from './output/text.js';
 
 /**
@@ -28,7 +28,7 @@ process.stdout.write(`xagent demo: scripted model, real engine and tools, worksp
 for await (const event of query('What is this project called?', {
   model,
   tools: new ToolRegistry(builtinTools()),
-  permissions: standInPolicy(),
+  permissions: createPermissionPolicy({ mode: 'default', rules: [], workspace: projectRoot }),
   workspace: projectRoot,
   sessionId,
   sessionDir: path.join(home, 'sessions', sessionId),

@@ -1,12 +1,14 @@
 #!/usr/bin/env node
-import { Command, CommanderError, Option } from 'commander';
+import { Command, CommanderError } from 'commander';
 import { PERMISSION_MODES } from '../permissions/types.js';
 import { UsageError, USAGE_EXIT_CODE } from './exit-codes.js';
 import { createApiModel } from './model-factory.js';
-import { buildRunConfig, standInPolicy, type RawOptions } from './run-config.js';
+import { createTerminalPrompt } from '../permissions/index.js';
+import { buildRunConfig, policyFor, type RawOptions } from './run-config.js';
 import { exitCodeOf, rendererFor, runOneTask } from './run-print.js';
+import { startInteractive } from './interactive.js';
 import { SessionError } from '../sessions/errors.js';
-import { openSessionForRun } from '../sessions/open-for-run.js';
+import { openSessionForRun, type RunSession } from '../sessions/open-for-run.js';
 import { registerSessionsCommand } from './sessions-command.js';
 import { installAbortSignals } from './signals.js';
 import { packageVersion } from './version.js';
@@ -19,11 +21,8 @@ async function readStdin(): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
-async function runPrint(promptArgs: string[], raw: RawOptions): Promise<number> {
-  const config = buildRunConfig(raw, process.env, createApiModel);
-  let prompt = promptArgs.join(' ').trim();
-  if (!prompt && !process.stdin.isTTY) prompt = (await readStdin()).trim();
-  if (!prompt) throw new UsageError('no prompt: give it as an argument (xagent -p "task") or on stdin');
+/** The session a run works in (new, --resume or --continue); its warnings go to stderr. */
+function openSession(config: ReturnType<typeof buildRunConfig>, raw: RawOptions): RunSession {
   const session = openSessionForRun({
     home: config.home,
     workspace: config.workspace,
@@ -32,13 +31,27 @@ async function runPrint(promptArgs: string[], raw: RawOptions): Promise<number> 
     continue: raw.continue === true,
   });
   for (const warning of session.warnings) process.stderr.write(`xagent: warning: ${warning}\n`);
+  return session;
+}
+
+async function runPrint(promptArgs: string[], raw: RawOptions): Promise<number> {
+  const config = buildRunConfig(raw, process.env, createApiModel);
+  let task = promptArgs.join(' ').trim();
+  if (!task && !process.stdin.isTTY) task = (await readStdin()).trim();
+  if (!task) throw new UsageError('no prompt: give it as an argument (xagent -p "task") or on stdin');
+  // A person can answer `ask` only where both the keyboard and the screen are a terminal.
+  const askPerson =
+    process.stdin.isTTY && process.stderr.isTTY
+      ? createTerminalPrompt({ input: process.stdin, output: process.stderr, workspace: config.workspace })
+      : undefined;
+  const session = openSession(config, raw);
   const controller = new AbortController();
   const uninstall = installAbortSignals({ onAbort: () => controller.abort(), stderr: process.stderr });
   try {
-    session.startTask(prompt);
+    session.startTask(task);
     const result = await runOneTask(
       config,
-      { prompt, sessionId: session.sessionId, messages: session.messages, permissions: standInPolicy(raw.permissionMode), signal: controller.signal },
+      { prompt: task, sessionId: session.sessionId, messages: session.messages, permissions: policyFor(config, askPerson), signal: controller.signal },
       rendererFor(config, { stdout: process.stdout, stderr: process.stderr }),
     );
     session.endTask(result);
@@ -46,6 +59,33 @@ async function runPrint(promptArgs: string[], raw: RawOptions): Promise<number> 
   } finally {
     session.release();
     uninstall();
+  }
+}
+
+async function runInteractiveMode(promptArgs: string[], raw: RawOptions): Promise<number> {
+  const config = buildRunConfig(raw, process.env, createApiModel);
+  const session = openSession(config, raw);
+  const repl = startInteractive(
+    config,
+    { input: process.stdin, output: process.stdout, errorOutput: process.stderr, terminal: true },
+    {
+      sessionId: session.sessionId,
+      messages: session.messages,
+      initialPrompt: promptArgs.join(' '),
+      onStart: (prompt) => session.startTask(prompt),
+      onResult: (result) => session.endTask(result),
+    },
+  );
+  // A signal from outside (kill -INT, kill -TERM) does what Ctrl-C at the keyboard does.
+  const onSignal = () => repl.interrupt();
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  try {
+    return await repl.done;
+  } finally {
+    session.release();
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
   }
 }
 
@@ -61,7 +101,7 @@ function buildProgram(setExit: (code: number) => void): Command {
     .option('--max-tool-calls <n>', 'tool executions per task', '12')
     .option('--timeout <duration>', 'wall clock per task: 90000, 90s, 2m', '120s')
     .option('--output-format <format>', 'text, json or stream-json', 'text')
-    .addOption(new Option('--permission-mode <mode>', PERMISSION_MODES.join(', ')).default('default'))
+    .option('--permission-mode <mode>', `${PERMISSION_MODES.join(', ')} (default: settings, else default)`)
     .option('--allow <rule>', 'allow rule, repeatable: bash(npm test*), read_file, edit_file(src/**)', collect)
     .option('--deny <rule>', 'deny rule, repeatable', collect)
     .option('--cwd <dir>', 'workspace root; file tools never reach outside it')
@@ -70,10 +110,8 @@ function buildProgram(setExit: (code: number) => void): Command {
     .option('--inspect [port]', 'serve the live inspector on 127.0.0.1')
     .option('--model-script <file>', 'use a scripted model instead of the API')
     .action(async (promptArgs: string[], raw: RawOptions) => {
-      if (!raw.print && process.stdin.isTTY && process.stdout.isTTY) {
-        throw new UsageError('interactive mode is not available yet: use -p "task"');
-      }
-      setExit(await runPrint(promptArgs, raw));
+      const interactive = !raw.print && process.stdin.isTTY === true;
+      setExit(interactive ? await runInteractiveMode(promptArgs, raw) : await runPrint(promptArgs, raw));
     });
   registerSessionsCommand(program, { stdout: process.stdout, stderr: process.stderr });
   return program;

@@ -1,10 +1,19 @@
-import { ModelError } from '../model/errors.js';
+import type { ModelClient } from '../model/types.js';
 import type { ModelFactory } from './run-config.js';
 
-/** The Anthropic API client for a run. */
-export const createApiModel: ModelFactory = () => ({
-  name: 'anthropic',
-  createMessage: async () => {
-    throw new ModelError('the Anthropic client is not wired in yet', 'api');
-  },
-});
+/**
+ * The Anthropic API client for a run. The SDK is imported on the first request, so `--version`,
+ * `--help`, usage errors and scripted runs never pay for loading it.
+ */
+export const createApiModel: ModelFactory = ({ modelId, env }) => {
+  let client: Promise<ModelClient> | undefined;
+  return {
+    name: `anthropic:${modelId}`,
+    async createMessage(request) {
+      client ??= import('../model/anthropic.js').then(({ createAnthropicClient }) =>
+        createAnthropicClient({ apiKey: env.ANTHROPIC_API_KEY ?? '', baseURL: env.ANTHROPIC_BASE_URL || undefined, model: modelId }),
+      );
+      return (await client).createMessage(request);
+    },
+  };
+};

@@ -1,9 +1,10 @@
 import { realpathSync, statSync } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import type { ModelClient } from '../model/types.js';
 import { createScriptedClient, loadModelScript, ModelScriptError } from '../model/scripted.js';
-import type { PermissionPolicy } from '../permissions/types.js';
+import { loadSettings, SettingsError, xagentHome, type PermissionRule } from '../permissions/index.js';
+import { createPermissionPolicy, type PermissionPrompt, type SessionPermissionPolicy } from '../permissions/index.js';
+import { PERMISSION_MODES, type PermissionMode } from '../permissions/types.js';
 import { ToolRegistry } from '../tools/registry.js';
 import { builtinTools } from '../tools/builtin/index.js';
 import { UsageError } from './exit-codes.js';
@@ -12,7 +13,7 @@ import { parseChoice, parseDuration, parsePositiveInt } from './parse-options.js
 export const OUTPUT_FORMATS = ['text', 'json', 'stream-json'] as const;
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
 
-export const DEFAULT_MODEL = 'claude-sonnet-4-5';
+export const DEFAULT_MODEL = 'claude-sonnet-5-5';
 
 /** The flags as commander hands them over, all still strings. */
 export interface RawOptions {
@@ -43,11 +44,9 @@ export interface RunConfig {
   maxToolCalls: number;
   timeoutMs: number;
   format: OutputFormat;
+  permissionMode: PermissionMode;
+  rules: PermissionRule[];
   raw: RawOptions;
-}
-
-export function xagentHome(env: NodeJS.ProcessEnv = process.env): string {
-  return path.resolve(env.XAGENT_HOME || path.join(os.homedir(), '.xagent'));
 }
 
 function resolveWorkspace(dir: string | undefined): string {
@@ -70,6 +69,15 @@ export function buildRunConfig(raw: RawOptions, env: NodeJS.ProcessEnv, createAp
   const timeoutMs = parseDuration(raw.timeout ?? '120s');
   const workspace = resolveWorkspace(raw.cwd);
   const modelId = raw.model ?? env.ANTHROPIC_MODEL ?? DEFAULT_MODEL;
+  const home = path.resolve(xagentHome(env));
+  const flagMode = raw.permissionMode === undefined ? undefined : parseChoice(raw.permissionMode, PERMISSION_MODES, '--permission-mode');
+  let settings;
+  try {
+    settings = loadSettings({ workspace, home, allow: raw.allow ?? [], deny: raw.deny ?? [] });
+  } catch (error) {
+    if (error instanceof SettingsError) throw new UsageError(error.message);
+    throw error;
+  }
   let model: ModelClient;
   if (raw.modelScript) {
     try {
@@ -89,7 +97,9 @@ export function buildRunConfig(raw: RawOptions, env: NodeJS.ProcessEnv, createAp
   }
   return {
     workspace,
-    home: xagentHome(env),
+    home,
+    permissionMode: flagMode ?? settings.mode ?? 'default',
+    rules: settings.rules,
     model,
     modelId,
     tools: new ToolRegistry(builtinTools()),
@@ -101,18 +111,7 @@ export function buildRunConfig(raw: RawOptions, env: NodeJS.ProcessEnv, createAp
   };
 }
 
-/**
- * Until the permission layer lands: read-only tools run, everything else would ask, and there is
- * no one to ask; `--permission-mode bypassPermissions` runs everything.
- */
-export function standInPolicy(mode?: string): PermissionPolicy {
-  return {
-    decide: (call, tool) =>
-      mode === 'bypassPermissions'
-        ? { behavior: 'allow', decidedBy: 'mode: bypassPermissions' }
-        : tool.readOnly
-        ? { behavior: 'allow', decidedBy: 'default: read-only tools are allowed' }
-        : { behavior: 'ask', decidedBy: `default: ${call.name} asks` },
-    ask: async (_call, pending) => ({ behavior: 'deny', decidedBy: `${pending.decidedBy}; no terminal to ask` }),
-  };
+/** The permission policy of a run: its rules and mode, and a prompt only where a person can answer. */
+export function policyFor(config: RunConfig, prompt?: PermissionPrompt): SessionPermissionPolicy {
+  return createPermissionPolicy({ mode: config.permissionMode, rules: config.rules, workspace: config.workspace, prompt });
 }

@@ -1,8 +1,9 @@
 import os from 'node:os';
+import path from 'node:path';
 import type { Command } from 'commander';
 import { listSessions, type SessionSummary } from '../sessions/store.js';
 import { parsePositiveInt } from './parse-options.js';
-import { xagentHome } from './run-config.js';
+import { xagentHome } from '../permissions/index.js';
 
 interface SessionsStreams {
   stdout: NodeJS.WritableStream;
@@ -20,7 +21,7 @@ export function registerSessionsCommand(program: Command, streams: SessionsStrea
     .option('--json', 'one JSON array on stdout')
     .option('-n, --limit <n>', 'show only the n most recent')
     .action((options: { json?: boolean; limit?: string }) => {
-      const home = xagentHome(env);
+      const home = path.resolve(xagentHome(env));
       const { sessions, warnings } = listSessions(home);
       for (const warning of warnings) streams.stderr.write(`xagent: warning: ${warning}\n`);
       const shown = options.limit ? sessions.slice(0, parsePositiveInt(options.limit, '--limit')) : sessions;

@@ -1,0 +1,140 @@
+import { createInterface } from 'node:readline';
+import type { Message } from '../../machines/types.js';
+import type { AgentEvent, QueryResult } from '../engine/events.js';
+import { createTerminalPrompt, type LineSource } from '../permissions/index.js';
+import { textRenderer } from './output/text.js';
+import { policyFor, type RunConfig } from './run-config.js';
+import { runOneTask } from './run-print.js';
+
+export interface InteractiveIO {
+  input: NodeJS.ReadableStream;
+  output: NodeJS.WritableStream & { isTTY?: boolean };
+  errorOutput: NodeJS.WritableStream & { isTTY?: boolean };
+  /** true on a real terminal: line editing, history, Ctrl-C as a key. */
+  terminal: boolean;
+}
+
+export interface InteractiveSession {
+  sessionId: string;
+  /** The conversation; each task is appended to it, so the next one sees everything before. */
+  messages: Message[];
+  onEvent?: (event: AgentEvent) => void;
+  /** Before each task (the session store marks the task running). */
+  onStart?: (prompt: string) => void;
+  onResult?: (result: QueryResult) => void;
+  /** A task to run first, as if typed (`xagent "fix the build"` on a terminal). */
+  initialPrompt?: string;
+}
+
+export interface InteractiveHandle {
+  /** Resolves with the exit code when the person leaves (/exit, Ctrl-D, Ctrl-C twice). */
+  done: Promise<number>;
+  /** What Ctrl-C does: stop the running task, else clear the line, else (twice) leave. */
+  interrupt(): void;
+}
+
+const PROMPT = '› ';
+const HELP = 'Type a task and press Enter. Ctrl-C stops the running task; /exit or Ctrl-D leaves.';
+
+/**
+ * The interactive mode: a prompt loop where each line is a new task in the same conversation.
+ * Permission questions are asked through the same readline, so nothing else competes for stdin.
+ */
+export function startInteractive(config: RunConfig, io: InteractiveIO, session: InteractiveSession): InteractiveHandle {
+  const rl = createInterface({ input: io.input, output: io.output, terminal: io.terminal, prompt: PROMPT, historySize: 500 });
+  let running: { controller: AbortController; finished: Promise<unknown> } | null = null;
+  let answer: ((line: string | null) => void) | null = null;
+  let lastInterruptAt = 0;
+  let closed = false;
+
+  const lines = (signal: AbortSignal): LineSource => ({
+    next: () =>
+      new Promise((resolve) => {
+        if (closed || signal.aborted) return resolve(null);
+        answer = resolve;
+        signal.addEventListener('abort', () => answer === resolve && ((answer = null), resolve(null)), { once: true });
+      }),
+    close: () => {
+      answer = null;
+      rl.setPrompt(PROMPT);
+    },
+    // readline redraws its own line as keys are typed, so the question must be its prompt.
+    ask: (question) => {
+      rl.setPrompt(question);
+      rl.prompt();
+    },
+  });
+  // One policy for the whole session, so "always" answers apply to later tasks too.
+  const permissions = policyFor(config, createTerminalPrompt({ lines, output: io.errorOutput, workspace: config.workspace }));
+
+  const runTask = async (prompt: string) => {
+    session.onStart?.(prompt);
+    const controller = new AbortController();
+    const finished = runOneTask(
+      config,
+      { prompt, sessionId: session.sessionId, messages: session.messages, permissions, signal: controller.signal, onEvent: session.onEvent },
+      textRenderer({ stdout: io.output, stderr: io.errorOutput }, config),
+    );
+    running = { controller, finished };
+    try {
+      // Not `onResult?.(await finished)`: optional chaining would skip the await when there is no callback.
+      const result = await finished;
+      session.onResult?.(result);
+    } catch (error) {
+      io.errorOutput.write(`xagent: ${error instanceof Error ? error.message : String(error)}\n`);
+    } finally {
+      running = null;
+      if (!closed) rl.prompt();
+    }
+  };
+
+  const interrupt = () => {
+    if (running) {
+      running.controller.abort();
+      return;
+    }
+    const now = Date.now();
+    if (now - lastInterruptAt < 2000) {
+      rl.close();
+      return;
+    }
+    lastInterruptAt = now;
+    io.errorOutput.write('\n(press Ctrl-C again or type /exit to leave)\n');
+    rl.prompt();
+  };
+
+  rl.on('SIGINT', interrupt);
+  rl.on('line', (line) => {
+    if (answer) {
+      const reply = answer;
+      answer = null;
+      reply(line);
+      return;
+    }
+    if (running) return;
+    const text = line.trim();
+    if (text === '/exit' || text === '/quit') return rl.close();
+    if (text === '/help') io.errorOutput.write(`${HELP}\n`);
+    if (!text || text.startsWith('/')) {
+      if (text && text !== '/help') io.errorOutput.write(`Unknown command ${text}. ${HELP}\n`);
+      return rl.prompt();
+    }
+    void runTask(text);
+  });
+
+  const done = new Promise<number>((resolve) => {
+    rl.on('close', () => {
+      closed = true;
+      answer?.(null);
+      const current = running;
+      if (!current) return resolve(0);
+      current.controller.abort();
+      void current.finished.then(() => resolve(0), () => resolve(0));
+    });
+  });
+
+  io.errorOutput.write(`xagent (${config.modelId}) in ${config.workspace}\n${HELP}\n`);
+  if (session.initialPrompt?.trim()) void runTask(session.initialPrompt.trim());
+  else rl.prompt();
+  return { done, interrupt };
+}

@@ -1,0 +1,86 @@
+import type { PermissionDecision, ToolCall } from '../../machines/types.js';
+import { allowCover, isInsideWorkspace, restrictionHit } from './match-rule.js';
+import { describeRule, type PermissionRule } from './rules.js';
+import type { PermissionMode } from './types.js';
+
+export interface CheckPermissionInput {
+  call: ToolCall;
+  tool: { readOnly: boolean };
+  mode: PermissionMode;
+  rules: readonly PermissionRule[];
+  /** Absolute workspace root; file-tool paths are matched relative to it. */
+  workspace: string;
+}
+
+const EDIT_TOOLS = new Set(['write_file', 'edit_file']);
+
+/** What the model reads when plan mode refuses a write; it goes back as an error result. */
+export function planModeMessage(tool: string): string {
+  return (
+    `You are in plan mode: only read-only tools may run, so ${tool} was not run. ` +
+    'Keep reading what you need, then present your plan instead of making changes.'
+  );
+}
+
+/**
+ * Decides one validated call: deny rules first, then plan mode, bypass mode, ask rules, allow
+ * rules, acceptEdits, and last the defaults (read-only tools allowed, anything else asks).
+ * Pure: no I/O, the same input always gives the same decision.
+ * @example
+ * checkPermission({ call: { id: '1', name: 'bash', input: { command: 'npm test && rm -rf ~' } },
+ *   tool: { readOnly: false }, mode: 'default', rules: [allowNpmTest], workspace: '/ws' })
+ * // { behavior: 'ask', decidedBy: 'default: bash asks (no allow rule covers "rm -rf ~")' }
+ */
+export function checkPermission({ call, tool, mode, rules, workspace }: CheckPermissionInput): PermissionDecision {
+  const of = (behavior: PermissionRule['behavior']) => rules.filter((rule) => rule.behavior === behavior);
+
+  for (const rule of of('deny')) {
+    const hit = restrictionHit(rule, call, workspace);
+    if (hit) return deny(call, `${describeRule(rule)}${matchedPart(call, hit.what)}`);
+  }
+
+  if (mode === 'plan' && !tool.readOnly) {
+    return {
+      behavior: 'deny',
+      decidedBy: 'plan mode: only read-only tools may run',
+      continueWithFeedback: true,
+      message: planModeMessage(call.name),
+    };
+  }
+  if (mode === 'bypassPermissions') return { behavior: 'allow', decidedBy: 'bypassPermissions mode: allowed (no deny rule matched)' };
+
+  for (const rule of of('ask')) {
+    const hit = restrictionHit(rule, call, workspace);
+    if (hit) return wouldAsk(call, mode, `${describeRule(rule)}${matchedPart(call, hit.what)}`);
+  }
+
+  const cover = allowCover(of('allow'), call, workspace);
+  if ('rules' in cover) return { behavior: 'allow', decidedBy: describeAllow(cover.rules) };
+
+  if (mode === 'acceptEdits' && EDIT_TOOLS.has(call.name) && isInsideWorkspace(call, workspace)) {
+    return { behavior: 'allow', decidedBy: 'acceptEdits mode: file edits in the workspace are allowed' };
+  }
+  if (tool.readOnly) return { behavior: 'allow', decidedBy: 'default: read-only tools are allowed' };
+
+  const detail = call.name === 'bash' && of('allow').some((rule) => rule.tool === 'bash') ? ` (${cover.uncovered})` : '';
+  return wouldAsk(call, mode, `default: ${call.name} asks${detail}`);
+}
+
+/** An `ask`, or in dontAsk mode the denial it turns into. */
+function wouldAsk(call: ToolCall, mode: PermissionMode, reason: string): PermissionDecision {
+  if (mode === 'dontAsk') return deny(call, `dontAsk mode: would ask (${reason})`);
+  return { behavior: 'ask', decidedBy: reason };
+}
+
+function deny(call: ToolCall, decidedBy: string): PermissionDecision {
+  return { behavior: 'deny', decidedBy, message: `Permission to use ${call.name} was denied by ${decidedBy}.` };
+}
+
+function matchedPart(call: ToolCall, what: string): string {
+  return what === call.name ? '' : ` (matches "${what}")`;
+}
+
+function describeAllow(rules: readonly PermissionRule[]): string {
+  if (rules.length === 1) return describeRule(rules[0]);
+  return `allow rules ${rules.map((rule) => `"${rule.text}" from ${rule.source}`).join(', ')}`;
+}

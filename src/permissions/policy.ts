@@ -1,0 +1,47 @@
+import type { PermissionDecision, ToolCall } from '../../machines/types.js';
+import { checkPermission } from './check-permission.js';
+import type { PermissionPrompt } from './prompt.js';
+import type { PermissionRule } from './rules.js';
+import type { PermissionMode, PermissionPolicy } from './types.js';
+
+export interface PermissionPolicyOptions {
+  mode: PermissionMode;
+  rules: readonly PermissionRule[];
+  /** Absolute workspace root. */
+  workspace: string;
+  /** Who answers `ask`; without one (no TTY), every `ask` is a denial. */
+  prompt?: PermissionPrompt;
+}
+
+export interface SessionPermissionPolicy extends PermissionPolicy {
+  /** The rules in force, including the ones "always" added during this session. */
+  rules(): readonly PermissionRule[];
+}
+
+/**
+ * The engine's view of permissions: `decide` is `checkPermission` over the current rules, `ask`
+ * puts the question to the prompt, and rules saved by "always" apply at once.
+ * @example
+ * const { rules, mode } = loadSettings({ workspace, allow: opts.allow, deny: opts.deny });
+ * const policy = createPermissionPolicy({ mode: opts.permissionMode ?? mode ?? 'default', rules, workspace,
+ *   prompt: process.stdin.isTTY ? createTerminalPrompt({ input: process.stdin, output: process.stderr, workspace }) : undefined });
+ */
+export function createPermissionPolicy({ mode, rules, workspace, prompt }: PermissionPolicyOptions): SessionPermissionPolicy {
+  const current: PermissionRule[] = [...rules];
+  return {
+    rules: () => current,
+    decide(call: ToolCall, tool: { readOnly: boolean }): PermissionDecision {
+      return checkPermission({ call, tool, mode, rules: current, workspace });
+    },
+    async ask(call: ToolCall, pending: PermissionDecision, signal: AbortSignal): Promise<PermissionDecision> {
+      if (!prompt) {
+        const decidedBy = `no TTY to ask (${pending.decidedBy})`;
+        return { behavior: 'deny', decidedBy, message: `${call.name} needs permission, but there is no terminal to ask: ${decidedBy}.` };
+      }
+      if (signal.aborted) return { behavior: 'deny', decidedBy: `user: aborted before answering (asked because ${pending.decidedBy})` };
+      const { decision, savedRules } = await prompt({ call, pending, signal });
+      current.push(...savedRules);
+      return decision;
+    },
+  };
+}

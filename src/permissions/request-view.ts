@@ -1,0 +1,110 @@
+import type { ToolCall } from '../../machines/types.js';
+import { splitCommand } from './bash-command.js';
+import { escapeCommandPattern } from './match-rule.js';
+import { escapeGlob, resolveToolPath } from './path-glob.js';
+import { formatRule, isFileTool } from './rules.js';
+
+/**
+ * What the person is shown before answering, and what "always" would save. Pure text: the
+ * prompt does the I/O. The model writes these inputs, so every control character is made
+ * visible; a `\r` or an escape sequence must not be able to hide part of a command.
+ */
+
+const PREVIEW_LINES = 12;
+
+/** Makes terminal control characters and bidi overrides visible. */
+export function visible(text: string): string {
+  return text.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, (c) => {
+    const code = c.codePointAt(0) ?? 0;
+    return code <= 0xff ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
+  });
+}
+
+function indent(text: string, prefix: string): string[] {
+  return visible(text).split('\n').map((line) => `${prefix}${line}`);
+}
+
+function field(call: ToolCall, key: string): unknown {
+  const input = call.input;
+  return input && typeof input === 'object' ? (input as Record<string, unknown>)[key] : undefined;
+}
+
+/** Old and new lines with `-` / `+`, lines common to both ends shown once as context. */
+export function editDiff(oldText: string, newText: string): string[] {
+  const before = oldText.split('\n');
+  const after = newText.split('\n');
+  let head = 0;
+  while (head < before.length && head < after.length && before[head] === after[head]) head++;
+  let tail = 0;
+  while (
+    tail < before.length - head &&
+    tail < after.length - head &&
+    before[before.length - 1 - tail] === after[after.length - 1 - tail]
+  ) {
+    tail++;
+  }
+  return [
+    ...before.slice(0, head).flatMap((l) => indent(l, '    ')),
+    ...before.slice(head, before.length - tail).flatMap((l) => indent(l, '  - ')),
+    ...after.slice(head, after.length - tail).flatMap((l) => indent(l, '  + ')),
+    ...before.slice(before.length - tail).flatMap((l) => indent(l, '    ')),
+  ];
+}
+
+/**
+ * The request as lines of text: the tool, why it asks, and the full command or the change.
+ * `existingSize` is the size of the file a write_file would replace, if known.
+ * @example describeRequest(call, 'default: bash asks') // ['xagent wants to run bash (default: bash asks)', '  $ npm test']
+ */
+export function describeRequest(call: ToolCall, reason: string, existingSize?: number): string[] {
+  const file = field(call, 'path');
+  const on = typeof file === 'string' ? ` on ${visible(file)}` : '';
+  if (call.name === 'bash') {
+    const command = field(call, 'command');
+    return [`xagent wants to run bash (${visible(reason)})`, ...indent(String(command), '  $ ')];
+  }
+  const head = `xagent wants to use ${visible(call.name)}${on} (${visible(reason)})`;
+  if (call.name === 'edit_file') {
+    const all = field(call, 'replace_all') === true ? ['  (every occurrence)'] : [];
+    return [head, ...all, ...editDiff(String(field(call, 'old_string') ?? ''), String(field(call, 'new_string') ?? ''))];
+  }
+  if (call.name === 'write_file') {
+    const content = String(field(call, 'content') ?? '');
+    const lines = content.split('\n');
+    const replaces = existingSize === undefined ? 'new file' : `replaces the existing ${existingSize} bytes`;
+    const more = lines.length > PREVIEW_LINES ? [`  ... ${lines.length - PREVIEW_LINES} more lines`] : [];
+    return [
+      head,
+      `  ${Buffer.byteLength(content)} bytes, ${lines.length} lines (${replaces}):`,
+      ...lines.slice(0, PREVIEW_LINES).flatMap((l) => indent(l, '  | ')),
+      ...more,
+    ];
+  }
+  return [head, ...indent(JSON.stringify(call.input, null, 2) ?? 'undefined', '  ')];
+}
+
+/**
+ * The allow rules "always" saves, or none when no rule could allow the call again:
+ * bash saves one exact rule per simple command (`npm test && npm run lint` gives `bash(npm test)`
+ * and `bash(npm run lint)`), file tools save the exact workspace-relative path, other tools
+ * their name.
+ * @example alwaysRules({ id: '1', name: 'edit_file', input: { path: './src/a.ts' } }, '/ws') // ['edit_file(src/a.ts)']
+ */
+export function alwaysRules(call: ToolCall, workspace: string): string[] {
+  if (call.name === 'bash') {
+    const command = field(call, 'command');
+    if (typeof command !== 'string') return [];
+    const parsed = splitCommand(command);
+    if (parsed.unsure) return [];
+    const texts = parsed.parts.map((part) => part.text);
+    return [...new Set(texts)].map((text) => formatRule({ tool: 'bash', pattern: escapeCommandPattern(text) }));
+  }
+  if (isFileTool(call.name)) {
+    const file = field(call, 'path') ?? '.';
+    if (typeof file !== 'string') return [];
+    const resolved = resolveToolPath(file, workspace);
+    if (!resolved.inside) return [];
+    return [formatRule({ tool: call.name, pattern: escapeGlob(resolved.relative || '.') })];
+  }
+  return [call.name];
+}

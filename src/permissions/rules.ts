@@ -1,0 +1,80 @@
+import type { PermissionBehavior } from '../../machines/types.js';
+
+/** Tools whose rules take a path glob, matched against the `path` input (default `.`). */
+export const FILE_TOOLS = ['read_file', 'write_file', 'edit_file', 'list_dir', 'glob', 'grep'] as const;
+/** Tools whose rules take a command pattern. */
+export const COMMAND_TOOLS = ['bash'] as const;
+
+const KNOWN_TOOLS: readonly string[] = [...FILE_TOOLS, ...COMMAND_TOOLS];
+const TOOL_NAME = /^[A-Za-z_][A-Za-z0-9_.-]*$/;
+
+/** A parsed rule: `tool` (every call of the tool) or `tool(pattern)`. */
+export interface RuleSpec {
+  tool: string;
+  pattern?: string;
+}
+
+/** A rule with what it does and where it came from, for `decidedBy`. */
+export interface PermissionRule extends RuleSpec {
+  behavior: PermissionBehavior;
+  /** The rule as written, e.g. `bash(npm test*)`. */
+  text: string;
+  /** A settings file path, `--allow`, `--deny`... */
+  source: string;
+}
+
+export class RuleParseError extends Error {
+  override readonly name = 'RuleParseError';
+  readonly code = 'RULE_INVALID';
+  constructor(
+    readonly rule: string,
+    readonly problem: string,
+  ) {
+    super(`bad rule "${rule}": ${problem}`);
+  }
+}
+
+/**
+ * Parses `tool` or `tool(pattern)`. Patterns are only accepted where they can match something
+ * (bash commands, file paths), so a rule never silently fails to bite.
+ * @example parseRule('bash(npm test*)') // { tool: 'bash', pattern: 'npm test*' }
+ * @throws RuleParseError
+ */
+export function parseRule(text: string): RuleSpec {
+  const rule = text.trim();
+  if (!rule) throw new RuleParseError(text, 'empty rule');
+  const open = rule.indexOf('(');
+  const tool = open < 0 ? rule : rule.slice(0, open).trim();
+  if (!TOOL_NAME.test(tool)) {
+    throw new RuleParseError(text, `"${tool}" is not a tool name (expected e.g. bash, read_file or edit_file(src/**))`);
+  }
+  const lookalike = KNOWN_TOOLS.find((known) => known.toLowerCase() === tool.toLowerCase() && known !== tool);
+  if (lookalike) throw new RuleParseError(text, `unknown tool "${tool}"; tool names are case-sensitive, did you mean "${lookalike}"?`);
+  if (open < 0) return { tool };
+  if (!rule.endsWith(')')) throw new RuleParseError(text, 'missing ")" at the end');
+  const pattern = rule.slice(open + 1, -1).trim();
+  if (!pattern) throw new RuleParseError(text, `empty pattern; write "${tool}" to match every call`);
+  if (!KNOWN_TOOLS.includes(tool)) {
+    throw new RuleParseError(text, `"${tool}" takes no pattern (patterns work for bash and ${FILE_TOOLS.join(', ')}); write "${tool}"`);
+  }
+  return { tool, pattern };
+}
+
+/** Writes a rule back as text. @example formatRule({ tool: 'bash', pattern: 'ls' }) // 'bash(ls)' */
+export function formatRule(rule: RuleSpec): string {
+  return rule.pattern === undefined ? rule.tool : `${rule.tool}(${rule.pattern})`;
+}
+
+/** @example describeRule(rule) // 'deny rule "bash(rm*)" from /home/u/.xagent/settings.json' */
+export function describeRule(rule: PermissionRule): string {
+  return `${rule.behavior} rule "${rule.text}" from ${rule.source}`;
+}
+
+/** Parses rule texts from one source. @throws RuleParseError */
+export function parseRules(texts: readonly string[], behavior: PermissionBehavior, source: string): PermissionRule[] {
+  return texts.map((text) => ({ ...parseRule(text), behavior, text: text.trim(), source }));
+}
+
+export function isFileTool(name: string): boolean {
+  return (FILE_TOOLS as readonly string[]).includes(name);
+}

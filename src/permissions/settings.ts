@@ -1,0 +1,201 @@
+import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { PermissionBehavior } from '../../machines/types.js';
+import { parseRules, RuleParseError, type PermissionRule } from './rules.js';
+import { PERMISSION_MODES, type PermissionMode } from './types.js';
+
+/**
+ * Permission settings: `$XAGENT_HOME/settings.json` (the user's), `<workspace>/.xagent/settings.json`
+ * (the project's), and `--allow` / `--deny`. All rules apply together; which one decides is a
+ * matter of behaviour (deny, ask, allow), never of which file it came from.
+ *
+ * ```json
+ * { "permissions": { "allow": ["bash(npm test*)"], "deny": ["bash(rm*)"], "ask": [] }, "permissionMode": "acceptEdits" }
+ * ```
+ */
+
+/** A settings file (or flag) that cannot be used; the CLI exits 2 with this message. */
+export class SettingsError extends Error {
+  override readonly name = 'SettingsError';
+  readonly code = 'SETTINGS_INVALID';
+  constructor(
+    /** The file path, or the flag (`--allow`). */
+    readonly source: string,
+    readonly problem: string,
+    options?: { cause?: unknown },
+  ) {
+    super(`${source}: ${problem}`, options);
+  }
+}
+
+export interface LoadedSettings {
+  /** Rules from every source: flags first, then the project's, then the user's. */
+  rules: PermissionRule[];
+  /** The project's permissionMode if set, else the user's; a `--permission-mode` flag beats both. */
+  mode?: PermissionMode;
+  /** Where `mode` came from. */
+  modeSource?: string;
+  /** The settings files that exist and were read. */
+  files: string[];
+}
+
+export interface LoadSettingsOptions {
+  workspace: string;
+  /** Defaults to `$XAGENT_HOME`, else `~/.xagent`. */
+  home?: string;
+  allow?: readonly string[];
+  deny?: readonly string[];
+}
+
+const BEHAVIORS: readonly PermissionBehavior[] = ['allow', 'deny', 'ask'];
+
+/** `$XAGENT_HOME`, else `~/.xagent`. */
+export function xagentHome(env: NodeJS.ProcessEnv = process.env): string {
+  return env.XAGENT_HOME || path.join(os.homedir(), '.xagent');
+}
+
+export function userSettingsPath(home: string = xagentHome()): string {
+  return path.join(home, 'settings.json');
+}
+
+export function projectSettingsPath(workspace: string): string {
+  return path.join(workspace, '.xagent', 'settings.json');
+}
+
+/**
+ * Loads every permission rule and the configured mode.
+ * @example const { rules, mode } = loadSettings({ workspace: process.cwd(), allow: ['bash(npm test*)'] });
+ * @throws SettingsError naming the file (or flag) and the problem
+ */
+export function loadSettings({ workspace, home = xagentHome(), allow = [], deny = [] }: LoadSettingsOptions): LoadedSettings {
+  const rules: PermissionRule[] = [...flagRules(allow, 'allow'), ...flagRules(deny, 'deny')];
+  const files: string[] = [];
+  let mode: PermissionMode | undefined;
+  let modeSource: string | undefined;
+  const userFile = path.resolve(userSettingsPath(home));
+  const projectFile = path.resolve(projectSettingsPath(workspace));
+  // When the workspace is the home directory both names are one file; read it once, as the user's.
+  const sources = projectFile === userFile ? [{ file: userFile, project: false }] : [{ file: projectFile, project: true }, { file: userFile, project: false }];
+  for (const { file, project } of sources) {
+    const data = readSettingsFile(file);
+    if (data === undefined) continue;
+    files.push(file);
+    const settings = validateSettings(data, file, project);
+    rules.push(...settings.rules);
+    if (settings.mode && !mode) {
+      mode = settings.mode;
+      modeSource = file;
+    }
+  }
+  return { rules, mode, modeSource, files };
+}
+
+function flagRules(texts: readonly string[], behavior: 'allow' | 'deny'): PermissionRule[] {
+  return texts.flatMap((text) => {
+    try {
+      return parseRules([text], behavior, `--${behavior}`);
+    } catch (error) {
+      if (error instanceof RuleParseError) throw new SettingsError(`--${behavior}`, error.message);
+      throw error;
+    }
+  });
+}
+
+/** The parsed JSON of a settings file, or undefined when there is none. */
+function readSettingsFile(file: string): unknown {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw new SettingsError(file, `cannot read: ${(error as Error).message}`, { cause: error });
+  }
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (error) {
+    throw new SettingsError(file, `not valid JSON: ${(error as Error).message}`, { cause: error });
+  }
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Checks the shape; keys outside `permissions` and `permissionMode` belong to others and are kept. */
+function validateSettings(data: unknown, file: string, project: boolean): { rules: PermissionRule[]; mode?: PermissionMode } {
+  if (!isObject(data)) throw new SettingsError(file, 'expected a JSON object at the top level');
+  const rules: PermissionRule[] = [];
+  const permissions = data.permissions;
+  if (permissions !== undefined) {
+    if (!isObject(permissions)) throw new SettingsError(file, '"permissions" must be an object with "allow", "deny" and "ask" lists');
+    for (const key of Object.keys(permissions)) {
+      if (!(BEHAVIORS as readonly string[]).includes(key)) {
+        throw new SettingsError(file, `unknown key "permissions.${key}" (expected allow, deny, ask)`);
+      }
+    }
+    for (const behavior of BEHAVIORS) {
+      const list = permissions[behavior];
+      if (list === undefined) continue;
+      if (!Array.isArray(list)) throw new SettingsError(file, `"permissions.${behavior}" must be a list of rule strings`);
+      list.forEach((text: unknown, index) => {
+        const where = `permissions.${behavior}[${index}]`;
+        if (typeof text !== 'string') throw new SettingsError(file, `${where} must be a string, got ${JSON.stringify(text)}`);
+        try {
+          rules.push(...parseRules([text], behavior, file));
+        } catch (error) {
+          if (error instanceof RuleParseError) throw new SettingsError(file, `${where}: ${error.message}`);
+          throw error;
+        }
+      });
+    }
+  }
+  const mode = data.permissionMode;
+  if (mode === undefined) return { rules };
+  if (typeof mode !== 'string' || !(PERMISSION_MODES as readonly string[]).includes(mode)) {
+    throw new SettingsError(file, `"permissionMode" must be one of ${PERMISSION_MODES.join(', ')}, got ${JSON.stringify(mode)}`);
+  }
+  // A cloned repository must not be able to switch off every prompt for whoever runs xagent in it.
+  if (project && mode === 'bypassPermissions') {
+    throw new SettingsError(file, '"permissionMode": "bypassPermissions" is only accepted from the user settings or --permission-mode');
+  }
+  return { rules, mode: mode as PermissionMode };
+}
+
+/**
+ * Adds allow rules to `<workspace>/.xagent/settings.json`, keeping everything else in it, and
+ * writes it atomically (temp file, then rename), so a crash never leaves half a file.
+ * Rules already present are not repeated.
+ * @example addAllowRule('/ws', 'bash(npm test)') // '/ws/.xagent/settings.json'
+ * @throws SettingsError if the existing file is malformed (it is left untouched) or a rule is bad
+ */
+export function addAllowRule(workspace: string, rule: string | readonly string[]): string {
+  const file = projectSettingsPath(workspace);
+  const texts = typeof rule === 'string' ? [rule] : [...rule];
+  for (const text of texts) {
+    try {
+      parseRules([text], 'allow', file);
+    } catch (error) {
+      if (error instanceof RuleParseError) throw new SettingsError(file, error.message);
+      throw error;
+    }
+  }
+  const data = readSettingsFile(file) ?? {};
+  validateSettings(data, file, true);
+  const settings = data as Record<string, unknown>;
+  const permissions = (settings.permissions ?? {}) as Record<string, unknown>;
+  const allow = [...((permissions.allow ?? []) as string[])];
+  for (const text of texts) if (!allow.includes(text.trim())) allow.push(text.trim());
+  const next = { ...settings, permissions: { ...permissions, allow } };
+
+  mkdirSync(path.dirname(file), { recursive: true });
+  const temp = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
+  try {
+    writeFileSync(temp, `${JSON.stringify(next, null, 2)}\n`, { mode: 0o644 });
+    renameSync(temp, file);
+  } catch (error) {
+    rmSync(temp, { force: true });
+    throw new SettingsError(file, `cannot write: ${(error as Error).message}`, { cause: error });
+  }
+  return file;
+}

@@ -1,0 +1,144 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { startFakeAnthropic, type FakeAnthropic, type FakeResponse } from '../support/fake-anthropic.js';
+import { tempDir, writeJson } from '../support/engine-harness.js';
+import { jsonLines, runCli } from '../support/run-cli.js';
+import path from 'node:path';
+
+let fake: FakeAnthropic;
+let home: string;
+let workspace: string;
+
+async function withFake(script: FakeResponse[]) {
+  fake = await startFakeAnthropic(script);
+  return { ANTHROPIC_API_KEY: 'sk-ant-test-key', ANTHROPIC_BASE_URL: fake.url, XAGENT_HOME: home };
+}
+
+beforeEach(() => {
+  home = tempDir('xagent-home-');
+  workspace = tempDir('xagent-ws-');
+});
+
+afterEach(async () => {
+  expect(fake?.rejected ?? []).toEqual([]);
+  await fake?.close();
+});
+
+describe('xagent -p against the Anthropic API', () => {
+  it('streams the answer to stdout and exits 0', async () => {
+    const env = await withFake([{ text: 'Hello from the fake API.' }]);
+    const run = await runCli(['-p', 'say hello', '--cwd', workspace], { env });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toBe('Hello from the fake API.\n');
+    expect(fake.requests).toHaveLength(1);
+    const body = fake.requests[0]!.body as { model: string; system: string; tools: Array<{ name: string }> };
+    expect(body.model).toBe('claude-sonnet-5-5');
+    expect(body.system).toContain(workspace);
+    expect(body.tools.map((t) => t.name)).toContain('read_file');
+  });
+
+  it('honours --model and ANTHROPIC_MODEL', async () => {
+    const env = await withFake([{ text: 'a' }, { text: 'b' }]);
+    await runCli(['-p', 'x', '--cwd', workspace, '--model', 'claude-opus-5-5'], { env });
+    await runCli(['-p', 'x', '--cwd', workspace], { env: { ...env, ANTHROPIC_MODEL: 'claude-haiku-5-5' } });
+    expect(fake.requests.map((r) => (r.body as { model: string }).model)).toEqual(['claude-opus-5-5', 'claude-haiku-5-5']);
+  });
+
+  it('reads the prompt from stdin when no argument is given', async () => {
+    const env = await withFake([{ text: 'ok' }]);
+    const run = await runCli(['-p', '--cwd', workspace], { env, input: 'the task from stdin\n' });
+    expect(run.code).toBe(0);
+    const body = fake.requests[0]!.body as { messages: Array<{ content: unknown }> };
+    expect(JSON.stringify(body.messages[0])).toContain('the task from stdin');
+  });
+
+  it('prints exactly one JSON object with --output-format json', async () => {
+    const env = await withFake([{ text: 'The answer.', usage: { input_tokens: 11, output_tokens: 7 } }]);
+    const run = await runCli(['-p', 'q', '--cwd', workspace, '--output-format', 'json'], { env });
+    expect(run.code).toBe(0);
+    const lines = jsonLines(run.stdout);
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatchObject({
+      type: 'result',
+      reason: 'final_answer',
+      is_error: false,
+      text: 'The answer.',
+      turns: 1,
+      tool_calls: 0,
+      usage: { input_tokens: 11, output_tokens: 7 },
+    });
+    expect(Object.keys(lines[0]!)).toEqual(
+      expect.arrayContaining(['session_id', 'duration_ms', 'trace_path']),
+    );
+  });
+
+  it('emits stream-json events in order, the result last', async () => {
+    const env = await withFake([
+      { content: [{ type: 'tool_use', id: 'toolu_1', name: 'read_file', input: { path: 'notes.txt' } }] },
+      { text: 'It says hi.' },
+    ]);
+    writeJson(path.join(workspace, 'notes.txt'), 'hi');
+    const run = await runCli(['-p', 'read notes', '--cwd', workspace, '--output-format', 'stream-json'], { env });
+    expect(run.code).toBe(0);
+    const events = jsonLines(run.stdout);
+    const types = events.map((e) => (e.type === 'state' ? `state:${String(e.name)}` : String(e.type)));
+    expect(types[0]).toBe('state:build_context');
+    expect(types.at(-1)).toBe('result');
+    const order = ['state:call_model', 'turn_end', 'state:validate_tool', 'state:execute_tool', 'tool_start', 'tool_result', 'state:append_tool_result', 'text_delta', 'state:done', 'result'];
+    let at = -1;
+    for (const type of order) {
+      const next = types.indexOf(type, at + 1);
+      expect(next, `${type} after position ${at} in ${types.join(', ')}`).toBeGreaterThan(at);
+      at = next;
+    }
+    const start = events.find((e) => e.type === 'tool_start') as { call: { id: string; name: string; input: unknown } };
+    expect(start.call).toEqual({ id: 'toolu_1', name: 'read_file', input: { path: 'notes.txt' } });
+  });
+
+  it('retries an overloaded API, shows the retry, then succeeds', async () => {
+    const env = await withFake([{ error: { type: 'overloaded_error', message: 'Overloaded' } }, { text: 'made it' }]);
+    const run = await runCli(['-p', 'q', '--cwd', workspace, '--output-format', 'stream-json'], { env });
+    expect(run.code).toBe(0);
+    const events = jsonLines(run.stdout);
+    expect(events.find((e) => e.type === 'retry')).toMatchObject({ attempt: 1, status: 529 });
+    expect(events.at(-1)).toMatchObject({ reason: 'final_answer', text: 'made it' });
+    expect(fake.requests).toHaveLength(2);
+  });
+
+  it('stops at once on 401 with model_error (exit 8) and a message about the key', async () => {
+    const env = await withFake([{ error: { type: 'authentication_error', message: 'invalid x-api-key' } }]);
+    const run = await runCli(['-p', 'q', '--cwd', workspace], { env });
+    expect(run.code).toBe(8);
+    expect(run.stderr).toContain('ANTHROPIC_API_KEY');
+    expect(fake.requests).toHaveLength(1);
+  });
+
+  it('reports a 400 with the API message', async () => {
+    const env = await withFake([{ error: { type: 'invalid_request_error', message: 'prompt is too long' } }]);
+    const run = await runCli(['-p', 'q', '--cwd', workspace, '--output-format', 'json'], { env });
+    expect(run.code).toBe(8);
+    expect(JSON.stringify(jsonLines(run.stdout)[0])).toContain('prompt is too long');
+  });
+});
+
+describe('usage errors exit 2 before any request', () => {
+  it('says what to do when ANTHROPIC_API_KEY is missing', async () => {
+    const run = await runCli(['-p', 'hello'], { env: { XAGENT_HOME: home } });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('ANTHROPIC_API_KEY is not set');
+    expect(run.stdout).toBe('');
+  });
+
+  it.each([
+    [['--max-turns', '0'], '--max-turns'],
+    [['--max-tool-calls', 'lots'], '--max-tool-calls'],
+    [['--timeout', 'soon'], '--timeout'],
+    [['--output-format', 'xml'], '--output-format'],
+    [['--cwd', '/nonexistent/dir'], '--cwd'],
+  ])('rejects %j', async (flags, name) => {
+    const env = await withFake([]);
+    const run = await runCli(['-p', 'hello', ...flags], { env });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(name);
+    expect(fake.requests).toHaveLength(0);
+  });
+});

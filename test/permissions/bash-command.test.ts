@@ -1,0 +1,91 @@
+import { describe, expect, it } from 'vitest';
+import { splitCommand } from '../../src/permissions/bash-command.js';
+
+const texts = (command: string) => splitCommand(command).parts.map((part) => part.text);
+
+describe('splitCommand', () => {
+  it.each([
+    ['npm test', ['npm test']],
+    ['npm   test  --watch ', ['npm test --watch']],
+    ['npm test && rm -rf ~', ['npm test', 'rm -rf ~']],
+    ['a || b; c | d & e', ['a', 'b', 'c', 'd', 'e']],
+    ['a |& b', ['a', 'b']],
+    ['a\nb', ['a', 'b']],
+    ['(cd x && make) ; ls', ['cd x', 'make', 'ls']],
+    ['echo $(rm -rf x)', ['rm -rf x', 'echo $(rm -rf x)']],
+    ['echo "$(whoami) at $(hostname)"', ['whoami', 'hostname', 'echo "$(whoami) at $(hostname)"']],
+    ['echo `rm -rf x`', ['rm -rf x', 'echo `rm -rf x`']],
+    ['echo $(echo $(id))', ['id', 'echo $(id)', 'echo $(echo $(id))']],
+    ['diff <(ls a) <(ls b)', ['ls a', 'ls b', 'diff <(ls a) <(ls b)']],
+    ["echo 'a && b; c'", ["echo 'a && b; c'"]],
+    ['echo "a && b"', ['echo "a && b"']],
+    ['echo a\\;b', ['echo a\\;b']],
+    ['if grep -q x f; then rm y; fi', ['grep -q x f', 'rm y']],
+    ['for f in *.ts; do rm $f; done', ['for f in *.ts', 'rm $f']],
+    ['{ a; b; }', ['a', 'b']],
+    ['ls # && rm -rf ~', ['ls']],
+    ['npm test 2>&1 | tee out.log', ['npm test 2>&1', 'tee out.log']],
+    ['echo $((1 + 2))', ['echo $((1 + 2))']],
+    ['echo ${HOME:-x}', ['echo ${HOME:-x}']],
+    ['a \\\n && b', ['a', 'b']],
+  ])('reads %j as %j', (command, expected) => {
+    const parsed = splitCommand(command);
+    expect(parsed.unsure).toBeUndefined();
+    expect(parsed.parts.map((p) => p.text)).toEqual(expected);
+  });
+
+  it.each([
+    ['echo "unbalanced', 'double quote'],
+    ["echo 'unbalanced", 'single quote'],
+    ['echo `unbalanced', 'backtick'],
+    ['echo $(unbalanced', 'parenthesis'],
+    ['echo )', ')'],
+    ['cat <<EOF\nrm -rf ~\nEOF', 'heredoc'],
+    ['case $x in a) rm y;; esac', 'case'],
+    ['f() { rm -rf ~; }', '('],
+    ['echo $((1 + $(rm x)))', 'arithmetic'],
+    ['echo ${x:-$(rm x)}', 'parameter'],
+    ['echo ${x:-"}"}; rm -rf ~', 'parameter'],
+    ['((x++))', 'arithmetic'],
+    ['[[ a > b ]]', '[['],
+    ['(ls) > out', 'group'],
+  ])('is unsure about %j (%s)', (command, reason) => {
+    const parsed = splitCommand(command);
+    expect(parsed.unsure).toBeDefined();
+    expect(parsed.unsure).toContain(reason);
+  });
+
+  it('marks output redirections to files, but not to /dev/null or a descriptor', () => {
+    const writes = (command: string) => splitCommand(command).parts.map((part) => part.writesFile);
+    expect(writes('npm test > out.log')).toEqual([true]);
+    expect(writes('npm test >>out.log')).toEqual([true]);
+    expect(writes('npm test &> out.log')).toEqual([true]);
+    expect(writes('npm test 2> err.log')).toEqual([true]);
+    expect(writes('npm test > /dev/null 2>&1')).toEqual([false]);
+    expect(writes('npm test >&2')).toEqual([false]);
+    expect(writes('sort < in.txt')).toEqual([false]);
+    expect(writes('> ~/.bashrc')).toEqual([true]);
+  });
+
+  it('writes redirections into the text so an exact rule can name them', () => {
+    expect(texts('npm test >out.log 2>&1')).toEqual(['npm test > out.log 2>&1']);
+  });
+
+  it('keeps the unquoted words for deny matching', () => {
+    const [part] = splitCommand(`"r"m -rf '/tmp/x'`).parts;
+    expect(part.text).toBe(`"r"m -rf '/tmp/x'`);
+    expect(part.plain).toBe('rm -rf /tmp/x');
+    expect(part.words).toEqual(['rm', '-rf', '/tmp/x']);
+  });
+
+  it('reports the parts it read before it became unsure', () => {
+    const parsed = splitCommand('rm -rf x; echo "oops');
+    expect(parsed.unsure).toBeDefined();
+    expect(parsed.parts.map((p) => p.text)).toEqual(['rm -rf x']);
+  });
+
+  it('gives up on absurd nesting instead of overflowing the stack', () => {
+    const command = `${'echo $('.repeat(200)}x${')'.repeat(200)}`;
+    expect(splitCommand(command).unsure).toContain('nested');
+  });
+});

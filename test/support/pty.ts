@@ -1,0 +1,45 @@
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+
+/** util-linux `script` gives the child a real pseudo-terminal, so isTTY, raw mode and Ctrl-C are real. */
+export const HAVE_SCRIPT = existsSync('/usr/bin/script');
+
+export interface PtySession {
+  /** Everything the terminal showed so far, escape sequences removed. */
+  screen(): string;
+  type(text: string): void;
+  /** Resolves when `pattern` appears after `from` characters of the screen. */
+  waitFor(pattern: string | RegExp, from?: number): Promise<number>;
+  exited: Promise<number | null>;
+}
+
+export function startInPty(command: string, env: Record<string, string>, cwd: string): PtySession {
+  const child = spawn('script', ['-qfec', command, '/dev/null'], { env, cwd, stdio: ['pipe', 'pipe', 'pipe'] });
+  let raw = '';
+  const waiters: Array<() => void> = [];
+  const onData = (chunk: Buffer) => {
+    raw += chunk.toString();
+    for (const wake of waiters.splice(0)) wake();
+  };
+  child.stdout.on('data', onData);
+  child.stderr.on('data', onData);
+  // eslint-disable-next-line no-control-regex
+  const screen = () => raw.replace(/\x1b\[[0-9;?]*[A-Za-z]/g, '').replace(/\r/g, '');
+  const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+  return {
+    screen,
+    type: (text) => child.stdin.write(text),
+    exited,
+    waitFor: (pattern, from = 0) =>
+      new Promise((resolve, reject) => {
+        const check = () => {
+          const text = screen().slice(from);
+          const index = typeof pattern === 'string' ? text.indexOf(pattern) : text.search(pattern);
+          if (index >= 0) return resolve(from + index + 1);
+          waiters.push(check);
+        };
+        void exited.then(() => reject(new Error(`exited before ${String(pattern)} appeared; screen:\n${screen()}`)));
+        check();
+      }),
+  };
+}

@@ -1,0 +1,48 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const CLI = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../dist/src/cli/main.js');
+
+export interface CliRun {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+export interface CliOptions {
+  env?: Record<string, string | undefined>;
+  input?: string;
+  cwd?: string;
+  /** Called with the child and its output so far, every time it writes. */
+  onOutput?: (child: ChildProcess, output: { stdout: string; stderr: string }) => void;
+}
+
+/** Runs the built CLI as a child process, with a clean environment plus `env`. */
+export function runCli(args: string[], options: CliOptions = {}): Promise<CliRun> {
+  const env: Record<string, string> = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', NO_COLOR: '1' };
+  for (const [key, value] of Object.entries(options.env ?? {})) if (value !== undefined) env[key] = value;
+  const child = spawn(process.execPath, [CLI, ...args], { env, cwd: options.cwd, stdio: ['pipe', 'pipe', 'pipe'] });
+  const output = { stdout: '', stderr: '' };
+  child.stdout.on('data', (chunk: Buffer) => {
+    output.stdout += chunk.toString();
+    options.onOutput?.(child, output);
+  });
+  child.stderr.on('data', (chunk: Buffer) => {
+    output.stderr += chunk.toString();
+    options.onOutput?.(child, output);
+  });
+  child.stdin.end(options.input ?? '');
+  return new Promise((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', (code, signal) => resolve({ code, signal, ...output }));
+  });
+}
+
+export function jsonLines(text: string): Array<Record<string, unknown>> {
+  return text
+    .split('\n')
+    .filter((line) => line.trim())
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
+}
