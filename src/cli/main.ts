@@ -5,6 +5,7 @@ import { PERMISSION_MODES } from '../permissions/types.js';
 import { UsageError, USAGE_EXIT_CODE } from './exit-codes.js';
 import { createApiModel } from './model-factory.js';
 import { buildRunConfig, standInPolicy, type RawOptions } from './run-config.js';
+import { registerInspectCommand, splitInspectFlag, startRunInspector } from './inspect-command.js';
 import { exitCodeOf, rendererFor, runOneTask } from './run-print.js';
 import { installAbortSignals } from './signals.js';
 import { packageVersion } from './version.js';
@@ -17,22 +18,36 @@ async function readStdin(): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
-async function runPrint(promptArgs: string[], raw: RawOptions): Promise<number> {
+async function runPrint(args: string[], raw: RawOptions): Promise<number> {
   const config = buildRunConfig(raw, process.env, createApiModel);
+  const { port: inspectPort, promptArgs } = splitInspectFlag(raw.inspect, args);
   let prompt = promptArgs.join(' ').trim();
   if (!prompt && !process.stdin.isTTY) prompt = (await readStdin()).trim();
   if (!prompt) throw new UsageError('no prompt: give it as an argument (xagent -p "task") or on stdin');
+  const sessionId = randomUUID();
+  const inspector =
+    inspectPort === null ? null : await startRunInspector({ config, sessionId, prompt, port: inspectPort, stderr: process.stderr });
   const controller = new AbortController();
   const uninstall = installAbortSignals({ onAbort: () => controller.abort(), stderr: process.stderr });
   try {
     const result = await runOneTask(
       config,
-      { prompt, sessionId: randomUUID(), messages: [], permissions: standInPolicy(), signal: controller.signal },
+      {
+        prompt,
+        sessionId,
+        messages: [],
+        permissions: standInPolicy(),
+        signal: controller.signal,
+        ...(inspector ? { inspect: inspector.feed.inspect, onEvent: inspector.feed.onEvent } : {}),
+      },
       rendererFor(config, { stdout: process.stdout, stderr: process.stderr }),
     );
+    uninstall();
+    await inspector?.holdUntilInterrupted();
     return exitCodeOf(result);
   } finally {
     uninstall();
+    await inspector?.server.close();
   }
 }
 
@@ -62,6 +77,7 @@ function buildProgram(setExit: (code: number) => void): Command {
       }
       setExit(await runPrint(promptArgs, raw));
     });
+  registerInspectCommand(program, setExit);
   return program;
 }
 
