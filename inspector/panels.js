@@ -68,7 +68,7 @@ export function collectCalls(records) {
       const e = entry(r.call);
       if (r.decision) e.decision = r.decision;
       if (r.name === 'validate_tool') e.status = 'validating';
-      if (r.name === 'ask_permission') e.status = 'asking';
+      if (r.name === 'ask_permission') e.status = 'deciding';
       if (r.name === 'recover' && r.error) Object.assign(e, { status: 'error', error: r.error });
       if (r.name === 'done' && r.error) Object.assign(e, { status: 'error', error: r.error });
     } else if (r.kind === 'tool_start') {
