@@ -1,0 +1,114 @@
+import type { AnyStateMachine } from 'xstate';
+import { ENGINE_STATES, queryEngine } from '../../machines/query-engine.js';
+import { STOP_REASONS, type StopReason } from '../../machines/types.js';
+import { chartTransitions, eventLabel } from '../../src/diagram/chart-graph.js';
+import { ALL_VARIANTS } from './engine-model.js';
+
+/**
+ * Outcomes the chart routes the same way but that differ in what the model or the user sees:
+ * the error code in a recovered call's result, who allowed or refused a call, the result's flag.
+ */
+export const OUTCOMES = [
+  'recover from validate_tool after TOOL_NOT_FOUND',
+  'recover from validate_tool after TOOL_INPUT_INVALID',
+  'recover from validate_tool after TOOL_INPUT_TRUNCATED',
+  'recover from execute_tool after TOOL_INPUT_INVALID',
+  'recover from ask_permission after PERMISSION_DENIED by the policy',
+  'recover from ask_permission after PERMISSION_DENIED by the user',
+  'execute_tool allowed by the policy',
+  'execute_tool allowed by the user',
+  'permission_denied by the policy',
+  'permission_denied by the user',
+  'permission_denied by a failed prompt',
+  'tool result ok',
+  'tool result is_error',
+] as const;
+
+type GuardFn = (args: unknown, params: unknown) => boolean;
+
+/**
+ * What the replayed paths exercised on the real actor: states entered, transitions taken (by id,
+ * from `@xstate.microstep`), both outcomes of every guard, every stop reason and event variant.
+ * The chart's own transitions, read from `machine.root`, are the denominator.
+ */
+export class Coverage {
+  readonly states = new Set<string>();
+  readonly transitions = new Set<string>();
+  readonly guards = new Map<string, { true: number; false: number }>();
+  readonly reasons = new Set<StopReason>();
+  readonly variants = new Set<string>();
+  readonly outcomes = new Set<string>();
+  readonly chart = chartTransitions(queryEngine).map((t) => t.edge);
+  readonly guardNames = Object.keys(queryEngine.implementations.guards);
+
+  /** The machine with each guard wrapped to count its outcomes. */
+  instrument<M extends AnyStateMachine>(machine: M): M {
+    const original = machine.implementations.guards as Record<string, GuardFn>;
+    const guards = Object.fromEntries(
+      Object.entries(original).map(([name, guard]) => [
+        name,
+        (args: unknown, params: unknown) => {
+          const outcome = guard(args, params);
+          const counts = this.guards.get(name) ?? { true: 0, false: 0 };
+          counts[outcome ? 'true' : 'false']++;
+          this.guards.set(name, counts);
+          return outcome;
+        },
+      ]),
+    );
+    return machine.provide({ guards }) as M;
+  }
+
+  state(name: string): void {
+    this.states.add(name);
+  }
+  transition(id: string): void {
+    this.transitions.add(id);
+  }
+  reason(reason: StopReason): void {
+    this.reasons.add(reason);
+  }
+  outcome(name: string): void {
+    this.outcomes.add(name);
+  }
+  variant(name: string): void {
+    this.variants.add(name);
+  }
+
+  uncovered() {
+    return {
+      states: ENGINE_STATES.filter((s) => !this.states.has(s)),
+      transitions: this.chart.filter((e) => !this.transitions.has(e.id)).map((e) => e.id),
+      guardOutcomes: this.guardNames.flatMap((g) => {
+        const c = this.guards.get(g) ?? { true: 0, false: 0 };
+        return [...(c.true ? [] : [`${g}=true`]), ...(c.false ? [] : [`${g}=false`])];
+      }),
+      reasons: STOP_REASONS.filter((r) => !this.reasons.has(r)),
+      outcomes: OUTCOMES.filter((o) => !this.outcomes.has(o)),
+      variants: ALL_VARIANTS.filter((v) => !this.variants.has(v)),
+    };
+  }
+
+  /** The table `npm run test:paths` prints. */
+  table(paths: number): string {
+    const pct = (n: number, of: number) => `${((100 * n) / of).toFixed(1)} %`.padStart(8);
+    const row = (what: string, n: number, of: number) => `${what.padEnd(16)}${`${n}/${of}`.padStart(8)}${pct(n, of)}`;
+    const guardOutcomes = this.guardNames.length * 2 - this.uncovered().guardOutcomes.length;
+    const lines = [
+      `generated paths replayed against the real actor: ${paths}`,
+      `${'covered'.padEnd(16)}${'n/total'.padStart(8)}${'%'.padStart(8)}`,
+      row('states', ENGINE_STATES.length - this.uncovered().states.length, ENGINE_STATES.length),
+      row('transitions', this.chart.length - this.uncovered().transitions.length, this.chart.length),
+      row('guard outcomes', guardOutcomes, this.guardNames.length * 2),
+      row('stop reasons', STOP_REASONS.length - this.uncovered().reasons.length, STOP_REASONS.length),
+      row('data outcomes', OUTCOMES.length - this.uncovered().outcomes.length, OUTCOMES.length),
+      '',
+      'transition'.padEnd(74) + 'taken',
+      ...this.chart.map((e) => {
+        const label = `${e.from} --${eventLabel(e)}${e.guard ? ` [${e.guard}]` : ''}--> ${e.to}`;
+        return `${label.padEnd(74)}${this.transitions.has(e.id) ? 'yes' : 'NO'}`;
+      }),
+    ];
+    return lines.join('\n');
+  }
+}

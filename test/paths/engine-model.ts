@@ -1,0 +1,183 @@
+import type { EventObject, Snapshot, SnapshotFrom } from 'xstate';
+import { serializeSnapshot } from 'xstate/graph';
+import type { EngineInput } from '../../machines/engine-context.js';
+import { decidePermissionAction, queryEngine, validateCallAction } from '../../machines/query-engine.js';
+import type { ContentBlock, ModelResponse, PermissionDecision, ToolCall, ToolResult, Validation } from '../../machines/types.js';
+
+/**
+ * The model the paths are generated from: the real chart with small limits, a deterministic
+ * validator and a permission policy read from the call's own input, and one event per outcome
+ * of each invoked actor. Every event carries the name of its `variant`, so a path reads as a story
+ * and a variant can be left out (PATHS_DROP=name) to show that the coverage check notices.
+ */
+
+export const LIMITS = { maxTurns: 2, maxToolCalls: 2, timeoutMs: 1_000, startedAt: 10_000 } as const;
+
+export const INPUT: EngineInput = { sessionId: 'paths', userInput: 'do the task', ...LIMITS };
+
+export type Perm = 'allow' | 'ask' | 'deny' | 'plan';
+
+/** "echo" with `{text: string}` is the only valid tool; "nope" does not exist. */
+export function validateEcho(call: ToolCall): Validation {
+  if (call.name !== 'echo') {
+    return { ok: false, error: { code: 'TOOL_NOT_FOUND', message: `No tool named "${call.name}". Available tools: echo.` } };
+  }
+  const input = call.input as { text?: unknown } | null;
+  if (typeof input?.text !== 'string') {
+    return { ok: false, error: { code: 'TOOL_INPUT_INVALID', message: 'Invalid input for echo: input.text: must be string' } };
+  }
+  return { ok: true };
+}
+
+/** The call says what the policy answers: `input.perm`. */
+export function policyFromInput(call: ToolCall): PermissionDecision {
+  const perm = (call.input as { perm?: Perm }).perm ?? 'ask';
+  switch (perm) {
+    case 'allow':
+      return { behavior: 'allow', decidedBy: 'test rule: allow' };
+    case 'ask':
+      return { behavior: 'ask', decidedBy: 'test rule: ask' };
+    case 'deny':
+      return { behavior: 'deny', decidedBy: 'test rule: deny', message: 'echo is denied here' };
+    case 'plan':
+      return { behavior: 'deny', decidedBy: 'mode: plan', continueWithFeedback: true, message: 'plan mode: describe, do not run' };
+    default: {
+      const unreachable: never = perm;
+      return unreachable;
+    }
+  }
+}
+
+/** The chart as the paths see it: only the two entry actions that carry rules are replaced. */
+export const testMachine = queryEngine.provide({
+  actions: {
+    validateCall: validateCallAction(validateEcho),
+    decidePermission: decidePermissionAction(policyFromInput),
+  },
+});
+
+export type EngineSnapshot = SnapshotFrom<typeof testMachine>;
+
+/** An event of a generated path: a machine event, or the done/error of an invoked actor. */
+export type PathEvent = EventObject & {
+  variant: string;
+  output?: ModelResponse | PermissionDecision | ToolResult;
+  error?: unknown;
+  now?: number;
+};
+
+const usage = { input_tokens: 10, output_tokens: 5 };
+
+function response(content: ContentBlock[], stopReason: string, extra: Partial<ModelResponse> = {}): ModelResponse {
+  return { content, stopReason, usage, ...extra };
+}
+
+function toolUse(id: string, name: string, input: unknown): ContentBlock {
+  return { type: 'tool_use', id, name, input };
+}
+
+function withCode(message: string, code?: string): Error {
+  return Object.assign(new Error(message), code ? { code } : {});
+}
+
+const done = (id: string, variant: string, output: PathEvent['output']): PathEvent => ({
+  type: `xstate.done.actor.${id}`,
+  variant,
+  output,
+});
+const failed = (id: string, variant: string, error: unknown): PathEvent => ({ type: `xstate.error.actor.${id}`, variant, error });
+
+/** What the model can answer; ids are unique per turn so every tool_use in a conversation is distinct. */
+function modelEvents(turn: number): PathEvent[] {
+  const id = (n: number) => `toolu_t${turn + 1}_${n}`;
+  const echo = (n: number, perm: Perm) => toolUse(id(n), 'echo', { text: `hi ${n}`, perm });
+  return [
+    done('callModel', 'text', response([{ type: 'text', text: 'All done.' }], 'end_turn')),
+    done('callModel', 'call-allow', response([echo(1, 'allow')], 'tool_use')),
+    done('callModel', 'call-ask', response([echo(1, 'ask')], 'tool_use')),
+    done('callModel', 'call-deny', response([echo(1, 'deny')], 'tool_use')),
+    done('callModel', 'call-plan', response([echo(1, 'plan')], 'tool_use')),
+    done('callModel', 'invalid-input', response([toolUse(id(1), 'echo', { text: 42, perm: 'allow' })], 'tool_use')),
+    done('callModel', 'unknown-tool', response([toolUse(id(1), 'nope', { perm: 'allow' })], 'tool_use')),
+    done('callModel', 'two-calls', response([echo(1, 'allow'), echo(2, 'ask')], 'tool_use')),
+    done('callModel', 'truncated', response([echo(1, 'allow')], 'max_tokens', { truncatedToolUseIds: [id(1)] })),
+    done('callModel', 'pause-turn', response([{ type: 'text', text: 'Still searching...' }], 'pause_turn')),
+    failed('callModel', 'model-error', withCode('529 overloaded_error after 2 retries')),
+  ];
+}
+
+const promptEvents: PathEvent[] = [
+  done('askPermission', 'user-allows', { behavior: 'allow', decidedBy: 'user: yes' }),
+  done('askPermission', 'user-denies', { behavior: 'deny', decidedBy: 'user: no', message: 'not now' }),
+  done('askPermission', 'user-denies-with-feedback', {
+    behavior: 'deny',
+    decidedBy: 'user: no, with feedback',
+    continueWithFeedback: true,
+    message: 'use a shorter text',
+  }),
+  failed('askPermission', 'prompt-fails', withCode('stdin closed')),
+];
+
+const toolEvents: PathEvent[] = [
+  done('executeTool', 'tool-ok', { content: 'echo: hi', isError: false }),
+  done('executeTool', 'tool-is-error', { content: 'no such file', isError: true }),
+  failed('executeTool', 'tool-input-invalid', withCode('input.text: too long', 'TOOL_INPUT_INVALID')),
+  failed('executeTool', 'tool-crash', withCode('disk on fire')),
+];
+
+const rootEvents: PathEvent[] = [
+  { type: 'ABORT', variant: 'abort' },
+  { type: 'CLOCK.TICK', variant: 'tick-late', now: LIMITS.startedAt + LIMITS.timeoutMs },
+  { type: 'CLOCK.TICK', variant: 'tick-early', now: LIMITS.startedAt + LIMITS.timeoutMs - 1 },
+];
+
+/** Variants left out for this run (PATHS_DROP=a,b): the coverage check must then fail. */
+export const dropped = new Set((process.env.PATHS_DROP ?? '').split(',').filter(Boolean));
+
+/** The events the model offers in a snapshot: the outcomes of the actor it waits on, and the root's. */
+export function eventsFor(snapshot: EngineSnapshot): PathEvent[] {
+  if (snapshot.status !== 'active') return [];
+  const waiting: PathEvent[] =
+    snapshot.value === 'call_model'
+      ? modelEvents(snapshot.context.turn)
+      : snapshot.value === 'ask_permission'
+        ? promptEvents
+        : snapshot.value === 'execute_tool'
+          ? toolEvents
+          : [];
+  return [...waiting, ...rootEvents].filter((e) => !dropped.has(e.variant));
+}
+
+export const ALL_VARIANTS = [...modelEvents(0), ...promptEvents, ...toolEvents, ...rootEvents].map((e) => e.variant);
+
+/**
+ * What decides the future of a snapshot. `messages` is left out: it is one array appended in place
+ * and shared by every snapshot of a traversal, and no guard reads it.
+ */
+export function routingView(snapshot: EngineSnapshot) {
+  const c = snapshot.context;
+  return {
+    value: snapshot.value,
+    status: snapshot.status,
+    turn: c.turn,
+    toolCallCount: c.toolCallCount,
+    queue: c.queue,
+    truncatedIds: c.truncatedIds,
+    results: c.results.map((r) => ({ id: r.tool_use_id, isError: r.is_error === true })),
+    validation: c.validation,
+    decision: c.decision,
+    lastError: c.lastError?.code ?? null,
+    stopReason: c.stopReason,
+  };
+}
+
+export function serializeState(snapshot: EngineSnapshot): string {
+  const view: Snapshot<unknown> & { value: unknown; context: unknown } = {
+    status: 'active',
+    output: undefined,
+    error: undefined,
+    value: snapshot.value,
+    context: routingView(snapshot),
+  };
+  return serializeSnapshot(view);
+}

@@ -1,0 +1,140 @@
+import type { EngineState } from '../../machines/query-engine.js';
+import type { ModelResponse, PermissionDecision, StopReason, ToolCall, ToolResult, ToolUseBlock } from '../../machines/types.js';
+import { LIMITS, policyFromInput, validateEcho, type PathEvent } from './engine-model.js';
+
+/**
+ * What a path implies, worked out without the chart: a straight reading of the seed's rules
+ * (validate, then permission, then execute; results back before the next model call; limits,
+ * abort and timeout stop). The replay checks the real actor against this after every event.
+ */
+export interface Expected {
+  state: EngineState;
+  reason: StopReason | null;
+  turn: number;
+  toolCalls: number;
+  /** The conversation's shape: `user:text`, `assistant:tool_use:<id>`, `user:tool_result:<id>:err|ok`. */
+  transcript: string[][];
+}
+
+interface Queued {
+  call: ToolCall;
+  truncated: boolean;
+}
+
+export class Oracle {
+  private state: EngineState = 'call_model';
+  private reason: StopReason | null = null;
+  private turn = 0;
+  private toolCalls = 0;
+  private queue: Queued[] = [];
+  private results: string[] = [];
+  private readonly transcript: string[][] = [['user:text']];
+
+  expected(): Expected {
+    return { state: this.state, reason: this.reason, turn: this.turn, toolCalls: this.toolCalls, transcript: this.transcript };
+  }
+
+  apply(event: PathEvent): void {
+    if (this.state === 'done') throw new Error(`event ${event.variant} after done`);
+    switch (event.type) {
+      case 'ABORT':
+        return this.stop('user_abort');
+      case 'CLOCK.TICK':
+        if ((event.now ?? 0) - LIMITS.startedAt >= LIMITS.timeoutMs) this.stop('timeout');
+        return;
+      case 'xstate.done.actor.callModel':
+        return this.modelAnswered(event.output as ModelResponse);
+      case 'xstate.error.actor.callModel':
+        return this.stop('model_error');
+      case 'xstate.done.actor.askPermission':
+        return this.userDecided(event.output as PermissionDecision);
+      case 'xstate.error.actor.askPermission':
+        return this.stop('permission_denied');
+      case 'xstate.done.actor.executeTool':
+        this.toolCalls++;
+        this.result((event.output as ToolResult).isError);
+        return this.route();
+      case 'xstate.error.actor.executeTool':
+        this.toolCalls++;
+        if ((event.error as { code?: string }).code !== 'TOOL_INPUT_INVALID') return this.stop('tool_error');
+        this.result(true);
+        return this.route();
+      default:
+        throw new Error(`the oracle does not know ${event.type}`);
+    }
+  }
+
+  private modelAnswered(response: ModelResponse): void {
+    this.turn++;
+    const calls = response.content.filter((b): b is ToolUseBlock => b.type === 'tool_use');
+    this.transcript.push(response.content.map((b) => (b.type === 'tool_use' ? `assistant:tool_use:${(b as ToolUseBlock).id}` : `assistant:${b.type}`)));
+    if (calls.length > 0) {
+      const truncated = response.truncatedToolUseIds ?? [];
+      this.queue = calls.map(({ id, name, input }) => ({ call: { id, name, input }, truncated: truncated.includes(id) }));
+      this.results = [];
+      return this.route();
+    }
+    if (response.stopReason === 'pause_turn') return this.nextModelCall();
+    this.stop('final_answer');
+  }
+
+  private userDecided(decision: PermissionDecision): void {
+    if (decision.behavior === 'allow') {
+      this.state = 'execute_tool';
+      return;
+    }
+    if (decision.behavior === 'deny' && decision.continueWithFeedback) {
+      this.result(true);
+      return this.route();
+    }
+    this.stop('permission_denied');
+  }
+
+  /** Works through the queue until a call needs an actor, the queue is empty, or a stop. */
+  private route(): void {
+    while (this.results.length < this.queue.length) {
+      if (this.toolCalls >= LIMITS.maxToolCalls) return this.stop('max_tool_calls');
+      const { call, truncated } = this.queue[this.results.length]!;
+      if (truncated || !validateEcho(call).ok) {
+        this.result(true);
+        continue;
+      }
+      const decision = policyFromInput(call);
+      if (decision.behavior === 'allow') {
+        this.state = 'execute_tool';
+        return;
+      }
+      if (decision.behavior === 'ask') {
+        this.state = 'ask_permission';
+        return;
+      }
+      if (!decision.continueWithFeedback) return this.stop('permission_denied');
+      this.result(true);
+    }
+    this.transcript.push(this.results);
+    this.queue = [];
+    this.results = [];
+    this.nextModelCall();
+  }
+
+  private nextModelCall(): void {
+    if (this.turn >= LIMITS.maxTurns) return this.stop('max_turns');
+    this.state = 'call_model';
+  }
+
+  private result(isError: boolean): void {
+    const call = this.queue[this.results.length]!.call;
+    this.results.push(`user:tool_result:${call.id}:${isError ? 'err' : 'ok'}`);
+  }
+
+  /** A stop closes the open queue: every call without a result gets an is_error one. */
+  private stop(reason: StopReason): void {
+    if (this.queue.length > 0) {
+      while (this.results.length < this.queue.length) this.result(true);
+      this.transcript.push(this.results);
+      this.queue = [];
+    }
+    this.state = 'done';
+    this.reason = reason;
+  }
+}

@@ -1,0 +1,215 @@
+import { createActor, fromCallback, fromPromise, type EventObject, type InspectionEvent } from 'xstate';
+import { currentCall, type EngineContext } from '../../machines/engine-context.js';
+import type { EngineState } from '../../machines/query-engine.js';
+import type { Message, ModelResponse, PermissionDecision, ToolCall, ToolResult } from '../../machines/types.js';
+import { decidePermissionAction } from '../../machines/query-engine.js';
+import { transitionId } from '../../src/diagram/chart-graph.js';
+import { unpairedToolUses } from '../support/engine-harness.js';
+import type { Coverage } from './coverage.js';
+import { INPUT, LIMITS, policyFromInput, routingView, testMachine, type EngineSnapshot } from './engine-model.js';
+import type { EnginePath } from './generate-paths.js';
+import { Oracle } from './oracle.js';
+
+type ActorId = 'callModel' | 'askPermission' | 'executeTool';
+
+/** One invocation of a controlled actor: the path's next done/error event settles it. */
+interface Invocation {
+  id: ActorId;
+  input: unknown;
+  signal: AbortSignal;
+  settled: boolean;
+  settle: (outcome: { output: unknown } | { error: unknown }) => void;
+}
+
+const RESTS_IN: Record<ActorId, EngineState> = {
+  callModel: 'call_model',
+  askPermission: 'ask_permission',
+  executeTool: 'execute_tool',
+};
+
+const turnOfEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+function fail(path: string, step: number, message: string): never {
+  throw new Error(`step ${step} of [${path}]: ${message}`);
+}
+
+function shape(messages: readonly Message[]): string[][] {
+  return messages.map((m) =>
+    m.content.map((b) => {
+      if (b.type === 'tool_use') return `${m.role}:tool_use:${(b as { id: string }).id}`;
+      if (b.type === 'tool_result') {
+        const r = b as { tool_use_id: string; is_error?: boolean };
+        return `${m.role}:tool_result:${r.tool_use_id}:${r.is_error ? 'err' : 'ok'}`;
+      }
+      return `${m.role}:${b.type}`;
+    }),
+  );
+}
+
+/** Readable name of a path: its variants in order. */
+export function pathName(path: EnginePath): string {
+  return path.steps
+    .slice(1)
+    .map((s) => (s.event as { variant?: string }).variant ?? s.event.type)
+    .join(' > ');
+}
+
+/**
+ * Replays a generated path against a real actor of the chart, whose invoked actors are promises
+ * the path settles one by one, and checks after every event and every microstep that the actor
+ * agrees with the model and the oracle and keeps the engine's invariants.
+ */
+export async function replay(path: EnginePath, coverage: Coverage): Promise<void> {
+  const name = pathName(path);
+  let stepIndex = 0;
+  const invocations: Invocation[] = [];
+  /** The decision that stands for each call id: the policy's, then the user's if asked. */
+  const decisions = new Map<string, PermissionDecision>();
+
+  const controlled = <T, I>(id: ActorId) =>
+    fromPromise<T, I>(
+      ({ input, signal }) =>
+        new Promise<T>((resolve, reject) => {
+          if (id === 'askPermission') {
+            const { call } = input as { call: ToolCall };
+            if (decisions.get(call.id)?.behavior !== 'ask') fail(name, stepIndex, `asked the user about ${call.id} without an ask decision`);
+            asked.add(call.id);
+          }
+          if (id === 'executeTool') {
+            const { call } = input as { call: ToolCall };
+            if (decisions.get(call.id)?.behavior !== 'allow') fail(name, stepIndex, `executed ${call.id} without an allow decision`);
+          }
+          invocations.push({
+            id,
+            input,
+            signal,
+            settled: false,
+            settle: (outcome) => ('output' in outcome ? resolve(outcome.output as T) : reject(outcome.error)),
+          });
+        }),
+    );
+
+  const machine = coverage.instrument(testMachine).provide({
+    actors: {
+      callModel: controlled<ModelResponse, { messages: Message[]; turn: number }>('callModel'),
+      askPermission: controlled<PermissionDecision, { call: ToolCall; decision: PermissionDecision }>('askPermission'),
+      executeTool: controlled<ToolResult, { call: ToolCall }>('executeTool'),
+      deadline: fromCallback<EventObject, { startedAt: number; timeoutMs: number }>(() => undefined),
+    },
+    actions: {
+      decidePermission: decidePermissionAction((call) => {
+        const decision = policyFromInput(call);
+        decisions.set(call.id, decision);
+        return decision;
+      }),
+    },
+  });
+
+  const asked = new Set<string>();
+  /** The call last worked on; `done` has already closed the queue when it is observed. */
+  let lastCallId: string | undefined;
+  const recordOutcome = (state: EngineState, context: EngineContext, from: string, cause: string) => {
+    lastCallId = currentCall(context)?.id ?? lastCallId;
+    const who =
+      cause === 'xstate.error.actor.askPermission' ? 'a failed prompt' : lastCallId && asked.has(lastCallId) ? 'the user' : 'the policy';
+    if (state === 'recover') {
+      coverage.outcome(`recover from ${from} after ${context.lastError?.code}${from === 'ask_permission' ? ` by ${who}` : ''}`);
+    }
+    if (state === 'execute_tool') coverage.outcome(`execute_tool allowed by ${who}`);
+    if (state === 'append_tool_result') coverage.outcome(`tool result ${context.results.at(-1)?.is_error ? 'is_error' : 'ok'}`);
+    if (state === 'done' && context.stopReason === 'permission_denied') coverage.outcome(`permission_denied by ${who}`);
+  };
+
+  const inspect = (event: InspectionEvent) => {
+    if (event.type !== '@xstate.microstep' || event.actorRef.sessionId !== event.rootId) return;
+    const snapshot = event.snapshot as unknown as { value: EngineState; context: EngineContext };
+    const { context } = snapshot;
+    // A transition's source was entered before it: that is how the initial state is seen.
+    for (const t of event._transitions) {
+      coverage.transition(transitionId(t));
+      coverage.state(t.source.path.join('.'));
+    }
+    coverage.state(snapshot.value);
+    const moved = event._transitions.find((t) => t.target !== undefined);
+    if (moved) recordOutcome(snapshot.value, context, moved.source.path.join('.'), event.event.type);
+    if (context.turn > context.maxTurns) fail(name, stepIndex, `turn ${context.turn} > maxTurns`);
+    if (context.toolCallCount > context.maxToolCalls) fail(name, stepIndex, `toolCallCount ${context.toolCallCount} > maxToolCalls`);
+    if (snapshot.value === 'execute_tool') {
+      const call = currentCall(context);
+      if (!call || context.decision?.behavior !== 'allow') fail(name, stepIndex, `entered execute_tool for ${call?.id} without allow`);
+    }
+  };
+
+  const actor = createActor(machine, { input: INPUT, inspect });
+  const oracle = new Oracle();
+
+  const check = (expectedModel: EngineSnapshot) => {
+    const snapshot = actor.getSnapshot();
+    const { context } = snapshot;
+    const actual = routingView(snapshot);
+    const model = routingView(expectedModel);
+    if (JSON.stringify(actual) !== JSON.stringify(model)) {
+      fail(name, stepIndex, `actor and model disagree:\n actor ${JSON.stringify(actual)}\n model ${JSON.stringify(model)}`);
+    }
+    const expected = oracle.expected();
+    if (snapshot.value !== expected.state) fail(name, stepIndex, `in ${snapshot.value}, the oracle expects ${expected.state}`);
+    if (context.turn !== expected.turn || context.toolCallCount !== expected.toolCalls) {
+      fail(name, stepIndex, `counters ${context.turn}/${context.toolCallCount}, expected ${expected.turn}/${expected.toolCalls}`);
+    }
+    const live = invocations.filter((i) => !i.settled && !i.signal.aborted);
+    const wanted = Object.entries(RESTS_IN).filter(([, state]) => state === snapshot.value).map(([id]) => id);
+    if (JSON.stringify(live.map((i) => i.id)) !== JSON.stringify(wanted)) {
+      fail(name, stepIndex, `in ${snapshot.value}, running actors are [${live.map((i) => i.id)}]`);
+    }
+    const drained = context.queue.length === 0 || snapshot.status === 'done';
+    const settledMessages = drained ? context.messages : context.messages.slice(0, -1);
+    const unpaired = unpairedToolUses(settledMessages);
+    if (unpaired.length > 0) fail(name, stepIndex, `tool_use without exactly one tool_result: ${unpaired.join(', ')}`);
+    if (snapshot.status === 'done') {
+      if (snapshot.output?.reason !== expected.reason) fail(name, stepIndex, `done with ${snapshot.output?.reason}, the path implies ${expected.reason}`);
+      if (JSON.stringify(shape(context.messages)) !== JSON.stringify(expected.transcript)) {
+        fail(name, stepIndex, `transcript ${JSON.stringify(shape(context.messages))}, expected ${JSON.stringify(expected.transcript)}`);
+      }
+      coverage.reason(snapshot.output.reason);
+    }
+  };
+
+  actor.start();
+  try {
+    await turnOfEventLoop();
+    check(path.steps[0]!.state);
+    for (stepIndex = 1; stepIndex < path.steps.length; stepIndex++) {
+      const { event, state } = path.steps[stepIndex]!;
+      const step = event as EventObject & { output?: unknown; error?: unknown; variant?: string };
+      const before = invocations.filter((i) => !i.settled && !i.signal.aborted);
+      const actorEvent = /^xstate\.(done|error)\.actor\.(\w+)$/.exec(step.type);
+      if (actorEvent) {
+        const id = actorEvent[2] as ActorId;
+        const invocation = before.find((i) => i.id === id);
+        if (!invocation) fail(name, stepIndex, `${step.type} but ${id} is not running`);
+        invocation.settled = true;
+        if (actorEvent[1] === 'done') {
+          if (id === 'askPermission') decisions.set((invocation.input as { call: ToolCall }).call.id, step.output as PermissionDecision);
+          invocation.settle({ output: step.output });
+        } else {
+          if (id === 'askPermission') {
+            decisions.set((invocation.input as { call: ToolCall }).call.id, { behavior: 'deny', decidedBy: 'prompt failed' });
+          }
+          invocation.settle({ error: step.error });
+        }
+      } else {
+        actor.send(step as { type: 'ABORT' } | { type: 'CLOCK.TICK'; now: number });
+      }
+      await turnOfEventLoop();
+      oracle.apply(step as Parameters<Oracle['apply']>[0]);
+      coverage.variant(step.variant ?? step.type);
+      const stopping = step.type === 'ABORT' || (step.type === 'CLOCK.TICK' && (step as { now?: number }).now! >= LIMITS.startedAt + LIMITS.timeoutMs);
+      const cancelled = invocations.filter((i) => !i.settled && i.signal.aborted && !before.includes(i));
+      if (cancelled.length > 0) fail(name, stepIndex, `started and cancelled at once: ${cancelled.map((i) => i.id)}`);
+      if (!stopping && before.some((i) => !i.settled && i.signal.aborted)) fail(name, stepIndex, 'a running actor was cancelled without abort or timeout');
+      check(state);
+    }
+  } finally {
+    actor.stop();
+  }
+}
