@@ -127,6 +127,10 @@ $('step-first').addEventListener('click', () => go(0));
 $('step-back').addEventListener('click', () => go(view.cursor - 1));
 $('step-forward').addEventListener('click', () => go(view.cursor + 1));
 $('scrubber').addEventListener('input', (e) => go(Number(e.target.value)));
+$('chart-zoom').addEventListener('click', () => {
+  const zoomed = $('chart').classList.toggle('zoomed');
+  $('chart-zoom').setAttribute('aria-pressed', String(zoomed));
+});
 $('follow-live').addEventListener('click', () => {
   view.follow = true;
   render();

@@ -21,6 +21,8 @@ export function drawChart(container, layout) {
   const pad = 12;
   const svg = el('svg', {
     viewBox: `${-pad} ${-pad} ${layout.width + 2 * pad} ${layout.height + 2 * pad}`,
+    width: layout.width + 2 * pad,
+    height: layout.height + 2 * pad,
     role: 'img',
     'aria-label': 'the engine statechart',
     'data-testid': 'chart-svg',
@@ -34,24 +36,28 @@ export function drawChart(container, layout) {
   const nodeLayer = el('g', { class: 'nodes' }, svg);
   const edges = [];
   for (const edge of layout.edges ?? []) {
-    const g = el('g', { class: 'edge', 'data-edge-id': edge.id, 'data-from': edge.from, 'data-to': edge.to, 'data-event': edge.event ?? '' }, edgeLayer);
+    const g = el('g', { class: `edge kind-${edge.kind ?? 'on'}`, 'data-edge-id': edge.id, 'data-from': edge.from, 'data-to': edge.to, 'data-event': edge.event ?? '' }, edgeLayer);
     for (const section of edge.sections ?? []) el('path', { d: pathOf(section), 'marker-end': 'url(#arrow)' }, g);
-    const label = edge.label ?? [edge.event, edge.guard ? `[${edge.guard}]` : ''].filter(Boolean).join(' ');
-    if (label && edge.labelPos) {
-      const text = el('text', { x: edge.labelPos.x, y: edge.labelPos.y, class: 'edge-label' }, g);
-      text.textContent = label;
+    if (edge.label?.text) {
+      const text = el('text', { x: edge.label.x + 2, y: edge.label.y + edge.label.height - 4, class: 'edge-label' }, g);
+      text.textContent = edge.label.text;
     }
     const title = el('title', {}, g);
-    title.textContent = `${edge.from} → ${edge.to}${edge.event ? ` on ${edge.event}` : ' (always)'}${edge.guard ? ` if ${edge.guard}` : ''}`;
+    title.textContent = `${edge.from} → ${edge.to}${edge.event ? ` on ${edge.event}` : ' (always)'}${edge.guard ? ` if ${edge.guard}` : ''}${edge.actions ? ` / ${edge.actions.join(', ')}` : ''}`;
     edges.push({ edge, g });
   }
   const nodes = new Map();
   for (const node of layout.nodes ?? []) {
-    const g = el('g', { class: `state${node.final ? ' final' : ''}${node.initial ? ' initial' : ''}`, 'data-state': node.id, 'data-testid': `state-${node.id}` }, nodeLayer);
+    const classes = ['state', node.final && 'final', node.initial && 'initial', node.transient && 'transient', node.root && 'root'].filter(Boolean);
+    const g = el('g', { class: classes.join(' '), 'data-state': node.id, 'data-testid': `state-${node.id}` }, nodeLayer);
     el('rect', { x: node.x, y: node.y, width: node.width, height: node.height, rx: 8, ry: 8 }, g);
     if (node.final) el('rect', { x: node.x + 3, y: node.y + 3, width: node.width - 6, height: node.height - 6, rx: 6, ry: 6, class: 'inner' }, g);
-    const text = el('text', { x: node.x + node.width / 2, y: node.y + node.height / 2, 'text-anchor': 'middle', 'dominant-baseline': 'central' }, g);
-    text.textContent = node.id;
+    const title = el('text', { x: node.x + 12, y: node.y + (node.detail ? 19 : node.height / 2 + 5), class: 'title' }, g);
+    title.textContent = node.root ? 'any state' : node.id;
+    if (node.detail) {
+      const detail = el('text', { x: node.x + 12, y: node.y + 37, class: 'detail' }, g);
+      detail.textContent = node.detail;
+    }
     const badge = el('text', { x: node.x + node.width - 6, y: node.y + 11, 'text-anchor': 'end', class: 'visits' }, g);
     nodes.set(node.id, { g, badge });
   }

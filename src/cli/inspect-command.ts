@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { inspectorChart } from '../inspector/chart-provider.js';
+import { inspectorChart } from '../inspector/chart.js';
 import { createHistory } from '../inspector/history.js';
 import { liveFeed, type LiveFeed } from '../inspector/live-feed.js';
 import { loadSessionHistory, ReplayError, resolveSessionTarget } from '../inspector/replay.js';

@@ -2,7 +2,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { inspectorChart } from '../../src/inspector/chart-provider.js';
+import { inspectorChart } from '../../src/inspector/chart.js';
 import { createHistory } from '../../src/inspector/history.js';
 import { liveFeed } from '../../src/inspector/live-feed.js';
 import { startInspectorServer, type InspectorServer } from '../../src/inspector/server.js';
