@@ -5,6 +5,7 @@ import { UsageError, USAGE_EXIT_CODE } from './exit-codes.js';
 import { createApiModel } from './model-factory.js';
 import { createTerminalPrompt } from '../permissions/index.js';
 import { buildRunConfig, policyFor, type RawOptions } from './run-config.js';
+import { registerInspectCommand, splitInspectFlag, startRunInspector } from './inspect-command.js';
 import { exitCodeOf, rendererFor, runOneTask } from './run-print.js';
 import { startInteractive } from './interactive.js';
 import { SessionError } from '../sessions/errors.js';
@@ -34,31 +35,47 @@ function openSession(config: ReturnType<typeof buildRunConfig>, raw: RawOptions)
   return session;
 }
 
-async function runPrint(promptArgs: string[], raw: RawOptions): Promise<number> {
+async function runPrint(args: string[], raw: RawOptions): Promise<number> {
   const config = buildRunConfig(raw, process.env, createApiModel);
-  let task = promptArgs.join(' ').trim();
-  if (!task && !process.stdin.isTTY) task = (await readStdin()).trim();
-  if (!task) throw new UsageError('no prompt: give it as an argument (xagent -p "task") or on stdin');
+  const { port: inspectPort, promptArgs } = splitInspectFlag(raw.inspect, args);
+  let prompt = promptArgs.join(' ').trim();
+  if (!prompt && !process.stdin.isTTY) prompt = (await readStdin()).trim();
+  if (!prompt) throw new UsageError('no prompt: give it as an argument (xagent -p "task") or on stdin');
   // A person can answer `ask` only where both the keyboard and the screen are a terminal.
   const askPerson =
     process.stdin.isTTY && process.stderr.isTTY
       ? createTerminalPrompt({ input: process.stdin, output: process.stderr, workspace: config.workspace })
       : undefined;
   const session = openSession(config, raw);
+  const sessionId = session.sessionId;
   const controller = new AbortController();
   const uninstall = installAbortSignals({ onAbort: () => controller.abort(), stderr: process.stderr });
+  let inspector: Awaited<ReturnType<typeof startRunInspector>> | null = null;
   try {
-    session.startTask(task);
+    inspector =
+      inspectPort === null ? null : await startRunInspector({ config, sessionId, prompt, port: inspectPort, stderr: process.stderr });
+    session.startTask(prompt);
     const result = await runOneTask(
       config,
-      { prompt: task, sessionId: session.sessionId, messages: session.messages, permissions: policyFor(config, askPerson), signal: controller.signal },
+      {
+        prompt,
+        sessionId,
+        messages: session.messages,
+        permissions: policyFor(config, askPerson),
+        signal: controller.signal,
+        ...(inspector ? { inspect: inspector.feed.inspect, onEvent: inspector.feed.onEvent } : {}),
+      },
       rendererFor(config, { stdout: process.stdout, stderr: process.stderr }),
     );
     session.endTask(result);
+    session.release();
+    uninstall();
+    await inspector?.holdUntilInterrupted();
     return exitCodeOf(result);
   } finally {
     session.release();
     uninstall();
+    await inspector?.server.close();
   }
 }
 
@@ -113,6 +130,7 @@ function buildProgram(setExit: (code: number) => void): Command {
       const interactive = !raw.print && process.stdin.isTTY === true;
       setExit(interactive ? await runInteractiveMode(promptArgs, raw) : await runPrint(promptArgs, raw));
     });
+  registerInspectCommand(program, setExit);
   registerSessionsCommand(program, { stdout: process.stdout, stderr: process.stderr });
   return program;
 }

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { Message } from '../../machines/types.js';
 import type { AgentEvent, QueryResult } from '../engine/events.js';
-import { query } from '../engine/query.js';
+import { query, type QueryOptions } from '../engine/query.js';
 import type { PermissionPolicy } from '../permissions/types.js';
 import { exitCodeFor } from './exit-codes.js';
 import { jsonRenderer, streamJsonRenderer } from './output/json.js';
@@ -31,6 +31,8 @@ export interface TaskRun {
   permissions: PermissionPolicy;
   signal: AbortSignal;
   onEvent?: (event: AgentEvent) => void;
+  /** Sees the engine's inspection events (the live inspector). */
+  inspect?: QueryOptions['inspect'];
 }
 
 /** Runs one task through the engine, rendering as it goes; resolves with the result. */
@@ -47,6 +49,7 @@ export async function runOneTask(config: RunConfig, run: TaskRun, renderer: Rend
     sessionId: run.sessionId,
     sessionDir: path.join(config.home, 'sessions', run.sessionId),
     messages: run.messages,
+    ...(run.inspect ? { inspect: run.inspect } : {}),
   });
   for await (const event of events) {
     run.onEvent?.(event);

@@ -1,0 +1,182 @@
+// The inspector page: keeps the records the server streams (the whole history on connect, then
+// each new one), and shows the run at one step: the head while following live, or any earlier
+// step picked with the buttons or the scrubber. A step is a `state` record: a state entered.
+
+import { drawChart, highlight } from './chart.js';
+import { KINDS, renderFilters, renderGauges, renderLog, renderStop, renderTools } from './panels.js';
+
+const RECENT_STEPS = 4;
+
+const model = { records: [], steps: [], result: null };
+const view = { follow: true, cursor: -1, filters: new Set(KINDS.filter((k) => k !== 'usage')), chart: null };
+const $ = (id) => document.getElementById(id);
+
+// The token is in the cookie the page was served with; keep it out of the address bar and history.
+if (location.search.includes('token=')) history.replaceState(null, '', location.pathname);
+
+function add(record) {
+  if (record.i < model.records.length) return; // already have it (a reconnect resends from the last id)
+  model.records.push(record);
+  if (record.kind === 'state') model.steps.push(record.i);
+  if (record.kind === 'meta') model.result = null;
+  if (record.kind === 'result') model.result = record;
+}
+
+/** The records as they were at step `k`: up to the next state entered. */
+function sliceAt(k) {
+  if (k < 0 || model.steps.length === 0) return { state: null, end: model.records.length };
+  const next = model.steps[k + 1];
+  return { state: model.records[model.steps[k]], end: next === undefined ? model.records.length : next };
+}
+
+function lastOf(records, kind) {
+  for (let j = records.length - 1; j >= 0; j--) if (records[j].kind === kind) return records[j];
+  return null;
+}
+
+let scheduled = false;
+function render() {
+  if (scheduled) return;
+  scheduled = true;
+  requestAnimationFrame(() => {
+    scheduled = false;
+    draw();
+  });
+}
+
+function draw() {
+  const last = model.steps.length - 1;
+  if (view.follow) view.cursor = last;
+  view.cursor = Math.max(Math.min(view.cursor, last), last >= 0 ? 0 : -1);
+  const { state, end } = sliceAt(view.cursor);
+  const records = model.records.slice(0, end);
+  const meta = lastOf(records, 'meta');
+  // Only this task's steps: a resumed session has several.
+  const taskStart = meta ? meta.i : 0;
+  const stepRecords = model.steps.slice(0, view.cursor + 1).filter((i) => i >= taskStart).map((i) => model.records[i]);
+
+  const visits = new Map();
+  const taken = new Set();
+  for (const s of stepRecords) {
+    visits.set(s.name, (visits.get(s.name) ?? 0) + 1);
+    if (s.via) taken.add(`${s.via.from}>${s.via.to}`);
+  }
+  const recent = new Set(stepRecords.slice(-RECENT_STEPS).map((s) => s.name));
+  highlight(view.chart, { current: state?.name, recent, visits, via: state?.via, taken });
+
+  $('current-state').textContent = state ? state.name : '–';
+  $('current-state').dataset.state = state?.name ?? '';
+  const trail = stepRecords.slice(-14);
+  $('trail').replaceChildren(
+    ...trail.map((s, k) => {
+      const li = document.createElement('li');
+      li.textContent = s.name;
+      li.setAttribute('data-testid', 'trail-item');
+      li.dataset.state = s.name;
+      if (k === trail.length - 1) li.className = 'now';
+      return li;
+    }),
+  );
+
+  const scrubber = $('scrubber');
+  scrubber.max = String(Math.max(0, last));
+  scrubber.value = String(Math.max(0, view.cursor));
+  scrubber.disabled = last < 0;
+  $('step-label').textContent = last < 0 ? 'no steps yet' : `step ${view.cursor + 1} / ${last + 1}${view.follow ? ' (live)' : ''}`;
+  $('step-label').dataset.step = String(view.cursor);
+  $('follow-live').classList.toggle('on', view.follow);
+  $('follow-live').setAttribute('aria-pressed', String(view.follow));
+
+  const result = lastOf(records.slice(taskStart), 'result');
+  const limits = meta?.limits ?? {};
+  const startedAt = meta ? Date.parse(meta.ts) : NaN;
+  const live = view.follow && !result && meta?.mode === 'live';
+  const at = live ? Date.now() : state ? Date.parse(state.ts) : startedAt;
+  renderGauges({ state, limits, elapsedMs: at - startedAt });
+  renderStop(result);
+  const notice = lastOf(records, 'notice');
+  $('notice').hidden = !notice;
+  $('notice').textContent = notice ? notice.message : '';
+
+  renderTools(records.slice(taskStart));
+  const counts = new Map();
+  for (const r of records) counts.set(r.kind, (counts.get(r.kind) ?? 0) + 1);
+  renderFilters(view.filters, counts, (kind, on) => {
+    if (on) view.filters.add(kind);
+    else view.filters.delete(kind);
+    render();
+  });
+  renderLog(records, view.filters, state?.i);
+
+  if (meta) {
+    $('meta-session').textContent = meta.session_id;
+    $('meta-model').textContent = meta.model ?? (meta.mode === 'replay' ? 'replay' : '–');
+    $('meta-workspace').textContent = meta.workspace ?? meta.source ?? '–';
+    $('mode').textContent = meta.mode === 'replay' ? 'replay' : result ? 'finished' : 'running';
+    $('mode').dataset.mode = $('mode').textContent;
+  }
+}
+
+function go(step) {
+  view.follow = false;
+  view.cursor = step;
+  render();
+}
+
+$('step-first').addEventListener('click', () => go(0));
+$('step-back').addEventListener('click', () => go(view.cursor - 1));
+$('step-forward').addEventListener('click', () => go(view.cursor + 1));
+$('scrubber').addEventListener('input', (e) => go(Number(e.target.value)));
+$('chart-zoom').addEventListener('click', () => {
+  const zoomed = $('chart').classList.toggle('zoomed');
+  $('chart-zoom').setAttribute('aria-pressed', String(zoomed));
+});
+$('follow-live').addEventListener('click', () => {
+  view.follow = true;
+  render();
+});
+document.addEventListener('keydown', (e) => {
+  if (e.target instanceof HTMLInputElement && e.target.type !== 'range') return;
+  if (e.key === 'ArrowLeft') go(view.cursor - 1);
+  else if (e.key === 'ArrowRight') go(view.cursor + 1);
+});
+// The elapsed gauge runs while the task does.
+setInterval(() => {
+  if (view.follow && !model.result) render();
+}, 1000);
+
+async function loadChart() {
+  try {
+    const response = await fetch('/api/chart', { credentials: 'same-origin' });
+    if (!response.ok) throw new Error(`${response.status}`);
+    view.chart = drawChart($('chart'), await response.json());
+    $('chart').dataset.ready = 'true';
+  } catch (error) {
+    $('chart').textContent = `The chart could not be loaded (${error.message}).`;
+  }
+  render();
+}
+
+function connect() {
+  const source = new EventSource('/api/events');
+  const status = $('connection');
+  source.addEventListener('open', () => {
+    status.textContent = 'connected';
+    status.dataset.state = 'connected';
+  });
+  source.addEventListener('error', () => {
+    status.textContent = source.readyState === EventSource.CLOSED ? 'disconnected' : 'reconnecting';
+    status.dataset.state = status.textContent;
+  });
+  source.addEventListener('history', (e) => {
+    for (const record of JSON.parse(e.data)) add(record);
+    render();
+  });
+  source.addEventListener('record', (e) => {
+    add(JSON.parse(e.data));
+    render();
+  });
+}
+
+loadChart();
+connect();

@@ -1,0 +1,171 @@
+// The side panels for one step: gauges, stop reason, tool calls, event log. Text goes in with
+// textContent only; the records may hold anything a model or a tool produced.
+
+export const KINDS = ['meta', 'state', 'text', 'tool_start', 'tool_result', 'usage', 'retry', 'turn_end', 'result', 'notice'];
+const LOG_LIMIT = 400;
+
+function h(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs)) {
+    if (value === undefined || value === null || value === false) continue;
+    if (key === 'class') node.className = value;
+    else node.setAttribute(key, String(value));
+  }
+  for (const child of children) if (child !== null && child !== undefined) node.append(child);
+  return node;
+}
+
+const short = (text, n = 100) => (text.length > n ? `${text.slice(0, n - 1)}…` : text);
+const json = (value) => JSON.stringify(value, null, 2);
+
+export function formatMs(ms) {
+  if (!Number.isFinite(ms)) return '–';
+  if (ms < 1000) return `${Math.round(ms)}ms`;
+  if (ms < 60_000) return `${(ms / 1000).toFixed(1)}s`;
+  return `${Math.floor(ms / 60_000)}m${Math.round((ms % 60_000) / 1000)}s`;
+}
+
+function setGauge(id, value, max, text) {
+  const gauge = document.getElementById(id);
+  gauge.querySelector('.value').textContent = text;
+  const fill = gauge.querySelector('.fill');
+  if (!fill) return;
+  const ratio = max ? Math.min(1, value / max) : 0;
+  fill.style.width = `${(ratio * 100).toFixed(1)}%`;
+  gauge.classList.toggle('full', max ? value >= max : false);
+  gauge.dataset.value = String(value);
+  if (max) gauge.dataset.max = String(max);
+}
+
+export function renderGauges({ state, limits, elapsedMs }) {
+  const turn = state?.turn ?? 0;
+  const tools = state?.tool_call_count ?? 0;
+  setGauge('gauge-turn', turn, limits.maxTurns, limits.maxTurns ? `${turn} / ${limits.maxTurns}` : String(turn));
+  setGauge('gauge-tools', tools, limits.maxToolCalls, limits.maxToolCalls ? `${tools} / ${limits.maxToolCalls}` : String(tools));
+  setGauge('gauge-elapsed', elapsedMs ?? 0, limits.timeoutMs, limits.timeoutMs ? `${formatMs(elapsedMs)} / ${formatMs(limits.timeoutMs)}` : formatMs(elapsedMs));
+  const usage = state?.usage ?? { input_tokens: 0, output_tokens: 0 };
+  setGauge('gauge-tokens', usage.input_tokens + usage.output_tokens, 0, `${usage.input_tokens} / ${usage.output_tokens}`);
+}
+
+export function renderStop(result) {
+  const box = document.getElementById('stop');
+  box.hidden = !result;
+  if (!result) return;
+  box.classList.toggle('error', result.is_error);
+  document.getElementById('stop-reason').textContent = result.reason;
+  document.getElementById('stop-message').textContent = result.stop_message;
+}
+
+/** The tool calls seen up to the step, keyed by call id, with what happened to each. */
+export function collectCalls(records) {
+  const calls = new Map();
+  const entry = (call) => {
+    if (!calls.has(call.id)) calls.set(call.id, { call, status: 'pending' });
+    return calls.get(call.id);
+  };
+  for (const r of records) {
+    if (r.kind === 'state' && r.call) {
+      const e = entry(r.call);
+      if (r.decision) e.decision = r.decision;
+      if (r.name === 'validate_tool') e.status = 'validating';
+      if (r.name === 'ask_permission') e.status = 'deciding';
+      if (r.name === 'recover' && r.error) Object.assign(e, { status: 'error', error: r.error });
+      if (r.name === 'done' && r.error) Object.assign(e, { status: 'error', error: r.error });
+    } else if (r.kind === 'tool_start') {
+      entry(r.call).status = 'running';
+    } else if (r.kind === 'tool_result') {
+      Object.assign(entry(r.call), { status: r.result.is_error ? 'error' : 'ok', result: r.result });
+    }
+  }
+  return [...calls.values()];
+}
+
+export function renderTools(records) {
+  const list = document.getElementById('tools');
+  const calls = collectCalls(records);
+  document.getElementById('tool-count').textContent = calls.length ? `(${calls.length})` : '';
+  list.replaceChildren(
+    ...calls.map(({ call, status, decision, error, result }) =>
+      h(
+        'li',
+        { class: `tool ${status}`, 'data-testid': 'tool-call', 'data-call-id': call.id, 'data-tool-name': call.name, 'data-status': status },
+        h('div', { class: 'tool-head' }, h('strong', {}, call.name), h('span', { class: 'badge status' }, status), h('code', { class: 'dim' }, call.id)),
+        h('pre', { class: 'input', 'data-testid': 'tool-input' }, json(call.input)),
+        decision
+          ? h('div', { class: `decision ${decision.behavior}`, 'data-testid': 'tool-decision' }, `${decision.behavior} — decided by ${decision.decidedBy}${decision.message ? `: ${decision.message}` : ''}`)
+          : null,
+        error ? h('div', { class: 'error-text', 'data-testid': 'tool-error' }, `${error.code}: ${error.message}`) : null,
+        result ? h('pre', { class: `result${result.is_error ? ' error-text' : ''}`, 'data-testid': 'tool-result' }, result.content) : null,
+      ),
+    ),
+  );
+}
+
+function summary(r) {
+  switch (r.kind) {
+    case 'meta':
+      return `${r.mode} session ${r.session_id}${r.model ? ` · ${r.model}` : ''}`;
+    case 'state':
+      return `${r.name} · turn ${r.turn} · tools ${r.tool_call_count}${r.via ? ` ← ${r.via.event || 'always'}` : ''}${r.call ? ` · ${r.call.name}` : ''}${r.error ? ` · ${r.error.code}` : ''}${r.reason ? ` · ${r.reason}` : ''}`;
+    case 'text':
+      return short(r.text.replace(/\s+/g, ' '));
+    case 'tool_start':
+      return `${r.call.name}(${short(JSON.stringify(r.call.input ?? {}), 80)})`;
+    case 'tool_result':
+      return `${r.result.is_error ? '✗ ' : ''}${r.call.name}: ${short(r.result.content.split('\n')[0] ?? '', 80)}`;
+    case 'usage':
+      return `+${r.usage.input_tokens} in, +${r.usage.output_tokens} out (total ${r.total.input_tokens} / ${r.total.output_tokens})`;
+    case 'retry':
+      return `attempt ${r.attempt} in ${r.delay_ms}ms: ${r.message}`;
+    case 'turn_end':
+      return r.reason;
+    case 'result':
+      return `${r.reason}: ${short(r.stop_message)}`;
+    case 'notice':
+      return r.message;
+    default:
+      return '';
+  }
+}
+
+export function renderFilters(filters, counts, onChange) {
+  const box = document.getElementById('log-filters');
+  if (box.childElementCount === 0) {
+    for (const kind of KINDS) {
+      const input = h('input', { type: 'checkbox', 'data-testid': `filter-${kind}`, 'data-kind': kind });
+      input.checked = filters.has(kind);
+      input.addEventListener('change', () => onChange(kind, input.checked));
+      box.append(h('label', { class: `filter kind-${kind}` }, input, ` ${kind} `, h('span', { class: 'count dim' })));
+    }
+  }
+  for (const label of box.children) {
+    const kind = label.querySelector('input').dataset.kind;
+    label.querySelector('.count').textContent = String(counts.get(kind) ?? 0);
+  }
+}
+
+export function renderLog(records, filters, cursorIndex) {
+  const shown = records.filter((r) => filters.has(r.kind));
+  const tail = shown.slice(-LOG_LIMIT);
+  document.getElementById('log-count').textContent =
+    shown.length > tail.length ? `(last ${tail.length} of ${shown.length})` : `(${shown.length})`;
+  const list = document.getElementById('log');
+  list.replaceChildren(
+    ...tail.map((r) => {
+      const { i, ts, kind, ...payload } = r;
+      return h(
+        'li',
+        { class: `row kind-${kind}${i === cursorIndex ? ' cursor' : ''}${r.result?.is_error || r.error ? ' error' : ''}`, 'data-testid': 'log-row', 'data-kind': kind, 'data-i': i },
+        h(
+          'details',
+          {},
+          h('summary', {}, h('span', { class: 'dim' }, `#${i} ${ts.slice(11, 23)} `), h('span', { class: 'kind' }, kind), ` ${summary(r)}`),
+          h('pre', {}, json(payload)),
+        ),
+      );
+    }),
+  );
+  const current = list.querySelector('.cursor');
+  // Scroll the list only, never the page: #log is position: relative, so offsetTop is inside it.
+  list.scrollTop = current ? current.offsetTop - list.clientHeight / 2 : list.scrollHeight;
+}

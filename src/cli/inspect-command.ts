@@ -1,0 +1,122 @@
+import type { Command } from 'commander';
+import { inspectorChart } from '../inspector/chart.js';
+import { createHistory } from '../inspector/history.js';
+import { liveFeed, type LiveFeed } from '../inspector/live-feed.js';
+import { loadSessionHistory, ReplayError, resolveSessionTarget } from '../inspector/replay.js';
+import { startInspectorServer, type InspectorServer } from '../inspector/server.js';
+import { UsageError } from './exit-codes.js';
+import { xagentHome } from '../permissions/index.js';
+import type { RunConfig } from './run-config.js';
+
+/** Values that must never reach the page even if a tool prints them. */
+const secretsFrom = (env: NodeJS.ProcessEnv) => [env.ANTHROPIC_API_KEY, env.ANTHROPIC_AUTH_TOKEN];
+
+export function parseInspectPort(value: string | boolean | undefined): number {
+  if (value === undefined || value === true || value === false) return 0;
+  if (!/^\d+$/.test(value) || Number(value) > 65_535) {
+    throw new UsageError(`--inspect "${value}" is not a port: use a number from 0 to 65535 (0 or none picks a free one)`);
+  }
+  return Number(value);
+}
+
+/**
+ * `--inspect [port]` takes an optional value, so `xagent -p --inspect "fix the bug"` hands the
+ * prompt to --inspect. A value that is not a port is given back as the first word of the prompt.
+ */
+export function splitInspectFlag(value: string | boolean | undefined, promptArgs: string[]): { port: number | null; promptArgs: string[] } {
+  if (value === undefined || value === false) return { port: null, promptArgs };
+  if (typeof value === 'string' && !/^\d+$/.test(value)) return { port: 0, promptArgs: [value, ...promptArgs] };
+  return { port: parseInspectPort(value), promptArgs };
+}
+
+/** Waits for Ctrl-C or SIGTERM, then resolves (the listeners are removed again). */
+function untilInterrupted(): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      process.off('SIGINT', done);
+      process.off('SIGTERM', done);
+      resolve();
+    };
+    process.on('SIGINT', done);
+    process.on('SIGTERM', done);
+  });
+}
+
+export interface RunInspector {
+  feed: LiveFeed;
+  server: InspectorServer;
+  /** After a -p task: say so, keep serving until Ctrl-C, then close. */
+  holdUntilInterrupted(): Promise<void>;
+}
+
+/**
+ * Starts the live inspector for one run and prints its URL to stderr before the task begins.
+ * @example const inspector = await startRunInspector({ config, sessionId, prompt, port: 0, stderr: process.stderr });
+ */
+export async function startRunInspector(options: {
+  config: RunConfig;
+  sessionId: string;
+  prompt: string;
+  port: number;
+  stderr: NodeJS.WritableStream;
+  env?: NodeJS.ProcessEnv;
+}): Promise<RunInspector> {
+  const { config, stderr } = options;
+  const history = createHistory({ secrets: secretsFrom(options.env ?? process.env) });
+  const feed = liveFeed(history, {
+    sessionId: options.sessionId,
+    model: config.raw.modelScript ? `scripted (${config.raw.modelScript})` : config.modelId,
+    limits: { maxTurns: config.maxTurns, maxToolCalls: config.maxToolCalls, timeoutMs: config.timeoutMs },
+    workspace: config.workspace,
+    prompt: options.prompt,
+  });
+  const server = await listen(options.port, () => startInspectorServer({ port: options.port, history, chart: inspectorChart }));
+  stderr.write(`Inspector: ${server.url}\n`);
+  return {
+    feed,
+    server,
+    async holdUntilInterrupted() {
+      stderr.write(`Inspector still serving at ${server.url}\nPress Ctrl-C to exit.\n`);
+      await untilInterrupted();
+      await server.close();
+    },
+  };
+}
+
+async function listen(port: number, start: () => Promise<InspectorServer>): Promise<InspectorServer> {
+  try {
+    return await start();
+  } catch (error) {
+    const code = (error as { code?: string }).code;
+    if (code === 'EADDRINUSE') throw new UsageError(`--inspect: port ${port} on 127.0.0.1 is in use; pick another or use 0`);
+    if (code === 'EACCES') throw new UsageError(`--inspect: not allowed to listen on port ${port}`);
+    throw error;
+  }
+}
+
+/**
+ * `xagent inspect <session-id | trace.jsonl>`: serves a recorded session for replay until Ctrl-C.
+ * No model and no key are involved.
+ * @example registerInspectCommand(program, (code) => (exitCode = code));
+ */
+export function registerInspectCommand(program: Command, setExit: (code: number) => void): void {
+  program
+    .command('inspect <target>')
+    .description('open a recorded session (id, session directory or trace.jsonl) in the inspector')
+    .option('--port <port>', 'port on 127.0.0.1 (default: a free one)', '0')
+    .action(async (target: string, raw: { port: string }) => {
+      const port = parseInspectPort(raw.port);
+      let history;
+      try {
+        history = loadSessionHistory(resolveSessionTarget(target, xagentHome(process.env)), { secrets: secretsFrom(process.env) });
+      } catch (error) {
+        if (error instanceof ReplayError) throw new UsageError(error.message);
+        throw error;
+      }
+      const server = await listen(port, () => startInspectorServer({ port, history, chart: inspectorChart }));
+      process.stderr.write(`Inspector: ${server.url}\nReplaying ${target} (${history.records.length} records). Press Ctrl-C to exit.\n`);
+      await untilInterrupted();
+      await server.close();
+      setExit(0);
+    });
+}

@@ -1,0 +1,109 @@
+import { ENGINE_STATES, queryEngine } from '../../machines/query-engine.js';
+import { chartGraph } from '../diagram/chart-graph.js';
+import { layoutChart } from '../diagram/layout.js';
+import { ANY_STATE, transientStates } from '../diagram/mermaid.js';
+import { toSvg } from '../diagram/svg.js';
+
+/** A point in the chart's coordinates (elkjs' shape). */
+export interface Point {
+  x: number;
+  y: number;
+}
+
+/** What `/api/chart` sends and the page draws: positioned states and routed transitions. */
+export interface ChartLayout {
+  /** Set when the real layout failed and this is the bare list of states. */
+  error?: string;
+  width: number;
+  height: number;
+  nodes: Array<{
+    id: string;
+    x: number;
+    y: number;
+    width: number;
+    height: number;
+    /** The box's second line: entry actions, invoked actors. */
+    detail?: string;
+    initial?: boolean;
+    final?: boolean;
+    /** Passed through without resting (only microsteps show it). */
+    transient?: boolean;
+    /** The box the root's handlers (ABORT, the deadline) start from. */
+    root?: boolean;
+  }>;
+  edges: Array<{
+    id: string;
+    from: string;
+    to: string;
+    /** The event type; `''` for an eventless transition. */
+    event: string;
+    guard?: string;
+    actions?: string[];
+    kind?: string;
+    label?: { text: string; x: number; y: number; width: number; height: number } | null;
+    sections: Array<{ startPoint: Point; endPoint: Point; bendPoints?: Point[] }>;
+  }>;
+}
+
+/** The eight states on a grid without transitions: what the page shows if the layout fails. */
+export function placeholderChart(): ChartLayout {
+  const w = 150;
+  const h = 40;
+  const nodes = ENGINE_STATES.map((id, k) => ({
+    id,
+    x: 20 + (k % 4) * (w + 40),
+    y: 20 + Math.floor(k / 4) * (h + 60),
+    width: w,
+    height: h,
+    ...(id === 'build_context' ? { initial: true } : {}),
+    ...(id === 'done' ? { final: true } : {}),
+  }));
+  return { width: 20 + 4 * (w + 40), height: 20 + 2 * (h + 60), nodes, edges: [] };
+}
+
+/** The diagram module's ELK layout joined with the chart's graph: what each edge means, which states are transient. */
+export async function engineChart(): Promise<ChartLayout & { svg: string }> {
+  const full = chartGraph(queryEngine);
+  // Labels without the actions (`event [guard]`) keep the layout about half as wide, so it fits
+  // beside the panels; the actions are still on each edge, shown on hover.
+  const graph = { ...full, edges: full.edges.map((e) => ({ ...e, actions: [] })) };
+  const layout = await layoutChart(graph);
+  const transient = new Set(transientStates(graph));
+  const edges = new Map(full.edges.map((e) => [e.id, e]));
+  return {
+    width: layout.width,
+    height: layout.height,
+    nodes: layout.nodes.map((n) => {
+      const spec = graph.nodes.find((s) => s.id === n.id);
+      return {
+        ...n,
+        ...(spec?.initial ? { initial: true } : {}),
+        ...(spec?.final ? { final: true } : {}),
+        ...(transient.has(n.id) ? { transient: true } : {}),
+        ...(n.id === ANY_STATE ? { root: true } : {}),
+      };
+    }),
+    edges: layout.edges.map((e) => {
+      const spec = edges.get(e.id);
+      // A root edge is drawn from the "any state" box but taken from the machine's root: keep the root's id.
+      return {
+        ...e,
+        from: spec?.from ?? e.from,
+        event: spec?.event ?? '',
+        ...(spec?.guard ? { guard: spec.guard } : {}),
+        ...(spec?.actions.length ? { actions: spec.actions } : {}),
+        ...(spec ? { kind: spec.kind } : {}),
+      };
+    }),
+    svg: await toSvg(graph, layout),
+  };
+}
+
+/** What `/api/chart` serves: the engine's chart laid out by elkjs, or the bare states if that fails. */
+export async function inspectorChart(): Promise<ChartLayout> {
+  try {
+    return await engineChart();
+  } catch (error) {
+    return { ...placeholderChart(), error: `layout failed: ${error instanceof Error ? error.message : String(error)}` };
+  }
+}

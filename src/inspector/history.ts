@@ -1,0 +1,85 @@
+import type { InspectorRecord, RecordBody } from './records.js';
+import { createRedactor, type Redactor } from './redact.js';
+
+export const DEFAULT_MAX_RECORDS = 50_000;
+export const DEFAULT_MAX_TEXT = 20_000;
+
+export interface HistoryOptions {
+  /** Records kept in memory; when reached, one `notice` is added and later records are dropped (results excepted). */
+  maxRecords?: number;
+  /** Longer strings (a large file read, a long command output) are cut to this many characters. */
+  maxTextChars?: number;
+  /** Exact secret values to remove besides the built-in patterns, e.g. $ANTHROPIC_API_KEY. */
+  secrets?: ReadonlyArray<string | undefined>;
+  now?: () => Date;
+}
+
+export interface InspectorHistory {
+  readonly records: readonly InspectorRecord[];
+  readonly capped: boolean;
+  /** Adds a record (redacted and clipped); returns it, or null when the cap dropped it. */
+  append(body: RecordBody, ts?: string): InspectorRecord | null;
+  /** Calls `listener` with each record appended from now on; returns the unsubscribe. */
+  subscribe(listener: (record: InspectorRecord) => void): () => void;
+}
+
+function clip(value: unknown, max: number): unknown {
+  if (typeof value === 'string') {
+    return value.length <= max ? value : `${value.slice(0, max)}\n… (${value.length - max} more characters not kept)`;
+  }
+  if (value === null || typeof value !== 'object') return value;
+  if (Array.isArray(value)) return value.map((v) => clip(v, max));
+  const out: Record<string, unknown> = {};
+  for (const [key, v] of Object.entries(value)) out[key] = clip(v, max);
+  return out;
+}
+
+/**
+ * The inspector's append-only, in-memory history: what the page gets on connect and then live.
+ * @example const history = createHistory({ secrets: [process.env.ANTHROPIC_API_KEY] });
+ *          history.append({ kind: 'text', text: 'hello' });
+ */
+export function createHistory(options: HistoryOptions = {}): InspectorHistory {
+  const maxRecords = Math.max(2, options.maxRecords ?? DEFAULT_MAX_RECORDS);
+  const maxText = options.maxTextChars ?? DEFAULT_MAX_TEXT;
+  const now = options.now ?? (() => new Date());
+  const redact: Redactor = createRedactor(options.secrets);
+  const records: InspectorRecord[] = [];
+  const listeners = new Set<(record: InspectorRecord) => void>();
+  let capped = false;
+
+  const push = (body: RecordBody, ts: string): InspectorRecord => {
+    const clean = clip(redact(body), maxText) as RecordBody;
+    const record = { ...clean, i: records.length, ts } as InspectorRecord;
+    records.push(record);
+    for (const listener of listeners) listener(record);
+    return record;
+  };
+
+  return {
+    records,
+    get capped() {
+      return capped;
+    },
+    append(body, ts = now().toISOString()) {
+      // The result is kept past the cap: it is one record per task and says how the run ended.
+      if (capped && body.kind !== 'result') return null;
+      if (!capped && records.length >= maxRecords - 1) {
+        capped = true;
+        push(
+          {
+            kind: 'notice',
+            message: `The inspector keeps at most ${maxRecords} records in memory; later events are not shown (the session's trace.jsonl has them all).`,
+          },
+          ts,
+        );
+        return body.kind === 'result' ? push(body, ts) : null;
+      }
+      return push(body, ts);
+    },
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+  };
+}

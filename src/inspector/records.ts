@@ -1,0 +1,76 @@
+import type { EngineState } from '../../machines/query-engine.js';
+import type { EngineError, PermissionDecision, StopReason, ToolCall, Usage } from '../../machines/types.js';
+
+/**
+ * What the inspector page receives: small deltas, one per thing that happened, never the whole
+ * context or message array (DESIGN.md: serializing the snapshot per event costs 40x).
+ * Every record has `i` (its index in the history) and `ts` (ISO time); `kind` says the rest.
+ */
+export interface RecordBase {
+  i: number;
+  ts: string;
+}
+
+export interface InspectorLimits {
+  maxTurns?: number;
+  maxToolCalls?: number;
+  timeoutMs?: number;
+}
+
+/** The transition that entered a state, read from the engine's microstep. */
+export interface Via {
+  /** The event type, `''` for an eventless (`always`) transition. */
+  event: string;
+  from: string;
+  to: string;
+}
+
+export type RecordBody =
+  | {
+      kind: 'meta';
+      session_id: string;
+      model?: string;
+      limits: InspectorLimits;
+      workspace?: string;
+      prompt?: string;
+      mode: 'live' | 'replay';
+      source?: string;
+    }
+  | {
+      kind: 'state';
+      name: EngineState;
+      seq: number;
+      turn: number;
+      tool_call_count: number;
+      usage: Usage;
+      call?: ToolCall;
+      error?: EngineError;
+      decision?: PermissionDecision;
+      reason?: StopReason;
+      via?: Via;
+    }
+  | { kind: 'text'; text: string }
+  | { kind: 'tool_start'; call: ToolCall }
+  | { kind: 'tool_result'; call: ToolCall; result: { content: string; is_error: boolean }; duration_ms?: number }
+  | { kind: 'usage'; usage: Usage; total: Usage }
+  | { kind: 'retry'; attempt: number; delay_ms: number; status?: number; message: string }
+  | { kind: 'turn_end'; reason: string }
+  | {
+      kind: 'result';
+      reason: StopReason;
+      is_error: boolean;
+      /** What the user was told: the stop message, or for final_answer the answer itself. */
+      stop_message: string;
+      text: string;
+      turns: number;
+      tool_calls: number;
+      usage: Usage;
+      duration_ms?: number;
+      error?: EngineError;
+      decision?: PermissionDecision;
+      call?: ToolCall;
+    }
+  | { kind: 'notice'; message: string };
+
+export type InspectorRecord = RecordBase & RecordBody;
+export type RecordKind = RecordBody['kind'];

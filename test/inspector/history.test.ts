@@ -1,0 +1,119 @@
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { createHistory } from '../../src/inspector/history.js';
+import { liveFeed } from '../../src/inspector/live-feed.js';
+import { loadSessionHistory, ReplayError, resolveSessionTarget } from '../../src/inspector/replay.js';
+import type { InspectorRecord } from '../../src/inspector/records.js';
+import { runTask, tempDir, writeJson } from '../support/engine-harness.js';
+
+const KEY = 'sk-ant-api03-AbCdEf0123456789_xyz-QWERTY';
+const call = { id: 't1', name: 'bash', input: { command: `curl -H "x-api-key: ${KEY}" https://api.anthropic.com` } };
+
+/** The seed's regression: invalid input, corrected, then the answer. */
+const seedScript = [
+  { content: [{ type: 'text' as const, text: 'Let me echo.' }, { type: 'tool_use' as const, name: 'echo', input: { text: 42 } }] },
+  { content: [{ type: 'tool_use' as const, name: 'echo', input: { text: 'hi' } }] },
+  { text: 'All done.' },
+];
+
+describe('inspector history', () => {
+  it('never lets an Anthropic key, an authorization header or a given secret reach a record', () => {
+    const history = createHistory({ secrets: ['my-secret-token-value'] });
+    history.append({ kind: 'tool_start', call });
+    history.append({ kind: 'tool_result', call, result: { content: `Authorization: Bearer abcdefghijklmnop\nkey=${KEY}\nmy-secret-token-value`, is_error: false } });
+    history.append({ kind: 'retry', attempt: 1, delay_ms: 10, message: `401 for ${KEY}` });
+    history.append({ kind: 'meta', mode: 'live', session_id: 's', limits: {}, prompt: 'x', workspace: '/w', source: JSON.stringify({ headers: { authorization: 'Bearer zzzzzzzzzzzz' } }) });
+    const text = JSON.stringify(history.records);
+    expect(text).not.toContain('AbCdEf0123456789');
+    expect(text).not.toContain('abcdefghijklmnop');
+    expect(text).not.toContain('zzzzzzzzzzzz');
+    expect(text).not.toContain('my-secret-token-value');
+    expect(text).toContain('[redacted]');
+  });
+
+  it('blanks the value of credential-named keys wherever they are nested', () => {
+    const history = createHistory();
+    history.append({ kind: 'tool_start', call: { id: 'a', name: 'fetch', input: { headers: { Authorization: 'token-123456789', 'X-Api-Key': 'plainvalue123' }, url: 'u' } } });
+    expect(history.records[0]).toMatchObject({ call: { input: { headers: { Authorization: '[redacted]', 'X-Api-Key': '[redacted]' }, url: 'u' } } });
+  });
+
+  it('keeps at most maxRecords, adds one notice when the cap is reached, and still keeps the result', () => {
+    const history = createHistory({ maxRecords: 10 });
+    for (let k = 0; k < 25; k++) history.append({ kind: 'text', text: `t${k}` });
+    history.append({ kind: 'result', reason: 'final_answer', is_error: false, stop_message: 'ok', text: 'ok', turns: 1, tool_calls: 0, usage: { input_tokens: 1, output_tokens: 1 } });
+    const kinds = history.records.map((r) => r.kind);
+    expect(history.capped).toBe(true);
+    expect(kinds.filter((k) => k === 'notice')).toHaveLength(1);
+    expect(history.records[9]).toMatchObject({ kind: 'notice', message: expect.stringContaining('at most 10 records') });
+    expect(kinds.at(-1)).toBe('result');
+    expect(history.records).toHaveLength(11);
+    expect(history.records.map((r) => r.i)).toEqual([...Array(11).keys()]);
+  });
+
+  it('cuts a huge tool output instead of keeping it whole', () => {
+    const history = createHistory({ maxTextChars: 100 });
+    history.append({ kind: 'tool_result', call, result: { content: 'x'.repeat(10_000), is_error: false } });
+    const record = history.records[0] as Extract<InspectorRecord, { kind: 'tool_result' }>;
+    expect(record.result.content.length).toBeLessThan(200);
+    expect(record.result.content).toContain('9900 more characters');
+  });
+
+  it('tells subscribers about each record as it is appended', () => {
+    const history = createHistory();
+    const seen: number[] = [];
+    const stop = history.subscribe((r) => seen.push(r.i));
+    history.append({ kind: 'text', text: 'a' });
+    stop();
+    history.append({ kind: 'text', text: 'b' });
+    expect(seen).toEqual([0]);
+  });
+});
+
+describe('the live feed of a run', () => {
+  it('records deltas: a meta with the limits first, state records with trace fields and the transition taken, no message arrays', async () => {
+    const history = createHistory();
+    const feed = liveFeed(history, { sessionId: 's1', model: 'm', limits: { maxTurns: 5, maxToolCalls: 3, timeoutMs: 9000 }, workspace: '/w' });
+    const run = await runTask(seedScript, { inspect: feed.inspect, onEvent: feed.onEvent, maxTurns: 5, maxToolCalls: 3 });
+    const states = history.records.filter((r): r is Extract<InspectorRecord, { kind: 'state' }> => r.kind === 'state');
+    expect(history.records[0]).toMatchObject({ kind: 'meta', session_id: 's1', limits: { maxTurns: 5, maxToolCalls: 3, timeoutMs: 9000 } });
+    expect(states.map((s) => s.name)).toEqual(run.states);
+    expect(states.find((s) => s.name === 'recover')).toMatchObject({ error: { code: 'TOOL_INPUT_INVALID' }, via: { from: 'validate_tool', to: 'recover', event: '' } });
+    expect(states.find((s) => s.name === 'validate_tool')?.via).toEqual({ event: 'xstate.done.actor.callModel', from: 'call_model', to: 'validate_tool' });
+    expect(history.records.at(-1)).toMatchObject({ kind: 'result', reason: 'final_answer', stop_message: 'All done.' });
+    expect(JSON.stringify(history.records)).not.toContain('"messages"');
+    expect(JSON.stringify(history.records)).not.toContain('"role"');
+  });
+
+  it('gives the stop message the user saw for a stop that is not an answer', async () => {
+    const history = createHistory();
+    const feed = liveFeed(history, { sessionId: 's2', limits: { maxTurns: 1, maxToolCalls: 3, timeoutMs: 9000 } });
+    await runTask(seedScript, { inspect: feed.inspect, onEvent: feed.onEvent, maxTurns: 1 });
+    expect(history.records.at(-1)).toMatchObject({ kind: 'result', reason: 'max_turns', stop_message: expect.stringContaining('more than 1 model rounds') });
+  });
+});
+
+describe('replay of a recorded session', () => {
+  it('rebuilds the same states, tool calls, model text and stop from trace, audit and transcript', async () => {
+    const live = createHistory();
+    const feed = liveFeed(live, { sessionId: 's3', limits: {} });
+    const run = await runTask(seedScript, { inspect: feed.inspect, onEvent: feed.onEvent });
+    const replay = loadSessionHistory(path.join(run.sessionDir, 'trace.jsonl'));
+    const names = (records: readonly InspectorRecord[]) => records.flatMap((r) => (r.kind === 'state' ? [r.name] : []));
+    expect(names(replay.records)).toEqual(names(live.records));
+    expect(replay.records[0]).toMatchObject({ kind: 'meta', mode: 'replay' });
+    expect(replay.records.filter((r) => r.kind === 'tool_result')).toMatchObject([{ call: { name: 'echo', input: { text: 'hi' } }, result: { content: 'echo: hi', is_error: false } }]);
+    expect(replay.records.filter((r) => r.kind === 'text').map((r) => (r as { text: string }).text)).toEqual(['Let me echo.', 'All done.']);
+    expect(replay.records.at(-1)).toMatchObject({ kind: 'result', reason: 'final_answer', stop_message: 'All done.' });
+  });
+
+  it('finds a session by id under XAGENT_HOME, by directory, or by trace file, and says what it expected otherwise', async () => {
+    const home = tempDir();
+    const run = await runTask(seedScript, { sessionDir: path.join(home, 'sessions', 'abc') });
+    const trace = path.join(run.sessionDir, 'trace.jsonl');
+    expect(resolveSessionTarget('abc', home)).toBe(trace);
+    expect(resolveSessionTarget(run.sessionDir, home)).toBe(trace);
+    expect(resolveSessionTarget(trace, home)).toBe(trace);
+    expect(() => resolveSessionTarget('nope', home)).toThrow(ReplayError);
+    expect(() => loadSessionHistory(writeJson(path.join(home, 'empty.jsonl'), {}))).toThrow(/no trace lines/);
+  });
+});
