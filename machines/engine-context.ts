@@ -59,6 +59,8 @@ export interface EngineOutput {
   error: EngineError | null;
   decision: PermissionDecision | null;
   stoppedCall: ToolCall | null;
+  /** The API's stop_reason of the last response (end_turn, max_tokens, refusal...). */
+  modelStopReason: string | null;
 }
 
 export type EngineEvent = { type: 'ABORT' } | { type: 'CLOCK.TICK'; now: number };

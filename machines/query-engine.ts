@@ -136,7 +136,11 @@ const setupEngine = setup({
     })),
     decidePermission: decidePermissionAction(() => ({ behavior: 'ask', decidedBy: 'default: no policy provided' })),
     recordUserDecision: assign({
-      decision: (_, params: { decision: PermissionDecision }) => params.decision,
+      // A prompt can only answer allow or deny; anything else would leave ask_permission with no way out.
+      decision: (_, params: { decision: PermissionDecision }): PermissionDecision =>
+        params.decision.behavior === 'ask'
+          ? { behavior: 'deny', decidedBy: `the prompt gave no answer (${params.decision.decidedBy})` }
+          : params.decision,
       lastError: (_, params: { decision: PermissionDecision }) =>
         params.decision.behavior === 'deny'
           ? ({ code: 'PERMISSION_DENIED', message: params.decision.message ?? 'The user refused this tool call.' } as EngineError)
@@ -311,6 +315,7 @@ export const queryEngine = setupEngine.createMachine({
     error: context.lastError,
     decision: context.decision,
     stoppedCall: context.stoppedCall,
+    modelStopReason: context.lastStopReason,
   }),
 });
 

@@ -1,6 +1,7 @@
 import { createInterface } from 'node:readline';
 import type { Message } from '../../machines/types.js';
 import type { AgentEvent, QueryResult } from '../engine/events.js';
+import type { QueryOptions } from '../engine/query.js';
 import { createTerminalPrompt, type LineSource } from '../permissions/index.js';
 import { textRenderer } from './output/text.js';
 import { policyFor, type RunConfig } from './run-config.js';
@@ -21,6 +22,8 @@ export interface InteractiveSession {
   onEvent?: (event: AgentEvent) => void;
   /** Before each task (the session store marks the task running). */
   onStart?: (prompt: string) => void;
+  /** Sees the engine's inspection events (the live inspector). */
+  inspect?: QueryOptions['inspect'];
   onResult?: (result: QueryResult) => void;
   /** A task to run first, as if typed (`xagent "fix the build"` on a terminal). */
   initialPrompt?: string;
@@ -72,7 +75,7 @@ export function startInteractive(config: RunConfig, io: InteractiveIO, session: 
     const controller = new AbortController();
     const finished = runOneTask(
       config,
-      { prompt, sessionId: session.sessionId, messages: session.messages, permissions, signal: controller.signal, onEvent: session.onEvent },
+      { prompt, sessionId: session.sessionId, messages: session.messages, permissions, signal: controller.signal, onEvent: session.onEvent, inspect: session.inspect },
       textRenderer({ stdout: io.output, stderr: io.errorOutput }, config),
     );
     running = { controller, finished };

@@ -3,6 +3,8 @@ import { Command, CommanderError } from 'commander';
 import { PERMISSION_MODES } from '../permissions/types.js';
 import { UsageError, USAGE_EXIT_CODE } from './exit-codes.js';
 import { createApiModel } from './model-factory.js';
+import { parseChoice } from './parse-options.js';
+import { DIAGRAM_FORMATS } from '../diagram/formats.js';
 import { createTerminalPrompt } from '../permissions/index.js';
 import { buildRunConfig, policyFor, type RawOptions } from './run-config.js';
 import { registerInspectCommand, splitInspectFlag, startRunInspector } from './inspect-command.js';
@@ -79,18 +81,26 @@ async function runPrint(args: string[], raw: RawOptions): Promise<number> {
   }
 }
 
-async function runInteractiveMode(promptArgs: string[], raw: RawOptions): Promise<number> {
+async function runInteractiveMode(args: string[], raw: RawOptions): Promise<number> {
   const config = buildRunConfig(raw, process.env, createApiModel);
+  const { port: inspectPort, promptArgs } = splitInspectFlag(raw.inspect, args);
   const session = openSession(config, raw);
+  const sessionId = session.sessionId;
+  const initialPrompt = promptArgs.join(' ');
+  const inspector =
+    inspectPort === null
+      ? null
+      : await startRunInspector({ config, sessionId, prompt: initialPrompt, port: inspectPort, stderr: process.stderr });
   const repl = startInteractive(
     config,
     { input: process.stdin, output: process.stdout, errorOutput: process.stderr, terminal: true },
     {
-      sessionId: session.sessionId,
+      sessionId,
       messages: session.messages,
-      initialPrompt: promptArgs.join(' '),
+      initialPrompt,
       onStart: (prompt) => session.startTask(prompt),
       onResult: (result) => session.endTask(result),
+      ...(inspector ? { inspect: inspector.feed.inspect, onEvent: inspector.feed.onEvent } : {}),
     },
   );
   // A signal from outside (kill -INT, kill -TERM) does what Ctrl-C at the keyboard does.
@@ -103,6 +113,7 @@ async function runInteractiveMode(promptArgs: string[], raw: RawOptions): Promis
     session.release();
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
+    await inspector?.server.close();
   }
 }
 
@@ -129,6 +140,17 @@ function buildProgram(setExit: (code: number) => void): Command {
     .action(async (promptArgs: string[], raw: RawOptions) => {
       const interactive = !raw.print && process.stdin.isTTY === true;
       setExit(interactive ? await runInteractiveMode(promptArgs, raw) : await runPrint(promptArgs, raw));
+    });
+  program
+    .command('diagram')
+    .description("the engine's statechart, generated from the machine")
+    .option('--format <format>', DIAGRAM_FORMATS.join(', '), 'mermaid')
+    .action(async (raw: { format: string }) => {
+      const format = parseChoice(raw.format, DIAGRAM_FORMATS, '--format');
+      // Loaded here so that a task run never pays for the diagram code and elkjs.
+      const { renderDiagram } = await import('../diagram/render.js');
+      const text = await renderDiagram(format);
+      process.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
     });
   registerInspectCommand(program, setExit);
   registerSessionsCommand(program, { stdout: process.stdout, stderr: process.stderr });

@@ -10,6 +10,8 @@ export interface StopMessageLimits {
 export function stopMessage(result: QueryResult, limits: StopMessageLimits): string {
   switch (result.reason) {
     case 'final_answer':
+      if (result.model_stop_reason === 'max_tokens') return 'Note: the answer was cut off at the output token limit.';
+      if (result.model_stop_reason === 'refusal') return 'Note: the model declined this request.';
       return '';
     case 'max_turns':
       return `Stopped: the task needed more than ${limits.maxTurns} model rounds. Split it into smaller tasks or raise --max-turns.`;

@@ -3,8 +3,9 @@ import { chartGraph, type ChartGraph } from './chart-graph.js';
 import { toMermaid } from './mermaid.js';
 import { toSvg } from './svg.js';
 
-export type DiagramFormat = 'mermaid' | 'svg' | 'json';
-export const DIAGRAM_FORMATS: readonly DiagramFormat[] = ['mermaid', 'svg', 'json'];
+import type { DiagramFormat } from './formats.js';
+
+export { DIAGRAM_FORMATS, type DiagramFormat } from './formats.js';
 
 /** The graph model as pretty JSON, with a trailing newline. */
 export function toJSON(graph: ChartGraph): string {

@@ -39,6 +39,8 @@ export interface QueryResult {
   decision?: PermissionDecision;
   /** The tool call at which the task stopped (refused, crashed, interrupted). */
   call?: ToolCall;
+  /** The API's stop_reason of the last response, e.g. max_tokens for an answer that was cut off. */
+  model_stop_reason?: string;
 }
 
 /** What query() yields, in order. `state` carries the same fields as the trace line. */

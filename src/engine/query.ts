@@ -107,7 +107,9 @@ export async function* query(userInput: string, options: QueryOptions): AsyncGen
   });
 
   let result: QueryResult | undefined;
-  const finish = (fields: Pick<QueryResult, 'reason' | 'turns' | 'tool_calls' | 'usage' | 'error' | 'decision' | 'call'>) => {
+  const finish = (
+    fields: Pick<QueryResult, 'reason' | 'turns' | 'tool_calls' | 'usage' | 'error' | 'decision' | 'call' | 'model_stop_reason'>,
+  ) => {
     const { reason, turns, tool_calls, usage, ...rest } = fields;
     result = {
       type: 'result',
@@ -137,6 +139,7 @@ export async function* query(userInput: string, options: QueryOptions): AsyncGen
         ...(output.error ? { error: output.error } : {}),
         ...(output.decision ? { decision: output.decision } : {}),
         ...(output.stoppedCall ? { call: output.stoppedCall } : {}),
+        ...(output.modelStopReason ? { model_stop_reason: output.modelStopReason } : {}),
       });
     },
     // The chart routes every expected failure to `done`; this is a throw from an injected rule

@@ -1,5 +1,6 @@
 import type { ToolCall } from '../../../machines/types.js';
 import type { AgentEvent, QueryResult } from '../../engine/events.js';
+import { visible } from '../../permissions/request-view.js';
 import { stopMessage, type StopMessageLimits } from '../stop-message.js';
 import type { Renderer, Streams } from './renderer.js';
 import { Spinner } from './spinner.js';
@@ -48,16 +49,17 @@ export function textRenderer(streams: Streams, limits: StopMessageLimits): Rende
         case 'tool_start':
           spinner.stop();
           endLine();
-          stderr.write(`${style.dim('⏺')} ${describeCall(event.call)}\n`);
+          // Model- and tool-written text can carry terminal escapes; show them, never obey them.
+          stderr.write(`${style.dim('⏺')} ${visible(describeCall(event.call))}\n`);
           break;
         case 'tool_result': {
           const mark = event.result.is_error ? style.red('✗') : style.green('⎿');
-          stderr.write(`  ${mark} ${style.dim(firstLine(event.result.content))}\n`);
+          stderr.write(`  ${mark} ${style.dim(visible(firstLine(event.result.content)))}\n`);
           break;
         }
         case 'retry':
           spinner.stop();
-          stderr.write(style.yellow(`  retrying the model request (attempt ${event.attempt}, ${event.message})\n`));
+          stderr.write(style.yellow(`  retrying the model request (attempt ${event.attempt}, ${visible(event.message)})\n`));
           break;
         case 'turn_end':
         case 'usage':
@@ -73,7 +75,9 @@ export function textRenderer(streams: Streams, limits: StopMessageLimits): Rende
       spinner.stop();
       endLine();
       const message = stopMessage(result, limits);
-      if (message) stderr.write(`${style.red(message)}\n`);
+      if (!message) return;
+      const color = result.reason === 'final_answer' ? style.yellow : style.red;
+      stderr.write(`${color(visible(message))}\n`);
     },
   };
 }
