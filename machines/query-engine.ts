@@ -112,9 +112,12 @@ const setupEngine = setup({
     toolErrorRecoverable: (_, params: { error: unknown }) => isRecoverable(toolFailure(params.error).code),
   },
   actions: {
-    appendUserInput: ({ context }) => {
+    // An assign, not a plain action: XState runs plain actions of the initial state only at
+    // start(), after the first microsteps were traced, so the prompt would reach the transcript late.
+    appendUserInput: assign(({ context }) => {
       context.messages.push({ role: 'user', content: [{ type: 'text', text: context.userInput }] });
-    },
+      return {};
+    }),
     recordResponse: assign(({ context }, params: { response: ModelResponse }) => {
       const { response } = params;
       context.messages.push({ role: 'assistant', content: response.content });

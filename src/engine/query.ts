@@ -76,12 +76,9 @@ export async function* query(userInput: string, options: QueryOptions): AsyncGen
     sink.trace(line);
     const { state: name, ...rest } = line;
     events.push({ type: 'state', name, ...rest });
-    flushTranscript();
-  };
-  // Every message goes to the transcript as soon as it is in the (shared, append-only) array.
-  function flushTranscript() {
+    // Every message goes to the transcript as soon as it is in the (shared, append-only) array.
     for (; written < messages.length; written++) sink.transcript(messages[written]!);
-  }
+  };
 
   // Transient states (validate_tool, recover...) appear only in microsteps, never in snapshots.
   // The initial macrostep runs inside createActor, so the root is recognised by id, not by reference.
@@ -160,10 +157,6 @@ export async function* query(userInput: string, options: QueryOptions): AsyncGen
   options.signal?.addEventListener('abort', abort, { once: true });
   try {
     actor.start();
-    // The user's message is pushed by a plain entry action, which XState defers until start(),
-    // after the initial microsteps were observed: write it now, before the first model call, so a
-    // process killed during that call still has the prompt on record.
-    flushTranscript();
     if (options.signal?.aborted) abort();
     for await (const event of events) yield event;
   } finally {
