@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import path from 'node:path';
 import { createActor, type InspectionEvent } from 'xstate';
 import type { EngineContext } from '../../machines/engine-context.js';
 import { queryEngine, type EngineState } from '../../machines/query-engine.js';

@@ -1,4 +1,5 @@
 import type { EngineState } from '../../machines/query-engine.js';
+import type { TraceLine } from '../engine/events.js';
 import type { EngineError, PermissionDecision, StopReason, ToolCall, Usage } from '../../machines/types.js';
 
 /**
@@ -36,19 +37,7 @@ export type RecordBody =
       mode: 'live' | 'replay';
       source?: string;
     }
-  | {
-      kind: 'state';
-      name: EngineState;
-      seq: number;
-      turn: number;
-      tool_call_count: number;
-      usage: Usage;
-      call?: ToolCall;
-      error?: EngineError;
-      decision?: PermissionDecision;
-      reason?: StopReason;
-      via?: Via;
-    }
+  | ({ kind: 'state'; name: EngineState; via?: Via } & Omit<TraceLine, 'state' | 'ts' | 'session_id'>)
   | { kind: 'text'; text: string }
   | { kind: 'tool_start'; call: ToolCall }
   | { kind: 'tool_result'; call: ToolCall; result: { content: string; is_error: boolean }; duration_ms?: number }

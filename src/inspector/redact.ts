@@ -30,7 +30,7 @@ export function createRedactor(secrets: ReadonlyArray<string | undefined> = []):
     let out = value;
     for (const secret of exact) if (out.includes(secret)) out = out.split(secret).join(REDACTED);
     for (const pattern of PATTERNS) {
-      out = out.replace(pattern, (match, name: string | undefined, sep: string | undefined) => {
+      out = out.replace(pattern, (_match, name: string | undefined, sep: string | undefined) => {
         if (pattern === PATTERNS[0]) return `sk-ant-${REDACTED}`;
         if (pattern === PATTERNS[2]) return `${name}${sep}${REDACTED}`;
         if (pattern === PATTERNS[3]) return `${name}=${REDACTED}`;

@@ -1,7 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Message } from '../../machines/types.js';
 import { createAnthropicClient, type AnthropicClientOptions } from '../../src/model/anthropic.js';
-import { ModelError } from '../../src/model/errors.js';
 import type { ModelRequest, ToolSpec } from '../../src/model/types.js';
 import { startFakeAnthropic, type FakeAnthropic, type FakeResponse } from '../support/fake-anthropic.js';
 
@@ -33,11 +32,6 @@ function request(overrides: Partial<ModelRequest> = {}): ModelRequest {
   return { system: 'You are a test.', messages: HELLO, tools: TOOLS, signal: new AbortController().signal, ...overrides };
 }
 
-async function modelError(promise: Promise<unknown>): Promise<ModelError> {
-  const error = await promise.then(() => undefined, (e: unknown) => e);
-  expect(error).toBeInstanceOf(ModelError);
-  return error as ModelError;
-}
 
 describe('streaming', () => {
   it('passes text deltas on in order as they arrive and returns the whole text', async () => {

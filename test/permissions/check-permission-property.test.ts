@@ -4,22 +4,9 @@ import { checkPermission } from '../../src/permissions/check-permission.js';
 import { parseRules, type PermissionRule } from '../../src/permissions/rules.js';
 import { PERMISSION_MODES, type PermissionMode } from '../../src/permissions/types.js';
 import { bash, call, toolOf, WS } from './helpers.js';
+import { seededRandom } from '../support/random.js';
 
-/** A small seeded generator (mulberry32), so a failure replays with the seed it prints. */
-function random(seed: number) {
-  let a = seed >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  const pick = <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)];
-  const some = <T>(items: readonly T[], max: number): T[] => Array.from({ length: Math.floor(next() * (max + 1)) }, () => pick(items));
-  return { next, pick, some };
-}
-type Random = ReturnType<typeof random>;
+type Random = ReturnType<typeof seededRandom>;
 
 const SIMPLE = ['npm test', 'npm test --watch', 'rm -rf ~', 'git push --force', 'git status', 'ls -la', 'echo hi', 'cat a.txt', '"rm" x', 'FOO=1 rm y'];
 const JOINS = [' && ', ' || ', '; ', ' | ', ' & ', '\n'];
@@ -62,7 +49,7 @@ const RUNS = 3000;
 
 function forAll(property: (c: ToolCall, rules: PermissionRule[], mode: PermissionMode, r: Random) => void) {
   for (let seed = 1; seed <= RUNS; seed++) {
-    const r = random(seed);
+    const r = seededRandom(seed);
     const c = toolCall(r);
     const rules = ruleSet(r);
     const mode = r.pick(PERMISSION_MODES);

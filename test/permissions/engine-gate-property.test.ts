@@ -5,25 +5,14 @@ import { ToolRegistry } from '../../src/tools/registry.js';
 import { builtinTools } from '../../src/tools/builtin/index.js';
 import type { Tool } from '../../src/tools/types.js';
 import { runTask, tempDir } from '../support/engine-harness.js';
+import { seededRandom } from '../support/random.js';
 
-/** mulberry32: a small seeded generator, so a failure names a seed that reproduces it. */
-function random(seed: number) {
-  let a = seed >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  return { next, pick: <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)]! };
-}
 
 const PATHS = ['README.md', 'src/a.ts', 'src/deep/b.ts', 'secrets/key.txt', '../outside.txt'];
 const COMMANDS = ['npm test', 'npm test && rm -rf ~', 'ls -la', 'git status; git push', 'echo $(whoami)', 'rm -rf build'];
 const RULES = ['read_file', 'write_file(src/**)', 'edit_file', 'bash(npm test*)', 'bash(ls*)', 'bash(rm*)', 'bash', 'glob', 'grep(secrets/**)', 'write_file'];
 
-function randomCall(r: ReturnType<typeof random>, id: string): ToolCall {
+function randomCall(r: ReturnType<typeof seededRandom>, id: string): ToolCall {
   const name = r.pick(['read_file', 'write_file', 'edit_file', 'bash', 'glob', 'grep', 'list_dir']);
   const path = r.pick(PATHS);
   const input =
@@ -55,7 +44,7 @@ describe('the permission gate in the engine, over random calls and rule sets', (
     const workspace = tempDir();
     let executedTotal = 0;
     for (let seed = 1; seed <= 150; seed++) {
-      const r = random(seed);
+      const r = seededRandom(seed);
       const rules = RULES.filter(() => r.next() < 0.3).flatMap((rule) =>
         parseRules([rule], r.pick(['allow', 'deny', 'ask'] as const), 'test'),
       );
