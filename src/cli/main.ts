@@ -1,121 +1,18 @@
 #!/usr/bin/env node
 import { Command, CommanderError } from 'commander';
-import { PERMISSION_MODES } from '../permissions/types.js';
-import { UsageError, USAGE_EXIT_CODE } from './exit-codes.js';
-import { createApiModel } from './model-factory.js';
-import { parseChoice } from './parse-options.js';
 import { DIAGRAM_FORMATS } from '../diagram/formats.js';
-import { createTerminalPrompt } from '../permissions/index.js';
-import { buildRunConfig, policyFor, type RawOptions } from './run-config.js';
-import { registerInspectCommand, splitInspectFlag, startRunInspector } from './inspect-command.js';
-import { exitCodeOf, rendererFor, runOneTask } from './run-print.js';
-import { startInteractive } from './interactive.js';
+import { PERMISSION_MODES } from '../permissions/types.js';
 import { SessionError } from '../sessions/errors.js';
-import { openSessionForRun, type RunSession } from '../sessions/open-for-run.js';
+import { UsageError, USAGE_EXIT_CODE } from './exit-codes.js';
+import { registerInspectCommand } from './inspect-command.js';
+import { runInteractiveMode } from './interactive-mode.js';
+import { parseChoice } from './parse-options.js';
+import { runPrint } from './print-mode.js';
+import type { RawOptions } from './run-config.js';
 import { registerSessionsCommand } from './sessions-command.js';
-import { installAbortSignals } from './signals.js';
 import { packageVersion } from './version.js';
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
-
-async function readStdin(): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString('utf8');
-}
-
-/** The session a run works in (new, --resume or --continue); its warnings go to stderr. */
-function openSession(config: ReturnType<typeof buildRunConfig>, raw: RawOptions): RunSession {
-  const session = openSessionForRun({
-    home: config.home,
-    workspace: config.workspace,
-    modelId: config.modelId,
-    ...(raw.resume !== undefined ? { resume: raw.resume } : {}),
-    continue: raw.continue === true,
-  });
-  for (const warning of session.warnings) process.stderr.write(`xagent: warning: ${warning}\n`);
-  return session;
-}
-
-async function runPrint(args: string[], raw: RawOptions): Promise<number> {
-  const config = buildRunConfig(raw, process.env, createApiModel);
-  const { port: inspectPort, promptArgs } = splitInspectFlag(raw.inspect, args);
-  let prompt = promptArgs.join(' ').trim();
-  if (!prompt && !process.stdin.isTTY) prompt = (await readStdin()).trim();
-  if (!prompt) throw new UsageError('no prompt: give it as an argument (xagent -p "task") or on stdin');
-  // A person can answer `ask` only where both the keyboard and the screen are a terminal.
-  const askPerson =
-    process.stdin.isTTY && process.stderr.isTTY
-      ? createTerminalPrompt({ input: process.stdin, output: process.stderr, workspace: config.workspace })
-      : undefined;
-  const session = openSession(config, raw);
-  const sessionId = session.sessionId;
-  const controller = new AbortController();
-  const uninstall = installAbortSignals({ onAbort: () => controller.abort(), stderr: process.stderr });
-  let inspector: Awaited<ReturnType<typeof startRunInspector>> | null = null;
-  try {
-    inspector =
-      inspectPort === null ? null : await startRunInspector({ config, sessionId, prompt, port: inspectPort, stderr: process.stderr });
-    session.startTask(prompt);
-    const result = await runOneTask(
-      config,
-      {
-        prompt,
-        sessionId,
-        messages: session.messages,
-        permissions: policyFor(config, askPerson),
-        signal: controller.signal,
-        ...(inspector ? { inspect: inspector.feed.inspect, onEvent: inspector.feed.onEvent } : {}),
-      },
-      rendererFor(config, { stdout: process.stdout, stderr: process.stderr }),
-    );
-    session.endTask(result);
-    session.release();
-    uninstall();
-    await inspector?.holdUntilInterrupted();
-    return exitCodeOf(result);
-  } finally {
-    session.release();
-    uninstall();
-    await inspector?.server.close();
-  }
-}
-
-async function runInteractiveMode(args: string[], raw: RawOptions): Promise<number> {
-  const config = buildRunConfig(raw, process.env, createApiModel);
-  const { port: inspectPort, promptArgs } = splitInspectFlag(raw.inspect, args);
-  const session = openSession(config, raw);
-  const sessionId = session.sessionId;
-  const initialPrompt = promptArgs.join(' ');
-  const inspector =
-    inspectPort === null
-      ? null
-      : await startRunInspector({ config, sessionId, prompt: initialPrompt, port: inspectPort, stderr: process.stderr });
-  const repl = startInteractive(
-    config,
-    { input: process.stdin, output: process.stdout, errorOutput: process.stderr, terminal: true },
-    {
-      sessionId,
-      messages: session.messages,
-      initialPrompt,
-      onStart: (prompt) => session.startTask(prompt),
-      onResult: (result) => session.endTask(result),
-      ...(inspector ? { inspect: inspector.feed.inspect, onEvent: inspector.feed.onEvent } : {}),
-    },
-  );
-  // A signal from outside (kill -INT, kill -TERM) does what Ctrl-C at the keyboard does.
-  const onSignal = () => repl.interrupt();
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
-  try {
-    return await repl.done;
-  } finally {
-    session.release();
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
-    await inspector?.server.close();
-  }
-}
 
 function buildProgram(setExit: (code: number) => void): Command {
   const program = new Command()

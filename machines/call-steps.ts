@@ -1,0 +1,59 @@
+import { assign } from 'xstate';
+import { currentCall, type EngineContext, type EngineEvent } from './engine-context.js';
+import type { EngineError, ModelResponse, PermissionDecision, ToolCall, ToolUseBlock, Validation } from './types.js';
+
+/**
+ * The steps of working through one tool call, as the chart's actions and guards use them. The two
+ * builders take the pure rules src/ provides (the tool registry's validator, the permission policy).
+ */
+
+/** Builds the entry action of `validate_tool` from a pure validator (the tool registry's). */
+export function validateCallAction(validate: (call: ToolCall) => Validation) {
+  return assign<EngineContext, EngineEvent, undefined, EngineEvent, never>(({ context }) => {
+    const call = currentCall(context);
+    const validation: Validation = !call
+      ? { ok: false, error: { code: 'TOOL_NOT_FOUND', message: 'No tool call is pending.' } }
+      : context.truncatedIds.includes(call.id)
+        ? {
+            ok: false,
+            error: {
+              code: 'TOOL_INPUT_TRUNCATED',
+              message: `The input of ${call.name} was cut off (the response hit max_tokens), so it was not run. Send it again, shorter.`,
+            },
+          }
+        : validate(call);
+    return { validation, lastError: validation.ok ? null : validation.error };
+  });
+}
+
+/** Builds the entry action of `ask_permission` from a pure policy (rules, mode, defaults). */
+export function decidePermissionAction(decide: (call: ToolCall) => PermissionDecision) {
+  return assign<EngineContext, EngineEvent, undefined, EngineEvent, never>(({ context }) => {
+    const call = currentCall(context);
+    const decision: PermissionDecision = call ? decide(call) : { behavior: 'deny', decidedBy: 'no pending call' };
+    return {
+      decision,
+      lastError:
+        decision.behavior === 'deny'
+          ? ({ code: 'PERMISSION_DENIED', message: decision.message ?? `Permission denied (${decision.decidedBy}).` } as EngineError)
+          : null,
+    };
+  });
+}
+
+export function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** Failures thrown by the tool actor that carry one of our codes keep it; anything else is a crash. */
+export function toolFailure(error: unknown): EngineError {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (code === 'TOOL_INPUT_INVALID' || code === 'TOOL_NOT_FOUND') return { code, message: errorMessage(error) };
+  return { code: 'TOOL_FAILED', message: errorMessage(error) };
+}
+
+export function toolCalls(response: ModelResponse): ToolCall[] {
+  return response.content
+    .filter((b): b is ToolUseBlock => b.type === 'tool_use')
+    .map(({ id, name, input }) => ({ id, name, input }));
+}
