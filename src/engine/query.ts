@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { createActor, type InspectionEvent } from 'xstate';
-import type { EngineContext } from '../../machines/engine-context.js';
+import type { EngineContext, EngineInput } from '../../machines/engine-context.js';
 import { queryEngine, type EngineState } from '../../machines/query-engine.js';
 import type { Message, TextBlock } from '../../machines/types.js';
 import type { ModelClient } from '../model/types.js';
@@ -89,18 +89,16 @@ export async function* query(userInput: string, options: QueryOptions): AsyncGen
     if (event._transitions.some((t) => t.target !== undefined)) enter(snapshot.value, snapshot.context);
   };
 
-  const actor = createActor(queryEngine.provide(implementations), {
-    input: {
-      sessionId,
-      userInput,
-      messages,
-      maxTurns: options.maxTurns ?? DEFAULT_LIMITS.maxTurns,
-      maxToolCalls: options.maxToolCalls ?? DEFAULT_LIMITS.maxToolCalls,
-      timeoutMs: options.timeoutMs ?? DEFAULT_LIMITS.timeoutMs,
-      startedAt,
-    },
-    inspect: observe,
-  });
+  const input: EngineInput = {
+    sessionId,
+    userInput,
+    messages,
+    maxTurns: options.maxTurns ?? DEFAULT_LIMITS.maxTurns,
+    maxToolCalls: options.maxToolCalls ?? DEFAULT_LIMITS.maxToolCalls,
+    timeoutMs: options.timeoutMs ?? DEFAULT_LIMITS.timeoutMs,
+    startedAt,
+  };
+  const actor = createActor(queryEngine.provide(implementations), { input, inspect: observe });
 
   let result: QueryResult | undefined;
   const finish = (
@@ -152,6 +150,15 @@ export async function* query(userInput: string, options: QueryOptions): AsyncGen
     },
   });
 
+  // An annotation (it has `event`), not a state: what a replay needs to know of the task's limits.
+  sink.trace({
+    event: 'task_start',
+    ts: new Date(startedAt).toISOString(),
+    session_id: sessionId,
+    model: options.model.name,
+    prompt: userInput,
+    limits: { max_turns: input.maxTurns, max_tool_calls: input.maxToolCalls, timeout_ms: input.timeoutMs },
+  });
   const abort = () => actor.send({ type: 'ABORT' });
   options.signal?.addEventListener('abort', abort, { once: true });
   try {

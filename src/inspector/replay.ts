@@ -19,6 +19,11 @@ interface AuditLine {
 }
 
 type RetryLine = { event: 'retry'; ts: string; attempt: number; delay_ms: number; status?: number; message: string };
+type TaskStartLine = {
+  event: 'task_start';
+  model?: string;
+  limits?: { max_turns?: number; max_tool_calls?: number; timeout_ms?: number };
+};
 
 /** Reads a JSONL file, skipping a torn last line (a crash mid-write) and blank lines. */
 function readJsonl<T>(file: string): T[] {
@@ -60,15 +65,22 @@ export function resolveSessionTarget(target: string, home: string): string {
  */
 export function loadSessionHistory(traceFile: string, options: HistoryOptions = {}): InspectorHistory {
   const dir = path.dirname(traceFile);
-  const lines = readJsonl<TraceLine | RetryLine>(traceFile);
+  const lines = readJsonl<TraceLine | RetryLine | TaskStartLine>(traceFile);
   const trace = lines.filter((l): l is TraceLine => !('event' in l) && typeof (l as TraceLine).state === 'string');
   if (trace.length === 0) throw new ReplayError(`${traceFile} has no trace lines`);
   const audit = readJsonl<AuditLine>(path.join(dir, 'audit.jsonl'));
   const assistants = readJsonl<Message>(path.join(dir, 'transcript.jsonl')).filter((m) => m.role === 'assistant');
 
   const history = createHistory(options);
+  // The latest task's limits (traces written before task_start lines existed have none).
+  const start = lines.filter((l): l is TaskStartLine => 'event' in l && l.event === 'task_start').at(-1);
+  const limits = {
+    ...(start?.limits?.max_turns ? { maxTurns: start.limits.max_turns } : {}),
+    ...(start?.limits?.max_tool_calls ? { maxToolCalls: start.limits.max_tool_calls } : {}),
+    ...(start?.limits?.timeout_ms ? { timeoutMs: start.limits.timeout_ms } : {}),
+  };
   history.append(
-    { kind: 'meta', mode: 'replay', session_id: trace[0]!.session_id, limits: {}, source: traceFile },
+    { kind: 'meta', mode: 'replay', session_id: trace[0]!.session_id, limits, ...(start?.model ? { model: start.model } : {}), source: traceFile },
     trace[0]!.ts,
   );
   const retries = lines.filter((l): l is RetryLine => 'event' in l && l.event === 'retry');

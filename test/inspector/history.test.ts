@@ -106,6 +106,12 @@ describe('replay of a recorded session', () => {
     expect(replay.records.at(-1)).toMatchObject({ kind: 'result', reason: 'final_answer', stop_message: 'All done.' });
   });
 
+  it('shows the recorded task limits and model on the replay gauges', async () => {
+    const run = await runTask(seedScript, { maxTurns: 5, maxToolCalls: 7, timeoutMs: 60_000 });
+    const replay = loadSessionHistory(path.join(run.sessionDir, 'trace.jsonl'));
+    expect(replay.records[0]).toMatchObject({ kind: 'meta', model: 'scripted', limits: { maxTurns: 5, maxToolCalls: 7, timeoutMs: 60_000 } });
+  });
+
   it('finds a session by id under XAGENT_HOME, by directory, or by trace file, and says what it expected otherwise', async () => {
     const home = tempDir();
     const run = await runTask(seedScript, { sessionDir: path.join(home, 'sessions', 'abc') });
