@@ -1,18 +1,19 @@
 import { engineRun } from './engine-run.js';
 import { plainLoop } from './plain-loop.js';
 import { roundKit, roundsModel } from './round-fixtures.js';
-import { collectGarbage } from './memory.js';
 import { interleave, summarize } from './stats.js';
 import type { Row } from './table.js';
 
 export const OVERHEAD_TARGET_US = 100;
+
+// No gc() between timed runs: a forced full collection shrinks the young generation again, and
+// the next run then pays for its regrowth (per-round cost doubled at 1k rounds on this machine).
 
 // One registry for all runs, as in a CLI process: its schema is compiled once, not once per task.
 const kit = roundKit();
 
 /** µs per round of the plain loop, for one run of `rounds` rounds. */
 export async function loopPerRound(rounds: number): Promise<number> {
-  collectGarbage();
   const start = performance.now();
   await plainLoop({ ...kit, model: roundsModel(rounds), maxTurns: rounds + 2 });
   return ((performance.now() - start) * 1000) / rounds;
@@ -20,7 +21,6 @@ export async function loopPerRound(rounds: number): Promise<number> {
 
 /** µs per round of the engine's query(), for one run of `rounds` rounds. */
 export async function enginePerRound(rounds: number): Promise<number> {
-  collectGarbage();
   const start = performance.now();
   await engineRun({ ...kit, model: roundsModel(rounds), rounds });
   return ((performance.now() - start) * 1000) / rounds;

@@ -4,7 +4,6 @@ import { startInspectorServer } from '../src/inspector/server.js';
 import { benchScript, runNode } from './child.js';
 import { engineRun } from './engine-run.js';
 import { enginePerRound } from './engine-overhead.js';
-import { collectGarbage } from './memory.js';
 import { roundKit, roundsModel } from './round-fixtures.js';
 import { interleave, summarize } from './stats.js';
 import type { Row } from './table.js';
@@ -38,7 +37,6 @@ async function attachedPerRound(rounds: number): Promise<number> {
   const client = runNode([benchScript('sse-client'), String(server.port), server.token], { onStdout: (chunk) => (output += chunk) });
   try {
     await waitFor(() => output, (text) => text.includes('connected'), 10_000, 'the history event');
-    collectGarbage();
     const start = performance.now();
     await engineRun({ ...kit, model: roundsModel(rounds), rounds, inspect: feed.inspect, onEvent: feed.onEvent });
     const perRound = ((performance.now() - start) * 1000) / rounds;

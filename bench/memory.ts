@@ -32,8 +32,3 @@ export async function measurePeak(run: (sample: () => void) => Promise<unknown>)
   sample();
   return { heapDelta: heap - start.heapUsed, rssDelta: rss - start.rss };
 }
-
-/** Collects garbage between timed runs, so one run's leftovers are not the next one's pause. */
-export function collectGarbage(): void {
-  gc();
-}
