@@ -1,8 +1,14 @@
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import { createRequire } from 'node:module';
+import type { Ajv, ErrorObject, ValidateFunction } from 'ajv';
 import type { ToolCall, ToolResult, Validation } from '../../machines/types.js';
 import type { ToolSpec } from '../model/types.js';
 import { capResult } from './truncate.js';
 import type { Tool } from './types.js';
+
+// ajv is ~25 ms of CommonJS to load: required on the first validation, not at start-up, so
+// `--version` and the first model request do not wait for it.
+const require = createRequire(import.meta.url);
+const loadAjv = (): typeof Ajv => (require('ajv') as typeof import('ajv')).Ajv;
 
 /**
  * The tools a task may use: their specs for the model, input validation, execution.
@@ -62,7 +68,7 @@ export class ToolRegistry {
   private validator(tool: Tool): ValidateFunction {
     let validateInput = this.validators.get(tool.name);
     if (!validateInput) {
-      this.ajv ??= new Ajv({ allErrors: true, strict: false, verbose: true });
+      this.ajv ??= new (loadAjv())({ allErrors: true, strict: false, verbose: true });
       validateInput = this.ajv.compile(tool.inputSchema);
       this.validators.set(tool.name, validateInput);
     }

@@ -1,0 +1,61 @@
+import { cliEnv, cliPath, runNode, tempWorkspace } from './child.js';
+import { startFakeApi } from './fake-api.js';
+import { interleave, summarize } from './stats.js';
+import type { Row } from './table.js';
+
+export const VERSION_TARGET_MS = 120;
+export const FIRST_REQUEST_TARGET_MS = 250;
+
+async function nodeNothing(): Promise<number> {
+  return (await runNode(['-e', '0'])).ms;
+}
+
+async function version(): Promise<number> {
+  const run = await runNode([cliPath, '--version']);
+  if (run.code !== 0 || !/\d+\.\d+\.\d+/.test(run.stdout)) throw new Error(`xagent --version failed (${run.code}): ${run.stderr}`);
+  return run.ms;
+}
+
+/**
+ * Benchmark 3: `xagent --version` from spawn to exit, and `xagent -p` from spawn to the fake API
+ * receiving its POST; each against `node -e 0` (spawn to exit), interleaved.
+ * @example const rows = await coldStartRows({ runs: 10 });
+ */
+export async function coldStartRows(options: { runs: number }): Promise<Row[]> {
+  const v = await interleave(options.runs, nodeNothing, version);
+  const api = await startFakeApi({ deltas: () => ['ok'] });
+  const workspace = tempWorkspace();
+  const firstRequest = async () => {
+    const before = api.requestsAt.length;
+    const run = await runNode([cliPath, '-p', 'say ok'], { cwd: workspace, env: cliEnv(api.url) });
+    if (run.code !== 0 || api.requestsAt.length !== before + 1) {
+      throw new Error(`xagent -p against the fake API failed (${run.code}): ${run.stderr}`);
+    }
+    return api.requestsAt[before]! - run.startedAt;
+  };
+  try {
+    const r = await interleave(options.runs, nodeNothing, firstRequest);
+    const versionValue = summarize(v.subject);
+    const requestValue = summarize(r.subject);
+    return [
+      {
+        name: '3. cold start: xagent --version',
+        unit: 'ms',
+        value: versionValue,
+        baseline: { name: 'node -e 0', value: summarize(v.baseline) },
+        target: `< ${VERSION_TARGET_MS} ms`,
+        met: versionValue.median < VERSION_TARGET_MS,
+      },
+      {
+        name: '3. cold start: spawn → first model request',
+        unit: 'ms',
+        value: requestValue,
+        baseline: { name: 'node -e 0', value: summarize(r.baseline) },
+        target: `< ${FIRST_REQUEST_TARGET_MS} ms`,
+        met: requestValue.median < FIRST_REQUEST_TARGET_MS,
+      },
+    ];
+  } finally {
+    await api.close();
+  }
+}

@@ -1,0 +1,42 @@
+import type { InspectionEvent } from 'xstate';
+import type { AgentEvent, QueryResult } from '../src/engine/events.js';
+import { query } from '../src/engine/query.js';
+import type { ModelClient } from '../src/model/types.js';
+import type { RoundKit } from './round-fixtures.js';
+
+/**
+ * Runs one task through the real engine with no session record, consuming every event, and
+ * checks it ended as a final answer after `rounds` tool rounds (a benchmark of a broken run is worthless).
+ * @example await engineRun({ model: roundsModel(1000), ...roundKit(), rounds: 1000 });
+ */
+export async function engineRun(
+  options: RoundKit & {
+    model: ModelClient;
+    rounds: number;
+    inspect?: (event: InspectionEvent) => void;
+    onEvent?: (event: AgentEvent) => void;
+  },
+): Promise<QueryResult> {
+  const { rounds } = options;
+  const events = query('go', {
+    model: options.model,
+    tools: options.tools,
+    permissions: options.permissions,
+    workspace: options.workspace,
+    sessionDir: null,
+    maxTurns: rounds + 2,
+    maxToolCalls: rounds + 1,
+    timeoutMs: 3_600_000,
+    ...(options.inspect ? { inspect: options.inspect } : {}),
+  });
+  for await (const event of events) {
+    options.onEvent?.(event);
+    if (event.type === 'result') {
+      if (event.reason !== 'final_answer' || event.tool_calls !== rounds) {
+        throw new Error(`engine run ended with ${event.reason} after ${event.tool_calls} tool calls (expected ${rounds}): ${event.error?.message ?? ''}`);
+      }
+      return event;
+    }
+  }
+  throw new Error('engine run ended without a result');
+}

@@ -1,0 +1,81 @@
+import { createServer, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/** One text delta as the fake wrote it: its text and `performance.now()` just before the write. */
+export interface WrittenDelta {
+  text: string;
+  at: number;
+}
+
+export interface FakeApi {
+  /** For ANTHROPIC_BASE_URL. */
+  url: string;
+  /** `performance.now()` when each POST's headers arrived, in order. */
+  requestsAt: number[];
+  /** Every text delta written, over all requests, in order. */
+  written: WrittenDelta[];
+  close(): Promise<void>;
+}
+
+export interface FakeApiOptions {
+  /** The answer's text, one SSE delta per element. */
+  deltas: (request: number) => string[];
+  /** Wait between deltas; 0 writes them back to back. */
+  spacingMs?: number;
+}
+
+const sse = (res: ServerResponse, event: Record<string, unknown> & { type: string }) =>
+  res.write(`event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`);
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/**
+ * A purpose-built Anthropic Messages API for the benchmarks: answers every POST with a streamed
+ * text message, timestamping each request's arrival and each delta as it is written. (The test
+ * suite's fake validates requests and scripts failures; here only timing matters.)
+ * @example const api = await startFakeApi({ deltas: () => ['hello'] }); ... api.requestsAt[0]
+ */
+export async function startFakeApi(options: FakeApiOptions): Promise<FakeApi> {
+  const requestsAt: number[] = [];
+  const written: WrittenDelta[] = [];
+  const server = createServer((req, res) => {
+    const n = requestsAt.push(performance.now());
+    req.resume();
+    req.on('end', () => void answer(res, n));
+  });
+
+  async function answer(res: ServerResponse, n: number): Promise<void> {
+    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', 'request-id': `req_bench_${n}` });
+    sse(res, {
+      type: 'message_start',
+      message: {
+        id: `msg_bench_${n}`, type: 'message', role: 'assistant', model: 'claude-bench', content: [],
+        stop_reason: null, stop_sequence: null, usage: { input_tokens: 1, output_tokens: 1 },
+      },
+    });
+    sse(res, { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } });
+    for (const text of options.deltas(n)) {
+      if (options.spacingMs) await sleep(options.spacingMs);
+      if (res.destroyed) return;
+      written.push({ text, at: performance.now() });
+      sse(res, { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text } });
+    }
+    sse(res, { type: 'content_block_stop', index: 0 });
+    sse(res, { type: 'message_delta', delta: { stop_reason: 'end_turn', stop_sequence: null }, usage: { output_tokens: 1 } });
+    sse(res, { type: 'message_stop' });
+    res.end();
+  }
+
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    requestsAt,
+    written,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}

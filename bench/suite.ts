@@ -1,0 +1,48 @@
+import { coldStartRows } from './cold-start.js';
+import { engineOverheadRows } from './engine-overhead.js';
+import { growthRows } from './growth.js';
+import { inspectorRows } from './inspector.js';
+import { streamingRows } from './streaming.js';
+import type { Row } from './table.js';
+import { toolRows } from './tools.js';
+
+/** Sizes and repetitions of every benchmark; `npm run bench` uses FULL, the smoke test tiny ones. */
+export interface BenchConfig {
+  engine: { rounds: number; runs: number };
+  growth: { sizes: number[]; runs: number; memoryRounds: number; memoryRuns: number };
+  coldStart: { runs: number };
+  streaming: { runs: number; deltas: number; spacingMs: number };
+  tools: { runs: number; tree?: string; pattern?: string; glob?: string };
+  inspector: { rounds: number; runs: number };
+}
+
+export const FULL: BenchConfig = {
+  engine: { rounds: 1000, runs: 9 },
+  growth: { sizes: [100, 10_000], runs: 5, memoryRounds: 10_000, memoryRuns: 3 },
+  coldStart: { runs: 10 },
+  streaming: { runs: 4, deltas: 20, spacingMs: 20 },
+  tools: { runs: 7 },
+  inspector: { rounds: 1000, runs: 5 },
+};
+
+/**
+ * Runs the six benchmarks in order and returns the table's rows. `progress` hears which one starts.
+ * @example const rows = await runBenchmarks(FULL, (name) => process.stderr.write(`${name}...\n`));
+ */
+export async function runBenchmarks(config: BenchConfig, progress: (name: string) => void = () => {}): Promise<Row[]> {
+  const rows: Row[] = [];
+  progress('1. engine overhead');
+  const engine = await engineOverheadRows(config.engine);
+  rows.push(...engine.rows);
+  progress('2. growth and memory');
+  rows.push(...(await growthRows({ ...config.growth, reference: { rounds: config.engine.rounds, subject: engine.samples.subject } })));
+  progress('3. cold start');
+  rows.push(...(await coldStartRows(config.coldStart)));
+  progress('4. streaming pass-through');
+  rows.push(...(await streamingRows(config.streaming)));
+  progress('5. tools');
+  rows.push(...(await toolRows(config.tools)));
+  progress('6. inspector');
+  rows.push(...(await inspectorRows(config.inspector)));
+  return rows;
+}
