@@ -1,5 +1,5 @@
 import type { InspectorRecord, RecordBody } from './records.js';
-import { createRedactor, type Redactor } from './redact.js';
+import { createSanitizer } from './redact.js';
 
 export const DEFAULT_MAX_RECORDS = 50_000;
 export const DEFAULT_MAX_TEXT = 20_000;
@@ -23,17 +23,6 @@ export interface InspectorHistory {
   subscribe(listener: (record: InspectorRecord) => void): () => void;
 }
 
-function clip(value: unknown, max: number): unknown {
-  if (typeof value === 'string') {
-    return value.length <= max ? value : `${value.slice(0, max)}\n… (${value.length - max} more characters not kept)`;
-  }
-  if (value === null || typeof value !== 'object') return value;
-  if (Array.isArray(value)) return value.map((v) => clip(v, max));
-  const out: Record<string, unknown> = {};
-  for (const [key, v] of Object.entries(value)) out[key] = clip(v, max);
-  return out;
-}
-
 /**
  * The inspector's append-only, in-memory history: what the page gets on connect and then live.
  * @example const history = createHistory({ secrets: [process.env.ANTHROPIC_API_KEY] });
@@ -43,13 +32,13 @@ export function createHistory(options: HistoryOptions = {}): InspectorHistory {
   const maxRecords = Math.max(2, options.maxRecords ?? DEFAULT_MAX_RECORDS);
   const maxText = options.maxTextChars ?? DEFAULT_MAX_TEXT;
   const now = options.now ?? (() => new Date());
-  const redact: Redactor = createRedactor(options.secrets);
+  const sanitize = createSanitizer({ secrets: options.secrets, maxText });
   const records: InspectorRecord[] = [];
   const listeners = new Set<(record: InspectorRecord) => void>();
   let capped = false;
 
   const push = (body: RecordBody, ts: string): InspectorRecord => {
-    const clean = clip(redact(body), maxText) as RecordBody;
+    const clean = sanitize(body) as RecordBody;
     const record = { ...clean, i: records.length, ts } as InspectorRecord;
     records.push(record);
     for (const listener of listeners) listener(record);

@@ -14,21 +14,35 @@ const PATTERNS: RegExp[] = [
   /\b(ANTHROPIC_API_KEY|ANTHROPIC_AUTH_TOKEN)=\S+/g,
 ];
 
-export interface Redactor {
+/** Cheap first look: a string none of the patterns could match is returned untouched. */
+const MAY_MATCH = /sk-ant-|bearer|basic|x-api-key|authorization|anthropic_(?:api_key|auth_token)/i;
+
+export interface SanitizeOptions {
+  /** Exact secret values to remove (shorter than 8 characters are ignored: they would blank out words). */
+  secrets?: ReadonlyArray<string | undefined>;
+  /** Longer strings are cut to this many characters, with a note of what was left out. */
+  maxText?: number;
+}
+
+export interface Sanitizer {
   (value: unknown): unknown;
   text(value: string): string;
 }
 
 /**
- * Builds a redactor that also removes the exact `secrets` given (values shorter than 8 characters
- * are ignored: they would blank out ordinary words).
- * @example const redact = createRedactor([process.env.ANTHROPIC_API_KEY]); redact({ headers: { authorization: 'x' } })
+ * Builds the one pass everything bound for the page goes through: credentials out (keys that name
+ * a credential lose their value; strings lose anything that looks like an Anthropic key, a bearer
+ * token or one of the given secrets), long strings cut. Copy-on-write: a value with nothing to
+ * change is returned as it is, so the common record costs a walk and no allocation.
+ * @example const sanitize = createSanitizer({ secrets: [process.env.ANTHROPIC_API_KEY], maxText: 20_000 });
  */
-export function createRedactor(secrets: ReadonlyArray<string | undefined> = []): Redactor {
-  const exact = secrets.filter((s): s is string => typeof s === 'string' && s.length >= 8);
-  const text = (value: string): string => {
+export function createSanitizer(options: SanitizeOptions = {}): Sanitizer {
+  const exact = (options.secrets ?? []).filter((s): s is string => typeof s === 'string' && s.length >= 8);
+  const maxText = options.maxText ?? Number.POSITIVE_INFINITY;
+  const redactText = (value: string): string => {
     let out = value;
     for (const secret of exact) if (out.includes(secret)) out = out.split(secret).join(REDACTED);
+    if (!MAY_MATCH.test(out)) return out;
     for (const pattern of PATTERNS) {
       out = out.replace(pattern, (_match, name: string | undefined, sep: string | undefined) => {
         if (pattern === PATTERNS[0]) return `sk-ant-${REDACTED}`;
@@ -39,16 +53,33 @@ export function createRedactor(secrets: ReadonlyArray<string | undefined> = []):
     }
     return out;
   };
+  const text = (value: string): string => {
+    // Redact before cutting, so a cut cannot split a key into a part the patterns miss.
+    const clean = redactText(value);
+    return clean.length <= maxText ? clean : `${clean.slice(0, maxText)}\n… (${clean.length - maxText} more characters not kept)`;
+  };
   const walk = (value: unknown, depth: number): unknown => {
     if (typeof value === 'string') return text(value);
     if (value === null || typeof value !== 'object') return value;
     if (depth > 32) return REDACTED;
-    if (Array.isArray(value)) return value.map((v) => walk(v, depth + 1));
-    const out: Record<string, unknown> = {};
-    for (const [key, v] of Object.entries(value)) out[key] = SECRET_KEY.test(key) ? REDACTED : walk(v, depth + 1);
-    return out;
+    if (Array.isArray(value)) {
+      let copy: unknown[] | undefined;
+      value.forEach((v, i) => {
+        const clean = walk(v, depth + 1);
+        if (clean !== v) (copy ??= [...value])[i] = clean;
+      });
+      return copy ?? value;
+    }
+    let copy: Record<string, unknown> | undefined;
+    const object = value as Record<string, unknown>;
+    for (const key in object) {
+      const v = object[key];
+      const clean = SECRET_KEY.test(key) ? REDACTED : walk(v, depth + 1);
+      if (clean !== v) (copy ??= { ...object })[key] = clean;
+    }
+    return copy ?? value;
   };
-  const redact = ((value: unknown) => walk(value, 0)) as Redactor;
-  redact.text = text;
-  return redact;
+  const sanitize = ((value: unknown) => walk(value, 0)) as Sanitizer;
+  sanitize.text = text;
+  return sanitize;
 }

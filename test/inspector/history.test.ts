@@ -5,6 +5,7 @@ import { liveFeed } from '../../src/inspector/live-feed.js';
 import { loadSessionHistory, ReplayError, resolveSessionTarget } from '../../src/inspector/replay.js';
 import type { InspectorRecord } from '../../src/inspector/records.js';
 import { runTask, tempDir, writeJson } from '../support/engine-harness.js';
+import { createSanitizer, REDACTED } from '../../src/inspector/redact.js';
 
 const KEY = 'sk-ant-api03-AbCdEf0123456789_xyz-QWERTY';
 const call = { id: 't1', name: 'bash', input: { command: `curl -H "x-api-key: ${KEY}" https://api.anthropic.com` } };
@@ -121,5 +122,22 @@ describe('replay of a recorded session', () => {
     expect(resolveSessionTarget(trace, home)).toBe(trace);
     expect(() => resolveSessionTarget('nope', home)).toThrow(ReplayError);
     expect(() => loadSessionHistory(writeJson(path.join(home, 'empty.jsonl'), {}))).toThrow(/no trace lines/);
+  });
+});
+
+describe('sanitizing what goes to the page', () => {
+  it('redacts into a copy and never changes the object the engine still holds', () => {
+    const sanitize = createSanitizer({ maxText: 50 });
+    const input = { headers: { authorization: 'Bearer abcdefghijkl' }, text: 'key sk-ant-api03-xyz', ok: ['plain'] };
+    const before = JSON.stringify(input);
+    const clean = sanitize(input) as typeof input;
+    expect(clean).toEqual({ headers: { authorization: REDACTED }, text: `key sk-ant-${REDACTED}`, ok: ['plain'] });
+    expect(JSON.stringify(input)).toBe(before);
+    expect(clean.ok).toBe(input.ok);
+  });
+
+  it('returns a value with nothing to change as it is', () => {
+    const record = { kind: 'state', name: 'call_model', usage: { input_tokens: 1, output_tokens: 2 } };
+    expect(createSanitizer()(record)).toBe(record);
   });
 });
