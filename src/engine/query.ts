@@ -55,7 +55,8 @@ export async function* query(userInput: string, options: QueryOptions): AsyncGen
   const events = new AsyncQueue<AgentEvent>();
   const messages = options.messages ?? [];
   const startedAt = clock.now();
-  let written = messages.length;
+  const firstNew = messages.length;
+  let written = firstNew;
   let seq = 0;
 
   const implementations = engineImplementations({
@@ -98,6 +99,15 @@ export async function* query(userInput: string, options: QueryOptions): AsyncGen
     timeoutMs: options.timeoutMs ?? DEFAULT_LIMITS.timeoutMs,
     startedAt,
   };
+  // An annotation (it has `event`), not a state: what a replay needs to know of the task's limits.
+  sink.trace({
+    event: 'task_start',
+    ts: new Date(startedAt).toISOString(),
+    session_id: sessionId,
+    model: options.model.name,
+    prompt: userInput,
+    limits: { max_turns: input.maxTurns, max_tool_calls: input.maxToolCalls, timeout_ms: input.timeoutMs },
+  });
   const actor = createActor(queryEngine.provide(implementations), { input, inspect: observe });
 
   let result: QueryResult | undefined;
@@ -109,7 +119,7 @@ export async function* query(userInput: string, options: QueryOptions): AsyncGen
       type: 'result',
       reason,
       is_error: reason !== 'final_answer',
-      text: lastAssistantText(messages),
+      text: lastAssistantText(messages, firstNew),
       session_id: sessionId,
       turns,
       tool_calls,
@@ -150,15 +160,6 @@ export async function* query(userInput: string, options: QueryOptions): AsyncGen
     },
   });
 
-  // An annotation (it has `event`), not a state: what a replay needs to know of the task's limits.
-  sink.trace({
-    event: 'task_start',
-    ts: new Date(startedAt).toISOString(),
-    session_id: sessionId,
-    model: options.model.name,
-    prompt: userInput,
-    limits: { max_turns: input.maxTurns, max_tool_calls: input.maxToolCalls, timeout_ms: input.timeoutMs },
-  });
   const abort = () => actor.send({ type: 'ABORT' });
   options.signal?.addEventListener('abort', abort, { once: true });
   try {
@@ -174,8 +175,9 @@ export async function* query(userInput: string, options: QueryOptions): AsyncGen
   return result;
 }
 
-function lastAssistantText(messages: readonly Message[]): string {
-  for (let i = messages.length - 1; i >= 0; i--) {
+/** The text of this task's last answer; never an earlier task's, when this one got none. */
+function lastAssistantText(messages: readonly Message[], from: number): string {
+  for (let i = messages.length - 1; i >= from; i--) {
     const message = messages[i]!;
     if (message.role !== 'assistant') continue;
     return message.content

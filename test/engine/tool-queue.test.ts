@@ -100,4 +100,10 @@ describe('a conversation that continues', () => {
     expect(second.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'user', 'assistant']);
     expect(second.transcript).toHaveLength(2);
   });
+
+  it("never reports an earlier task's answer as the text of a task that got none", async () => {
+    const first = await runTask([{ text: 'one' }], { prompt: 'first' });
+    const second = await runTask([{ error: { type: 'api_error' } }], { prompt: 'second', messages: first.messages });
+    expect(second.result).toMatchObject({ reason: 'model_error', text: '' });
+  });
 });
