@@ -1,59 +1,44 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startFakeAnthropic, type FakeAnthropic, type FakeResponse } from '../support/fake-anthropic.js';
-import { tempDir, writeJson } from '../support/engine-harness.js';
+import { describe, expect, it } from 'vitest';
+import type { FakeResponse } from '../support/fake-anthropic.js';
+import { useFakeApi } from '../support/fake-api-env.js';
+import { writeJson } from '../support/engine-harness.js';
 import { jsonLines, runCli } from '../support/run-cli.js';
 import path from 'node:path';
 
-let fake: FakeAnthropic;
-let home: string;
-let workspace: string;
-
-async function withFake(script: FakeResponse[]) {
-  fake = await startFakeAnthropic(script);
-  return { ANTHROPIC_API_KEY: 'sk-ant-test-key', ANTHROPIC_BASE_URL: fake.url, XAGENT_HOME: home };
-}
-
-beforeEach(() => {
-  home = tempDir('xagent-home-');
-  workspace = tempDir('xagent-ws-');
-});
-
-afterEach(async () => {
-  expect(fake?.rejected ?? []).toEqual([]);
-  await fake?.close();
-});
+const api = useFakeApi();
+const withFake = (script: FakeResponse[]) => api.start(script);
 
 describe('xagent -p against the Anthropic API', () => {
   it('streams the answer to stdout and exits 0', async () => {
     const env = await withFake([{ text: 'Hello from the fake API.' }]);
-    const run = await runCli(['-p', 'say hello', '--cwd', workspace], { env });
+    const run = await runCli(['-p', 'say hello', '--cwd', api.workspace], { env });
     expect(run.code).toBe(0);
     expect(run.stdout).toBe('Hello from the fake API.\n');
-    expect(fake.requests).toHaveLength(1);
-    const body = fake.requests[0]!.body as { model: string; system: string; tools: Array<{ name: string }> };
+    expect(api.fake.requests).toHaveLength(1);
+    const body = api.fake.requests[0]!.body as { model: string; system: string; tools: Array<{ name: string }> };
     expect(body.model).toBe('claude-sonnet-5-5');
-    expect(body.system).toContain(workspace);
+    expect(body.system).toContain(api.workspace);
     expect(body.tools.map((t) => t.name)).toContain('read_file');
   });
 
   it('honours --model and ANTHROPIC_MODEL', async () => {
     const env = await withFake([{ text: 'a' }, { text: 'b' }]);
-    await runCli(['-p', 'x', '--cwd', workspace, '--model', 'claude-opus-5-5'], { env });
-    await runCli(['-p', 'x', '--cwd', workspace], { env: { ...env, ANTHROPIC_MODEL: 'claude-haiku-5-5' } });
-    expect(fake.requests.map((r) => (r.body as { model: string }).model)).toEqual(['claude-opus-5-5', 'claude-haiku-5-5']);
+    await runCli(['-p', 'x', '--cwd', api.workspace, '--model', 'claude-opus-5-5'], { env });
+    await runCli(['-p', 'x', '--cwd', api.workspace], { env: { ...env, ANTHROPIC_MODEL: 'claude-haiku-5-5' } });
+    expect(api.fake.requests.map((r) => (r.body as { model: string }).model)).toEqual(['claude-opus-5-5', 'claude-haiku-5-5']);
   });
 
   it('reads the prompt from stdin when no argument is given', async () => {
     const env = await withFake([{ text: 'ok' }]);
-    const run = await runCli(['-p', '--cwd', workspace], { env, input: 'the task from stdin\n' });
+    const run = await runCli(['-p', '--cwd', api.workspace], { env, input: 'the task from stdin\n' });
     expect(run.code).toBe(0);
-    const body = fake.requests[0]!.body as { messages: Array<{ content: unknown }> };
+    const body = api.fake.requests[0]!.body as { messages: Array<{ content: unknown }> };
     expect(JSON.stringify(body.messages[0])).toContain('the task from stdin');
   });
 
   it('prints exactly one JSON object with --output-format json', async () => {
     const env = await withFake([{ text: 'The answer.', usage: { input_tokens: 11, output_tokens: 7 } }]);
-    const run = await runCli(['-p', 'q', '--cwd', workspace, '--output-format', 'json'], { env });
+    const run = await runCli(['-p', 'q', '--cwd', api.workspace, '--output-format', 'json'], { env });
     expect(run.code).toBe(0);
     const lines = jsonLines(run.stdout);
     expect(lines).toHaveLength(1);
@@ -76,8 +61,8 @@ describe('xagent -p against the Anthropic API', () => {
       { content: [{ type: 'tool_use', id: 'toolu_1', name: 'read_file', input: { path: 'notes.txt' } }] },
       { text: 'It says hi.' },
     ]);
-    writeJson(path.join(workspace, 'notes.txt'), 'hi');
-    const run = await runCli(['-p', 'read notes', '--cwd', workspace, '--output-format', 'stream-json'], { env });
+    writeJson(path.join(api.workspace, 'notes.txt'), 'hi');
+    const run = await runCli(['-p', 'read notes', '--cwd', api.workspace, '--output-format', 'stream-json'], { env });
     expect(run.code).toBe(0);
     const events = jsonLines(run.stdout);
     const types = events.map((e) => (e.type === 'state' ? `state:${String(e.name)}` : String(e.type)));
@@ -96,25 +81,25 @@ describe('xagent -p against the Anthropic API', () => {
 
   it('retries an overloaded API, shows the retry, then succeeds', async () => {
     const env = await withFake([{ error: { type: 'overloaded_error', message: 'Overloaded' } }, { text: 'made it' }]);
-    const run = await runCli(['-p', 'q', '--cwd', workspace, '--output-format', 'stream-json'], { env });
+    const run = await runCli(['-p', 'q', '--cwd', api.workspace, '--output-format', 'stream-json'], { env });
     expect(run.code).toBe(0);
     const events = jsonLines(run.stdout);
     expect(events.find((e) => e.type === 'retry')).toMatchObject({ attempt: 1, status: 529 });
     expect(events.at(-1)).toMatchObject({ reason: 'final_answer', text: 'made it' });
-    expect(fake.requests).toHaveLength(2);
+    expect(api.fake.requests).toHaveLength(2);
   });
 
   it('stops at once on 401 with model_error (exit 8) and a message about the key', async () => {
     const env = await withFake([{ error: { type: 'authentication_error', message: 'invalid x-api-key' } }]);
-    const run = await runCli(['-p', 'q', '--cwd', workspace], { env });
+    const run = await runCli(['-p', 'q', '--cwd', api.workspace], { env });
     expect(run.code).toBe(8);
     expect(run.stderr).toContain('ANTHROPIC_API_KEY');
-    expect(fake.requests).toHaveLength(1);
+    expect(api.fake.requests).toHaveLength(1);
   });
 
   it('reports a 400 with the API message', async () => {
     const env = await withFake([{ error: { type: 'invalid_request_error', message: 'prompt is too long' } }]);
-    const run = await runCli(['-p', 'q', '--cwd', workspace, '--output-format', 'json'], { env });
+    const run = await runCli(['-p', 'q', '--cwd', api.workspace, '--output-format', 'json'], { env });
     expect(run.code).toBe(8);
     expect(JSON.stringify(jsonLines(run.stdout)[0])).toContain('prompt is too long');
   });
@@ -122,7 +107,7 @@ describe('xagent -p against the Anthropic API', () => {
 
 describe('usage errors exit 2 before any request', () => {
   it('says what to do when ANTHROPIC_API_KEY is missing', async () => {
-    const run = await runCli(['-p', 'hello'], { env: { XAGENT_HOME: home } });
+    const run = await runCli(['-p', 'hello'], { env: { XAGENT_HOME: api.home } });
     expect(run.code).toBe(2);
     expect(run.stderr).toContain('ANTHROPIC_API_KEY is not set');
     expect(run.stdout).toBe('');
@@ -139,6 +124,6 @@ describe('usage errors exit 2 before any request', () => {
     const run = await runCli(['-p', 'hello', ...flags], { env });
     expect(run.code).toBe(2);
     expect(run.stderr).toContain(name);
-    expect(fake.requests).toHaveLength(0);
+    expect(api.fake.requests).toHaveLength(0);
   });
 });

@@ -1,38 +1,26 @@
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Message } from '../../machines/types.js';
-import { startFakeAnthropic, type FakeAnthropic, type FakeResponse } from '../support/fake-anthropic.js';
-import { readJsonl, tempDir, unpairedToolUses } from '../support/engine-harness.js';
+import type { FakeResponse } from '../support/fake-anthropic.js';
+import { useFakeApi } from '../support/fake-api-env.js';
+import { readJsonl, unpairedToolUses } from '../support/engine-harness.js';
 import { jsonLines, runCli, type CliOptions } from '../support/run-cli.js';
 
-let fake: FakeAnthropic;
-let home: string;
-let workspace: string;
+const api = useFakeApi();
 
 async function run(script: FakeResponse[], flags: string[], options: CliOptions = {}) {
-  fake = await startFakeAnthropic(script);
-  const env = { ANTHROPIC_API_KEY: 'sk-ant-test-key', ANTHROPIC_BASE_URL: fake.url, XAGENT_HOME: home, ...options.env };
-  const result = await runCli(['-p', 'the task', '--cwd', workspace, '--output-format', 'json', ...flags], { ...options, env });
+  const env = { ...(await api.start(script)), ...options.env };
+  const result = await runCli(['-p', 'the task', '--cwd', api.workspace, '--output-format', 'json', ...flags], { ...options, env });
   return { ...result, json: jsonLines(result.stdout)[0] as Record<string, unknown> | undefined };
 }
 
 function onlyTranscript(): Message[] {
-  const [id] = readdirSync(path.join(home, 'sessions'));
-  return readJsonl<Message>(path.join(home, 'sessions', id!, 'transcript.jsonl'));
+  const [id] = readdirSync(path.join(api.home, 'sessions'));
+  return readJsonl<Message>(path.join(api.home, 'sessions', id!, 'transcript.jsonl'));
 }
 
 const readCall = (id: string) => ({ type: 'tool_use' as const, id, name: 'read_file', input: { path: 'missing.txt' } });
-
-beforeEach(() => {
-  home = tempDir('xagent-home-');
-  workspace = tempDir('xagent-ws-');
-});
-
-afterEach(async () => {
-  expect(fake?.rejected ?? []).toEqual([]);
-  await fake?.close();
-});
 
 describe('each stop reason has its exit code and json result', () => {
   it('max_turns exits 3', async () => {
@@ -61,7 +49,7 @@ describe('each stop reason has its exit code and json result', () => {
     expect(r.code).toBe(6);
     expect(r.json).toMatchObject({ reason: 'permission_denied', call: { name: 'write_file' }, decision: { behavior: 'deny' } });
     expect(String((r.json!.decision as { decidedBy: string }).decidedBy)).toContain('no TTY');
-    expect(existsSync(path.join(workspace, 'out.txt'))).toBe(false);
+    expect(existsSync(path.join(api.workspace, 'out.txt'))).toBe(false);
     expect(unpairedToolUses(onlyTranscript())).toEqual([]);
   });
 
@@ -81,14 +69,12 @@ describe('each stop reason has its exit code and json result', () => {
   });
 
   it('a malformed settings file exits 2 naming the file, before any request', async () => {
-    mkdirSync(path.join(workspace, '.xagent'));
-    writeFileSync(path.join(workspace, '.xagent', 'settings.json'), '{"permissions": {"allow": "bash"}}');
+    mkdirSync(path.join(api.workspace, '.xagent'));
+    writeFileSync(path.join(api.workspace, '.xagent', 'settings.json'), '{"permissions": {"allow": "bash"}}');
     const r = await run([{ text: 'never sent' }], []);
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain(path.join(workspace, '.xagent', 'settings.json'));
-    expect(fake.requests).toHaveLength(0);
-    await fake.close();
-    fake = await startFakeAnthropic([]);
+    expect(r.stderr).toContain(path.join(api.workspace, '.xagent', 'settings.json'));
+    expect(api.fake.requests).toHaveLength(0);
   });
 
   it('model_error exits 8 after the retries are used up', async () => {
@@ -96,13 +82,13 @@ describe('each stop reason has its exit code and json result', () => {
     const r = await run([overloaded, overloaded, overloaded], []);
     expect(r.code).toBe(8);
     expect(r.json).toMatchObject({ reason: 'model_error', error: { code: 'MODEL_ERROR' } });
-    expect(fake.requests).toHaveLength(3);
+    expect(api.fake.requests).toHaveLength(3);
   });
 
   it('final_answer after a failed tool: an is_error result goes back to the model', async () => {
     const r = await run([{ content: [readCall('t1')] }, { text: 'The file is missing.' }], []);
     expect(r.code).toBe(0);
-    const second = fake.requests[1]!.body as { messages: Message[] };
+    const second = api.fake.requests[1]!.body as { messages: Message[] };
     expect(second.messages.at(-1)!.content[0]).toMatchObject({ type: 'tool_result', tool_use_id: 't1', is_error: true });
   });
 });
@@ -121,6 +107,6 @@ describe('signals', () => {
     expect(r.code).toBe(130);
     expect(jsonLines(r.stdout).at(-1)).toMatchObject({ type: 'result', reason: 'user_abort' });
     expect(onlyTranscript()).toEqual([{ role: 'user', content: [{ type: 'text', text: 'the task' }] }]);
-    expect(fake.disconnected).toEqual([0]);
+    expect(api.fake.disconnected).toEqual([0]);
   });
 });

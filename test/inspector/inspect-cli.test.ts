@@ -5,9 +5,9 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { InspectorRecord } from '../../src/inspector/records.js';
 import { tempDir, writeJson } from '../support/engine-harness.js';
 import { rawGet } from './http-client.js';
+import { CLI } from '../support/run-cli.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
-const CLI = path.join(ROOT, 'dist/src/cli/main.js');
 
 beforeAll(() => {
   // `npm test` builds first; a lone `vitest run` of this file may find no dist yet.
