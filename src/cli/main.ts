@@ -7,6 +7,7 @@ import { UsageError, USAGE_EXIT_CODE } from './exit-codes.js';
 import { registerInspectCommand } from './inspect-command.js';
 import { runInteractiveMode } from './interactive-mode.js';
 import { parseChoice } from './parse-options.js';
+import { watchOutputStreams } from './output-closed.js';
 import { runPrint } from './print-mode.js';
 import type { RawOptions } from './run-config.js';
 import { registerSessionsCommand } from './sessions-command.js';
@@ -55,6 +56,7 @@ function buildProgram(setExit: (code: number) => void): Command {
 }
 
 export async function main(argv: string[]): Promise<number> {
+  watchOutputStreams();
   let exitCode = 0;
   const program = buildProgram((code) => (exitCode = code));
   program.exitOverride();

@@ -5,6 +5,7 @@ import { createApiModel } from './model-factory.js';
 import { openSession } from './open-session.js';
 import { buildRunConfig, policyFor, type RawOptions } from './run-config.js';
 import { exitCodeOf, rendererFor, runOneTask } from './run-print.js';
+import { onOutputClosed } from './output-closed.js';
 import { installAbortSignals } from './signals.js';
 
 async function readStdin(): Promise<string> {
@@ -28,7 +29,12 @@ export async function runPrint(args: string[], raw: RawOptions): Promise<number>
   const session = openSession(config, raw);
   const sessionId = session.sessionId;
   const controller = new AbortController();
-  const uninstall = installAbortSignals({ onAbort: () => controller.abort(), stderr: process.stderr });
+  const uninstallSignals = installAbortSignals({ onAbort: () => controller.abort(), stderr: process.stderr });
+  const stopWatchingOutput = onOutputClosed(() => controller.abort());
+  const uninstall = () => {
+    uninstallSignals();
+    stopWatchingOutput();
+  };
   let inspector: Awaited<ReturnType<typeof startRunInspector>> | null = null;
   try {
     inspector =

@@ -105,6 +105,26 @@ describe('xagent -p against the Anthropic API', () => {
   });
 });
 
+describe('a reader that goes away', () => {
+  it('stops the task cleanly when stdout is closed mid-answer (xagent -p | head), with no crash', async () => {
+    const env = await withFake([{ text: 'word '.repeat(300), eventDelayMs: 20 }]);
+    let closed = false;
+    const run = await runCli(['-p', 'talk', '--cwd', api.workspace], {
+      env,
+      onOutput: (child, output) => {
+        if (!closed && output.stdout.length > 0) {
+          closed = true;
+          child.stdout?.destroy();
+        }
+      },
+    });
+    expect(closed).toBe(true);
+    expect(run.stderr).not.toContain('EPIPE');
+    expect(run.code).toBe(130);
+    expect(api.fake.disconnected).toEqual([0]);
+  });
+});
+
 describe('usage errors exit 2 before any request', () => {
   it('says what to do when ANTHROPIC_API_KEY is missing', async () => {
     const run = await runCli(['-p', 'hello'], { env: { XAGENT_HOME: api.home } });
