@@ -28,6 +28,8 @@ const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resol
 export function engineImplementations(services: EngineServices) {
   const { model, tools, permissions, workspace, system, clock, sink, emit, sessionId } = services;
   let total: Usage = { input_tokens: 0, output_tokens: 0 };
+  // The tool list does not change during a task: built once, not per model round.
+  const toolSpecs = tools.specs();
   return {
     actors: {
       callModel: fromPromise<ModelResponse, { messages: Message[]; turn: number }>(async ({ input, signal }) => {
@@ -36,7 +38,7 @@ export function engineImplementations(services: EngineServices) {
         const response = await model.createMessage({
           system,
           messages: input.messages,
-          tools: tools.specs(),
+          tools: toolSpecs,
           signal,
           onTextDelta: (text) => emit({ type: 'text_delta', text }),
           onRetry: ({ attempt, delayMs, status, message }) => {

@@ -1,10 +1,11 @@
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { EngineState } from '../../machines/query-engine.js';
 import type { Message, TextBlock, ToolCall, Usage } from '../../machines/types.js';
 import type { TraceLine } from '../engine/events.js';
 import { createHistory, type HistoryOptions, type InspectorHistory } from './history.js';
 import { resultRecord } from './live-feed.js';
+import { readJsonLines } from '../sessions/jsonl.js';
 
 export class ReplayError extends Error {
   override readonly name = 'ReplayError';
@@ -25,19 +26,9 @@ type TaskStartLine = {
   limits?: { max_turns?: number; max_tool_calls?: number; timeout_ms?: number };
 };
 
-/** Reads a JSONL file, skipping a torn last line (a crash mid-write) and blank lines. */
+/** The usable lines of a JSONL file; a torn or malformed line is skipped (replay only shows). */
 function readJsonl<T>(file: string): T[] {
-  if (!existsSync(file)) return [];
-  const out: T[] = [];
-  for (const line of readFileSync(file, 'utf8').split('\n')) {
-    if (!line.trim()) continue;
-    try {
-      out.push(JSON.parse(line) as T);
-    } catch {
-      // A torn line is the only expected damage: each line is one write(2).
-    }
-  }
-  return out;
+  return readJsonLines(file).values.map(({ value }) => value as T);
 }
 
 function assistantText(message: Message): string {

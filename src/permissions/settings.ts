@@ -1,4 +1,5 @@
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { writeFileAtomicSync } from '../files/write-file-atomic-sync.js';
 import os from 'node:os';
 import path from 'node:path';
 import type { PermissionBehavior } from '../../machines/types.js';
@@ -188,13 +189,10 @@ export function addAllowRule(workspace: string, rule: string | readonly string[]
   for (const text of texts) if (!allow.includes(text.trim())) allow.push(text.trim());
   const next = { ...settings, permissions: { ...permissions, allow } };
 
-  mkdirSync(path.dirname(file), { recursive: true });
-  const temp = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
   try {
-    writeFileSync(temp, `${JSON.stringify(next, null, 2)}\n`, { mode: 0o644 });
-    renameSync(temp, file);
+    mkdirSync(path.dirname(file), { recursive: true });
+    writeFileAtomicSync(file, `${JSON.stringify(next, null, 2)}\n`, { mode: 0o644 });
   } catch (error) {
-    rmSync(temp, { force: true });
     throw new SettingsError(file, `cannot write: ${(error as Error).message}`, { cause: error });
   }
   return file;

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { STOP_REASONS, type StopReason } from '../../machines/types.js';
-import { writeFileAtomicSync } from './atomic-file.js';
+import { writeFileAtomicSync } from '../files/write-file-atomic-sync.js';
 
 /** The meta.json format this xagent writes. Older versions are read; newer ones are refused. */
 export const META_SCHEMA_VERSION = 1;

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { appendFileSync, copyFileSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Message, StopReason } from '../../machines/types.js';
-import { writeFileAtomicSync } from './atomic-file.js';
+import { writeFileAtomicSync } from '../files/write-file-atomic-sync.js';
 import { SessionError } from './errors.js';
 import { healTornTail } from './jsonl.js';
 import { acquireSessionLock } from './lock.js';

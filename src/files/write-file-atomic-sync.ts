@@ -6,13 +6,15 @@ import path from 'node:path';
  * Replaces `target` so that a reader (or a process killed half-way) sees the old file or the new
  * one, never a mix. The temporary name carries the pid and random bytes, so two processes writing
  * the same file never share a temporary file; the last rename wins whole.
- * Synchronous: it runs at task start and end, where the next step needs it on disk.
+ * Synchronous: it runs at task start and end (session metadata) and when a person answers
+ * "always" (project settings), where the next step needs it on disk. Tools write asynchronously,
+ * with their own `src/tools/atomic-write.ts` that also keeps the file's mode.
  * @example writeFileAtomicSync('/home/me/.xagent/sessions/abc/meta.json', '{"schema_version":1}\n');
  */
-export function writeFileAtomicSync(target: string, content: string): void {
+export function writeFileAtomicSync(target: string, content: string, options: { mode?: number } = {}): void {
   const temp = path.join(path.dirname(target), `.${path.basename(target)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
   try {
-    const fd = openSync(temp, 'wx', 0o600);
+    const fd = openSync(temp, 'wx', options.mode ?? 0o600);
     try {
       writeSync(fd, content);
       fsyncSync(fd);
