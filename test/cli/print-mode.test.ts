@@ -1,8 +1,9 @@
+import { readFileSync, statSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { FakeResponse } from '../support/fake-anthropic.js';
 import { useFakeApi } from '../support/fake-api-env.js';
 import { writeJson } from '../support/engine-harness.js';
-import { jsonLines, runCli } from '../support/run-cli.js';
+import { CLI, jsonLines, runCli } from '../support/run-cli.js';
 import path from 'node:path';
 
 const api = useFakeApi();
@@ -145,5 +146,12 @@ describe('usage errors exit 2 before any request', () => {
     expect(run.code).toBe(2);
     expect(run.stderr).toContain(name);
     expect(api.fake.requests).toHaveLength(0);
+  });
+});
+
+describe('the installed command', () => {
+  it('is an executable file, so `npx xagent` runs it from a fresh clone', () => {
+    expect(statSync(CLI).mode & 0o111).not.toBe(0);
+    expect(readFileSync(CLI, 'utf8').startsWith('#!/usr/bin/env node')).toBe(true);
   });
 });
