@@ -62,8 +62,10 @@ export async function startRunInspector(options: {
   env?: NodeJS.ProcessEnv;
 }): Promise<RunInspector> {
   const { config, stderr } = options;
-  const history = createHistory({ secrets: secretsFrom(options.env ?? process.env) });
+  const secrets = secretsFrom(options.env ?? process.env);
+  const history = createHistory({ secrets });
   const feed = liveFeed(history, {
+    secrets,
     sessionId: options.sessionId,
     model: config.raw.modelScript ? `scripted (${config.raw.modelScript})` : config.modelId,
     limits: { maxTurns: config.maxTurns, maxToolCalls: config.maxToolCalls, timeoutMs: config.timeoutMs },

@@ -4,6 +4,8 @@ import { DEFAULT_LIMITS } from '../engine/query.js';
 import { stopMessage } from '../cli/stop-message.js';
 import type { InspectorHistory } from './history.js';
 import type { InspectorLimits, RecordBody, Via } from './records.js';
+import { createSanitizer } from './redact.js';
+import { StreamRedactor } from './stream-redactor.js';
 
 export interface RunMeta {
   sessionId: string;
@@ -11,6 +13,8 @@ export interface RunMeta {
   limits: InspectorLimits;
   workspace?: string;
   prompt?: string;
+  /** Secret values (the API key) that streamed text must not carry to the page, even split across deltas. */
+  secrets?: ReadonlyArray<string | undefined>;
 }
 
 /** Connects one run to a history: `inspect` goes to query()'s `inspect` option, `onEvent` sees each AgentEvent. */
@@ -84,6 +88,7 @@ export function liveFeed(history: InspectorHistory, meta: RunMeta): LiveFeed {
     ...(meta.workspace ? { workspace: meta.workspace } : {}),
     ...(meta.prompt ? { prompt: meta.prompt } : {}),
   });
+  const stream = new StreamRedactor(createSanitizer({ secrets: meta.secrets }).text, meta.secrets);
   let rootId: string | undefined;
   // vias[k] entered the state of trace seq k + 1 (seq 0, build_context, is entered by start-up).
   let vias: Array<Via | undefined> = [];
@@ -101,6 +106,13 @@ export function liveFeed(history: InspectorHistory, meta: RunMeta): LiveFeed {
       vias.push({ event: last.eventType, from: last.source.key, to: last.target?.[0]?.key ?? last.source.key });
     },
     onEvent(event) {
+      if (event.type === 'text_delta') {
+        const text = stream.push(event.text);
+        if (text) history.append({ kind: 'text', text });
+        return;
+      }
+      const rest = stream.flush();
+      if (rest) history.append({ kind: 'text', text: rest });
       let via: Via | undefined;
       if (event.type === 'state' && event.seq > 0) {
         const candidate = vias[event.seq - 1];
