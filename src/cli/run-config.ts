@@ -68,6 +68,7 @@ export function buildRunConfig(raw: RawOptions, env: NodeJS.ProcessEnv, createAp
   const maxToolCalls = parsePositiveInt(raw.maxToolCalls ?? '12', '--max-tool-calls');
   const timeoutMs = parseDuration(raw.timeout ?? '120s');
   const workspace = resolveWorkspace(raw.cwd);
+  if (raw.model !== undefined && raw.model.trim() === '') throw new UsageError('--model is empty: give a model id, e.g. --model claude-sonnet-4-5');
   const modelId = raw.model ?? env.ANTHROPIC_MODEL ?? DEFAULT_MODEL;
   const home = path.resolve(xagentHome(env));
   const flagMode = raw.permissionMode === undefined ? undefined : parseChoice(raw.permissionMode, PERMISSION_MODES, '--permission-mode');
