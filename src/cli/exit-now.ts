@@ -13,9 +13,12 @@ export async function exitWhenFlushed(code: number): Promise<never> {
   process.exit(code);
 }
 
+/** Resolves once nothing is left in the stream's buffer, or it failed (a reader that went away). */
 function flushed(stream: NodeJS.WriteStream): Promise<void> {
   return new Promise((resolve) => {
-    if (stream.destroyed || !stream.writable) resolve();
-    else stream.write('', () => resolve());
+    if (stream.destroyed || stream.errored || !stream.writable || stream.writableLength === 0) return resolve();
+    stream.once('error', () => resolve());
+    stream.once('close', () => resolve());
+    stream.write('', () => resolve());
   });
 }

@@ -79,6 +79,7 @@ export function splitCommand(command: string): ParsedCommand {
   const known = recent.get(command);
   if (known) return known;
   const parsed = readCommand(command);
+  if (command.length > RECENT_MAX_CHARS) return parsed;
   recent.set(command, parsed);
   if (recent.size > RECENT_LIMIT) recent.delete(recent.keys().next().value ?? '');
   return parsed;
@@ -86,6 +87,7 @@ export function splitCommand(command: string): ParsedCommand {
 
 // Every rule checks the same command again; the parser takes milliseconds, so recent readings are kept.
 const RECENT_LIMIT = 512;
+const RECENT_MAX_CHARS = 4096;
 const recent = new Map<string, ParsedCommand>();
 
 function readCommand(command: string): ParsedCommand {

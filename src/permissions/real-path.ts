@@ -11,8 +11,13 @@ import { resolveToolPath } from './path-glob.js';
  * @example realPathInput('src/cfg/settings.json', '/ws') // '.xagent/settings.json' when src/cfg -> ../.xagent
  */
 export function realPathInput(input: string, workspace: string): string | null {
+  let realRoot: string;
   try {
-    const realRoot = realpathSync(workspace);
+    realRoot = realpathSync(workspace);
+  } catch {
+    return input; // no workspace on disk (a library caller's virtual root): nothing to follow
+  }
+  try {
     const real = realpathOfMaybeMissing(resolveToolPath(input, workspace).absolute);
     const relative = path.relative(realRoot, real);
     if (relative === '') return '.';

@@ -154,11 +154,14 @@ describe('issue 18.13: flags and rules that were accepted silently', () => {
     expect(first.code).toBe(0);
     const second = await runCli(['-p', 'two', '--continue', '--cwd', s.workspace, '--model-script', s.script], { env: { XAGENT_HOME: s.home } });
     expect(second.code).toBe(0);
+    type Block = { type: string; id?: string };
     const ids = sessionFile(s.home, 'transcript.jsonl')
       .trim()
       .split('\n')
-      .flatMap((line) => (JSON.parse(line) as { content: Array<{ type: string; id?: string }> | string }).content)
-      .flatMap((block) => (typeof block === 'object' && block.type === 'tool_use' ? [block.id] : []));
+      .flatMap((line) => {
+        const { content } = JSON.parse(line) as { content: Block[] | string };
+        return typeof content === 'string' ? [] : content.filter((b) => b.type === 'tool_use').map((b) => b.id);
+      });
     expect(ids).toHaveLength(2);
     expect(new Set(ids).size).toBe(2);
   });
