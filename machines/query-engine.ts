@@ -2,7 +2,6 @@ import { assign, fromCallback, fromPromise, setup, type EventObject } from 'xsta
 import {
   addUsage,
   initialContext,
-  nextCall,
   stopError,
   toolBudgetSpent,
   workingCall,
@@ -83,7 +82,6 @@ const setupEngine = setup({
         lastStopReason: response.stopReason,
       };
     }),
-    startCall: assign(({ context }) => ({ current: nextCall(context) })),
     validateCall: validateCallAction((call) => ({
       ok: false,
       error: { code: 'TOOL_NOT_FOUND', message: `No tool named "${call.name}". No tools are available.` },
@@ -188,8 +186,8 @@ export const queryEngine = setupEngine.createMachine({
       },
     },
     validate_tool: {
-      // validateCall skips a call the budget will not let run, so such a stop reports no error of the call's.
-      entry: ['startCall', 'validateCall'],
+      // The next call becomes `current`; validateCall skips one the budget will not let run, so such a stop reports no error of the call's.
+      entry: 'validateCall',
       always: [
         { guard: 'maxToolCallsReached', target: 'done', actions: { type: 'stop', params: { reason: 'max_tool_calls' } } },
         { guard: 'callInvalid', target: 'recover' },

@@ -35,6 +35,7 @@ export interface Microstep {
 
 const key = (node: { path: readonly string[] }) => node.path.join('.');
 const none = (): TakenTransition[] => [];
+const takenBy = (all: readonly AnyTransitionDefinition[]) => () => all.map(taken);
 const INIT: Via = { event: 'xstate.init' };
 
 function taken(transition: AnyTransitionDefinition): TakenTransition {
@@ -69,6 +70,6 @@ export function observeMicrosteps(onMicrostep: (microstep: Microstep) => void): 
     let moved: AnyTransitionDefinition | undefined;
     for (let k = all.length - 1; k >= 0 && !moved; k--) if (all[k]!.target?.length) moved = all[k];
     const entered: Via | null = moved ? { event: moved.eventType === '' ? 'always' : moved.eventType, transition: transitionId(moved) } : null;
-    onMicrostep({ state: snapshot.value, context: snapshot.context, eventType: event.event.type, transitions: () => all.map(taken), entered });
+    onMicrostep({ state: snapshot.value, context: snapshot.context, eventType: event.event.type, transitions: takenBy(all), entered });
   };
 }
