@@ -12,10 +12,10 @@ function streamed(text: string, cuts: number[]): { joined: string; records: stri
   const feed = liveFeed(history, { sessionId: 's', limits: {}, secrets: [CUSTOM] });
   let from = 0;
   for (const cut of [...cuts, text.length]) {
-    if (cut > from) feed.onEvent({ type: 'text_delta', text: text.slice(from, cut) });
+    if (cut > from) feed({ type: 'text_delta', text: text.slice(from, cut) });
     from = Math.max(from, cut);
   }
-  feed.onEvent({ type: 'turn_end', reason: 'end_turn' });
+  feed({ type: 'turn_end', reason: 'end_turn' });
   const texts = history.records.filter((r) => r.kind === 'text').map((r) => (r as { text: string }).text);
   return { joined: texts.join(''), records: JSON.stringify(history.records) };
 }
@@ -46,7 +46,7 @@ describe('issue 18.4: streamed text is redacted as a whole before the inspector 
   it('lets ordinary text through without waiting for the end of the turn', () => {
     const history = createHistory();
     const feed = liveFeed(history, { sessionId: 's', limits: {} });
-    feed.onEvent({ type: 'text_delta', text: 'Hello there, ' });
+    feed({ type: 'text_delta', text: 'Hello there, ' });
     expect(history.records.filter((r) => r.kind === 'text').map((r) => (r as { text: string }).text).join('')).toBe('Hello there, ');
   });
 });
