@@ -89,7 +89,17 @@ export function renderTools(records) {
       h(
         'li',
         { class: `tool ${status}`, 'data-testid': 'tool-call', 'data-call-id': call.id, 'data-tool-name': call.name, 'data-status': status },
-        h('div', { class: 'tool-head' }, h('strong', {}, call.name), h('span', { class: 'badge status' }, status), h('code', { class: 'dim' }, call.id)),
+        h(
+          'div',
+          { class: 'tool-head' },
+          h('strong', {}, call.name),
+          h('span', { class: 'badge status' }, status),
+          // Known from the decision before the call runs, and from the result once it has.
+          result?.sandboxed || decision?.decidedBy?.startsWith('sandbox:')
+            ? h('span', { class: 'badge sandboxed', 'data-testid': 'tool-sandboxed', title: 'ran inside the OS sandbox (bubblewrap)' }, 'sandboxed')
+            : null,
+          h('code', { class: 'dim' }, call.id),
+        ),
         h('pre', { class: 'input', 'data-testid': 'tool-input' }, json(call.input)),
         decision
           ? h('div', { class: `decision ${decision.behavior}`, 'data-testid': 'tool-decision' }, `${decision.behavior} — decided by ${decision.decidedBy}${decision.message ? `: ${decision.message}` : ''}`)

@@ -7,6 +7,7 @@ import { createPermissionPolicy, type PermissionPrompt, type SessionPermissionPo
 import { PERMISSION_MODES, type PermissionMode } from '../permissions/types.js';
 import { ToolRegistry } from '../tools/registry.js';
 import { builtinTools } from '../tools/builtin/index.js';
+import { sandboxForRun, SandboxUnavailableError, type Sandbox, type SandboxSettings } from '../sandbox/index.js';
 import { UsageError } from './exit-codes.js';
 import { parseChoice, parseDuration, parsePositiveInt } from './parse-options.js';
 
@@ -31,6 +32,8 @@ export interface RawOptions {
   continue?: boolean;
   inspect?: string | boolean;
   modelScript?: string;
+  /** --sandbox (true) / --no-sandbox (false). */
+  sandbox?: boolean;
 }
 
 /** Everything a run needs, checked: a bad value is a UsageError (exit 2) before any request. */
@@ -47,6 +50,9 @@ export interface RunConfig {
   permissionMode: PermissionMode;
   rules: PermissionRule[];
   raw: RawOptions;
+  /** Set when commands run in the OS sandbox: bash uses it; hooks and stdio MCP servers should (see src/sandbox/README.md). */
+  sandbox?: Sandbox;
+  sandboxSettings: SandboxSettings;
 }
 
 function resolveWorkspace(dir: string | undefined): string {
@@ -78,6 +84,13 @@ export function buildRunConfig(raw: RawOptions, env: NodeJS.ProcessEnv, createAp
     if (error instanceof SettingsError) throw new UsageError(error.message);
     throw error;
   }
+  let sandboxed;
+  try {
+    sandboxed = sandboxForRun({ flag: raw.sandbox, layers: settings.sandbox, workspace, xagentHome: home, env });
+  } catch (error) {
+    if (error instanceof SandboxUnavailableError) throw new UsageError(error.message);
+    throw error;
+  }
   let model: ModelClient;
   if (raw.modelScript) {
     try {
@@ -102,16 +115,18 @@ export function buildRunConfig(raw: RawOptions, env: NodeJS.ProcessEnv, createAp
     rules: settings.rules,
     model,
     modelId,
-    tools: new ToolRegistry(builtinTools()),
+    tools: new ToolRegistry(builtinTools(sandboxed.sandbox ? { sandbox: sandboxed.sandbox } : {})),
     maxTurns,
     maxToolCalls,
     timeoutMs,
     format,
     raw,
+    ...(sandboxed.sandbox ? { sandbox: sandboxed.sandbox } : {}),
+    sandboxSettings: sandboxed.settings,
   };
 }
 
 /** The permission policy of a run: its rules and mode, and a prompt only where a person can answer. */
 export function policyFor(config: RunConfig, prompt?: PermissionPrompt): SessionPermissionPolicy {
-  return createPermissionPolicy({ mode: config.permissionMode, rules: config.rules, workspace: config.workspace, prompt });
+  return createPermissionPolicy({ mode: config.permissionMode, rules: config.rules, workspace: config.workspace, prompt, sandbox: config.sandbox !== undefined });
 }

@@ -61,8 +61,9 @@ export function engineImplementations(services: EngineServices) {
           sink.audit({ ts: new Date().toISOString(), session_id: sessionId, call, duration_ms: clock.now() - started, ...fields });
         try {
           const result = await tools.execute(call, { signal, workspace });
-          audit({ is_error: result.isError, aborted: signal.aborted, content: result.content.slice(0, 2000) });
-          emit({ type: 'tool_result', call, result: { content: result.content, is_error: result.isError } });
+          const sandboxed = result.sandboxed ? { sandboxed: true } : {};
+          audit({ is_error: result.isError, aborted: signal.aborted, ...sandboxed, content: result.content.slice(0, 2000) });
+          emit({ type: 'tool_result', call, result: { content: result.content, is_error: result.isError, ...sandboxed } });
           return result;
         } catch (error) {
           const message = error instanceof Error ? error.message : String(error);

@@ -10,9 +10,14 @@ export interface CheckPermissionInput {
   rules: readonly PermissionRule[];
   /** Absolute workspace root; file-tool paths are matched relative to it. */
   workspace: string;
+  /** bash runs inside the OS sandbox (--sandbox): the sandbox, not a prompt, is the boundary. */
+  sandbox?: boolean;
 }
 
 const EDIT_TOOLS = new Set(['write_file', 'edit_file']);
+
+/** The decision's `decidedBy` for a bash call that runs because the sandbox contains it. */
+export const SANDBOX_DECIDED_BY = 'sandbox: bash runs inside the OS sandbox (no deny or ask rule matched)';
 
 /** What the model reads when plan mode refuses a write; it goes back as an error result. */
 export function planModeMessage(tool: string): string {
@@ -23,15 +28,15 @@ export function planModeMessage(tool: string): string {
 }
 
 /**
- * Decides one validated call: deny rules first, then plan mode, bypass mode, ask rules, allow
- * rules, acceptEdits, and last the defaults (read-only tools allowed, anything else asks).
+ * Decides one validated call: deny rules first, then plan mode, bypass mode, ask rules, the
+ * sandbox (bash inside it runs without a prompt), allow rules, acceptEdits, and last the defaults (read-only tools allowed, anything else asks).
  * Pure: no I/O, the same input always gives the same decision.
  * @example
  * checkPermission({ call: { id: '1', name: 'bash', input: { command: 'npm test && rm -rf ~' } },
  *   tool: { readOnly: false }, mode: 'default', rules: [allowNpmTest], workspace: '/ws' })
  * // { behavior: 'ask', decidedBy: 'default: bash asks (no allow rule covers "rm -rf ~")' }
  */
-export function checkPermission({ call, tool, mode, rules, workspace }: CheckPermissionInput): PermissionDecision {
+export function checkPermission({ call, tool, mode, rules, workspace, sandbox = false }: CheckPermissionInput): PermissionDecision {
   const of = (behavior: PermissionRule['behavior']) => rules.filter((rule) => rule.behavior === behavior);
 
   for (const rule of of('deny')) {
@@ -53,6 +58,8 @@ export function checkPermission({ call, tool, mode, rules, workspace }: CheckPer
     const hit = restrictionHit(rule, call, workspace);
     if (hit) return wouldAsk(call, mode, `${describeRule(rule)}${matchedPart(call, hit.what)}`);
   }
+
+  if (sandbox && call.name === 'bash') return { behavior: 'allow', decidedBy: SANDBOX_DECIDED_BY };
 
   const cover = allowCover(of('allow'), call, workspace);
   if ('rules' in cover) return { behavior: 'allow', decidedBy: describeAllow(cover.rules) };
