@@ -53,7 +53,8 @@ function signalGroup(pgid: number, signal: NodeJS.Signals): boolean {
   }
 }
 
-async function waitUntilGone(pgid: number, ms: number): Promise<boolean> {
+/** Resolves true once no live process is left in the group, false if some still are after `ms`. */
+export async function waitUntilGone(pgid: number, ms: number): Promise<boolean> {
   const deadline = Date.now() + ms;
   for (;;) {
     if (!groupAlive(pgid)) return true;

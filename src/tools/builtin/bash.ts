@@ -4,7 +4,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Readable } from 'node:stream';
 import type { ToolResult } from '../../../machines/types.js';
 import type { CommandSandbox, Tool } from '../types.js';
-import { groupAlive, killProcessGroup } from '../process-group.js';
+import { groupAlive, killProcessGroup, waitUntilGone } from '../process-group.js';
 import { fail, ok } from '../result.js';
 import { HeadTailBuffer, MAX_RESULT_CHARS } from '../truncate.js';
 
@@ -89,9 +89,11 @@ export function createBashTool(options: { killGraceMs?: number; sandbox?: Comman
         signal.removeEventListener('abort', onAbort);
       }
       let leftovers = false;
+      // A sandbox's PID namespace is torn down just after bwrap exits, and everything in it with it.
+      const settled = () => (sandbox ? waitUntilGone(pgid, 250) : Promise.resolve(false));
       if (killing) {
         await killing;
-      } else if (groupAlive(pgid)) {
+      } else if (groupAlive(pgid) && !(await settled())) {
         // The command exited but left processes behind; they would hold our pipes and outlive the task.
         leftovers = true;
         await killProcessGroup(pgid, { graceMs });
