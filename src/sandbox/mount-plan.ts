@@ -88,10 +88,11 @@ export function planMounts({ workspace, hidden }: { workspace: string; hidden: r
     if (found && !inside(found.real, workspace)) continue; // a link to outside: read-only already
     const real = found?.real ?? target;
     if (!found) {
+      const missingParents: Placeholder[] = [];
       for (let dir = path.dirname(real); dir !== workspace && inside(dir, workspace); dir = path.dirname(dir)) {
-        if (!existing(dir)) placeholders.unshift({ path: dir, kind: 'dir' });
+        if (!existing(dir) && !placeholders.some((p) => p.path === dir)) missingParents.unshift({ path: dir, kind: 'dir' });
       }
-      placeholders.push({ path: real, kind });
+      placeholders.push(...missingParents, { path: real, kind });
     }
     // Each folder between the workspace and a protected path becomes a mount point of its own, so
     // it cannot be renamed away (`mv .git x && mkdir -p .git/hooks`); it stays writable.
