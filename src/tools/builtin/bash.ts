@@ -90,7 +90,7 @@ export function createBashTool(options: { killGraceMs?: number; sandbox?: Comman
       }
       let leftovers = false;
       // A sandbox's PID namespace is torn down just after bwrap exits, and everything in it with it.
-      const settled = () => (sandbox ? waitUntilGone(pgid, 250) : Promise.resolve(false));
+      const settled = () => (sandbox ? waitUntilGone(pgid, 250, 2) : Promise.resolve(false));
       if (killing) {
         await killing;
       } else if (groupAlive(pgid) && !(await settled())) {
