@@ -1,6 +1,7 @@
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { loadSessionHistory } from '../../src/inspector/replay.js';
 import { jsonLines, runCli } from '../support/run-cli.js';
 import { DECOY_TEXT, layout, type Layout } from './helpers.js';
 
@@ -47,6 +48,9 @@ describe('xagent --sandbox (real bwrap)', () => {
     const audit = jsonLines(readFileSync(path.join(path.dirname(result.trace_path), 'audit.jsonl'), 'utf8'));
     expect(audit).toHaveLength(1);
     expect(audit[0]).toMatchObject({ sandboxed: true, is_error: true });
+    // `xagent inspect` on the recorded session shows it too.
+    const replayed = loadSessionHistory(result.trace_path).records.find((r) => r.kind === 'tool_result');
+    expect(replayed).toMatchObject({ result: { sandboxed: true } });
   });
 
   it('without the sandbox the same run stops: there is no terminal to ask', async () => {
