@@ -1,7 +1,8 @@
 import { realpathSync } from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
-import { loadSettings, SettingsError, xagentHome } from '../permissions/index.js';
+import { loadSettings, SettingsError } from '../permissions/index.js';
+import { xagentHome } from '../sessions/layout.js';
 import { checkSandbox, createSandbox, resolveSandboxSettings, SandboxUnavailableError } from '../sandbox/index.js';
 import { USAGE_EXIT_CODE } from './exit-codes.js';
 

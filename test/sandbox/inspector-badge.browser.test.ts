@@ -19,14 +19,14 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI)('the inspector marks s
 
   it('shows a "sandboxed" badge on a call that ran in the sandbox, and none on one that did not', async () => {
     const history = createHistory();
-    const feed = liveFeed(history, { sessionId: 'sandbox-badge', model: 'scripted', limits: { maxTurns: 8, maxToolCalls: 12, timeoutMs: 120_000 }, workspace: '/ws' });
+    const observe = liveFeed(history, { sessionId: 'sandbox-badge', model: 'scripted', limits: { maxTurns: 8, maxToolCalls: 12, timeoutMs: 120_000 }, workspace: '/ws' });
     const boxed = { id: 'toolu_boxed', name: 'bash', input: { command: 'make' } };
     const plain = { id: 'toolu_plain', name: 'read_file', input: { path: 'a.txt' } };
     // The events exactly as the engine emits them (src/engine/implementations.ts); the CLI test checks that it does.
-    feed.onEvent({ type: 'tool_start', call: boxed });
-    feed.onEvent({ type: 'tool_result', call: boxed, result: { content: 'ok\n[exit code: 0]', is_error: false, sandboxed: true } });
-    feed.onEvent({ type: 'tool_start', call: plain });
-    feed.onEvent({ type: 'tool_result', call: plain, result: { content: 'text', is_error: false } });
+    observe({ type: 'tool_start', call: boxed });
+    observe({ type: 'tool_result', call: boxed, result: { content: 'ok\n[exit code: 0]', is_error: false, sandboxed: true } });
+    observe({ type: 'tool_start', call: plain });
+    observe({ type: 'tool_result', call: plain, result: { content: 'text', is_error: false } });
     server = await startInspectorServer({ history, chart: inspectorChart });
     browser = await chromium.launch({
       executablePath: CHROMIUM,
