@@ -87,6 +87,8 @@ export function planMounts({ workspace, hidden }: { workspace: string; hidden: r
     const found = existing(target);
     if (found && !inside(found.real, workspace)) continue; // a link to outside: read-only already
     const real = found?.real ?? target;
+    // Hidden already (the workspace is the home, and .xagent the xagent home): binding it again would show it.
+    if (after.some((mount) => inside(real, mount.path))) continue;
     if (!found) {
       const missingParents: Placeholder[] = [];
       for (let dir = path.dirname(real); dir !== workspace && inside(dir, workspace); dir = path.dirname(dir)) {

@@ -1,8 +1,9 @@
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
+import { createSandbox } from '../../src/sandbox/index.js';
 import { bash, DECOY_TEXT, layout, sandboxFor } from './helpers.js';
 
 /** Live processes whose command line holds `marker` (zombies do not count). */
@@ -93,6 +94,17 @@ describe('a sandboxed bash call (real bwrap)', () => {
     expect(plain.content).toContain('PRIVATE KEY');
   });
 
+  it('keeps secrets hidden and .xagent unwritable when the workspace is the home folder itself', async () => {
+    const l = layout();
+    const atHome = { ...l, ws: l.home };
+    const sandbox = createSandbox({ settings: { network: false, hide: [] }, workspace: l.home, xagentHome: l.xagentHome, env: { ...process.env, HOME: l.home } });
+    const result = await bash(atHome, 'cat .xagent/sessions/s1/transcript.jsonl .ssh/id_ed25519; echo x > .xagent/settings.json; echo ok > notes.txt', { sandbox });
+    expect(result.content).not.toMatch(/"secret":"transcript"|PRIVATE KEY/);
+    expect(result.content).toContain('Read-only file system');
+    expect(readFileSync(path.join(l.home, 'notes.txt'), 'utf8')).toBe('ok\n');
+    expect(existsSync(path.join(l.xagentHome, 'settings.json'))).toBe(false);
+  });
+
   it('cannot connect to a server on 127.0.0.1 unless the network is allowed', async () => {
     const l = layout();
     const server = net.createServer((socket) => socket.end('hello from outside\n'));
@@ -148,8 +160,9 @@ describe('a sandboxed bash call (real bwrap)', () => {
     const l = layout();
     const marker = path.join('/tmp', `xagent-sandbox-marker-${process.pid}`);
     writeFileSync(marker, 'host /tmp\n');
+    const key = process.env.ANTHROPIC_API_KEY;
+    process.env.ANTHROPIC_API_KEY = 'sk-ant-test-key';
     try {
-      process.env.ANTHROPIC_API_KEY ??= 'sk-ant-test-key';
       const sandbox = sandboxFor(l);
       const result = await bash(l, `test -e ${marker} && echo SEES_HOST_TMP; echo pid=$$; ls /proc | grep -c '^[0-9]'; echo key=\${ANTHROPIC_API_KEY:-none}; touch /tmp/scratch && echo tmp-writable`, { sandbox });
       expect(result.content).not.toContain('SEES_HOST_TMP');
@@ -158,8 +171,9 @@ describe('a sandboxed bash call (real bwrap)', () => {
       expect(result.content).toContain('tmp-writable');
       expect(existsSync('/tmp/scratch')).toBe(false);
     } finally {
-      // Written outside the sandbox by this test only.
-      writeFileSync(marker, '');
+      if (key === undefined) delete process.env.ANTHROPIC_API_KEY;
+      else process.env.ANTHROPIC_API_KEY = key;
+      rmSync(marker, { force: true });
     }
   });
 });

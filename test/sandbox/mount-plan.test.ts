@@ -64,6 +64,15 @@ describe('planMounts', () => {
   });
 });
 
+describe('planMounts when the workspace is the home folder', () => {
+  it('keeps the xagent home hidden: .xagent is not bound again on top of its hiding', () => {
+    const ws = path.join(root(), 'ws');
+    mkdirSync(path.join(ws, '.xagent', 'sessions'), { recursive: true });
+    const plan = planMounts({ workspace: ws, hidden: [path.join(ws, '.xagent')] });
+    expect(plan.mounts.filter((m) => m.path === `${ws}/.xagent`)).toEqual([{ type: 'hide-dir', path: `${ws}/.xagent` }]);
+  });
+});
+
 describe('bwrapArgs', () => {
   const mounts = [{ type: 'bind', path: '/ws' } as const, { type: 'hide-dir', path: '/home/me/.ssh' } as const];
   it('unshares everything, drops every capability, mounts / read-only first and the rest in order, then runs the command', () => {
