@@ -36,8 +36,10 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI)('the inspector marks s
     await page.goto(server.url);
     const calls = page.locator('[data-testid="tool-call"]');
     await expect.poll(() => calls.count()).toBe(2);
-    await expect(page.locator('[data-call-id="toolu_boxed"] [data-testid="tool-sandboxed"]').textContent()).resolves.toBe('sandboxed');
-    expect(await page.locator('[data-call-id="toolu_plain"] [data-testid="tool-sandboxed"]').count()).toBe(0);
+    const boxedBadge = page.locator('[data-call-id="toolu_boxed"] [data-testid="tool-sandboxed"]');
+    await expect.poll(() => boxedBadge.isVisible()).toBe(true);
+    expect(await boxedBadge.textContent()).toBe('sandboxed');
+    expect(await page.locator('[data-call-id="toolu_plain"] [data-testid="tool-sandboxed"]').isVisible()).toBe(false);
     expect(SANDBOX_DECIDED_BY).toMatch(/^sandbox:/); // what the badge also keys on before the result arrives
   }, 60_000);
 });
