@@ -108,7 +108,7 @@ export function resolveRunConfig(raw: RawOptions, promptArgs: string[], env: Nod
     if (error instanceof SettingsError) throw new UsageError(error.message);
     throw error;
   }
-  let sandboxed;
+  let sandboxed: ReturnType<typeof sandboxForRun>;
   try {
     sandboxed = sandboxForRun({ flag: raw.sandbox, layers: settings.sandbox, workspace, xagentHome: home, env });
   } catch (error) {

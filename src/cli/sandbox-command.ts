@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { Command } from 'commander';
 import { loadSettings, SettingsError } from '../permissions/index.js';
 import { xagentHome } from '../sessions/layout.js';
-import { checkSandbox, createSandbox, resolveSandboxSettings, SandboxUnavailableError } from '../sandbox/index.js';
+import { checkSandbox, createSandbox, resolveSandboxSettings, SandboxUnavailableError, type Sandbox } from '../sandbox/index.js';
 import { USAGE_EXIT_CODE } from './exit-codes.js';
 
 interface Streams {
@@ -40,7 +40,7 @@ async function runSandboxCheck(options: { cwd?: string; json?: boolean }, stream
     return fail(`--cwd ${options.cwd} does not exist`);
   }
   const home = path.resolve(xagentHome(env));
-  let sandbox;
+  let sandbox: Sandbox;
   try {
     const settings = resolveSandboxSettings(loadSettings({ workspace, home }).sandbox, true);
     sandbox = createSandbox({ settings, workspace, xagentHome: home, env });
