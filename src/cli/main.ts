@@ -13,6 +13,7 @@ import { parseChoice } from './parse-options.js';
 import { watchOutputStreams } from './output-closed.js';
 import { runPrint } from './print-mode.js';
 import { FLAG_DEFAULTS, type RawOptions } from './run-config.js';
+import { registerSandboxCommand } from './sandbox-command.js';
 import { registerSessionsCommand } from './sessions-command.js';
 import { packageVersion } from './version.js';
 
@@ -38,6 +39,8 @@ function buildProgram(setExit: (code: number) => void): Command {
     .option('--continue', 'continue the latest session in this workspace')
     .option('--inspect [port]', 'serve the live inspector on 127.0.0.1')
     .option('--model-script <file>', 'use a scripted model instead of the API')
+    .option('--sandbox', 'run bash inside an OS sandbox (bubblewrap); settings: "sandbox": {"enabled": true}')
+    .option('--no-sandbox', 'run bash without the sandbox, whatever the settings say')
     .action(async (promptArgs: string[], raw: RawOptions) => {
       const interactive = !raw.print && process.stdin.isTTY === true;
       setExit(interactive ? await runInteractiveMode(promptArgs, raw) : await runPrint(promptArgs, raw));
@@ -55,6 +58,7 @@ function buildProgram(setExit: (code: number) => void): Command {
     });
   registerInspectCommand(program, setExit);
   registerSessionsCommand(program, { stdout: process.stdout, stderr: process.stderr });
+  registerSandboxCommand(program, setExit, { stdout: process.stdout, stderr: process.stderr });
   return program;
 }
 
