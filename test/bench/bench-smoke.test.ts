@@ -4,7 +4,7 @@ import { runBenchmarks, type BenchConfig } from '../../bench/suite.js';
 import { formatTable, TABLE_COLUMNS } from '../../bench/table.js';
 
 // Tiny sizes: this checks that every benchmark runs and the table has its shape, not any timing.
-// Needs the build (dist/src/cli/main.js and dist/bench/*.js), as `npm test` does first.
+// Needs the build (dist/bin/xagent.js and dist/bench/*.js), as `npm test` does first.
 const TINY: BenchConfig = {
   engine: { rounds: 20, runs: 1 },
   growth: { sizes: [10, 40], runs: 1, memoryRounds: 40, memoryRuns: 1 },

@@ -2,7 +2,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-export const CLI = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../dist/src/cli/main.js');
+/** The bundled CLI, as `bin` runs it and `npm pack` ships it (npm run build). */
+export const CLI = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../dist/bin/xagent.js');
 
 export interface CliRun {
   code: number | null;
