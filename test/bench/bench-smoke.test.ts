@@ -12,6 +12,7 @@ const TINY: BenchConfig = {
   streaming: { runs: 1, deltas: 3, spacingMs: 5 },
   tools: { runs: 1, tree: 'src', pattern: 'export', glob: '**/*.ts' },
   inspector: { rounds: 20, runs: 1 },
+  session: { runs: 1, rounds: [2, 4] },
 };
 
 describe('benchmarks', () => {
@@ -23,14 +24,14 @@ describe('benchmarks', () => {
   it('every benchmark runs at tiny sizes and yields one table row per figure, with a baseline and a target where the issue sets one', async () => {
     const rows = await runBenchmarks(TINY);
     const names = rows.map((r) => r.name);
-    for (const prefix of ['1. ', '2. ', '3. ', '4. ', '5. ', '6. ']) expect(names.some((n) => n.startsWith(prefix))).toBe(true);
-    expect(rows).toHaveLength(14);
+    for (const prefix of ['1. ', '2. ', '3. ', '4. ', '5. ', '6. ', '7. ', '8. ']) expect(names.some((n) => n.startsWith(prefix))).toBe(true);
+    expect(rows).toHaveLength(22);
     for (const row of rows.filter((r) => !r.skipped)) {
       expect(row.value.min).toBeLessThanOrEqual(row.value.median);
       expect(row.value.median).toBeLessThanOrEqual(row.value.max);
       if (row.target !== undefined) expect(typeof row.met).toBe('boolean');
     }
-    expect(rows.filter((r) => r.target !== undefined)).toHaveLength(7);
+    expect(rows.filter((r) => r.target !== undefined)).toHaveLength(13);
 
     const lines = formatTable(rows).split('\n');
     expect(lines).toHaveLength(rows.length + 2);
