@@ -24,7 +24,7 @@ function eagerInputs(meta: Metafile): string[] {
 }
 
 describe('the CLI bundle', () => {
-  it('is what the tests spawn, and what package.json bin names', () => {
+  it.skipIf(process.env.XAGENT_TEST_CLI)('is what the tests spawn, and what package.json bin names', () => {
     const pkg = JSON.parse(readFileSync(fileURLToPath(new URL('../../package.json', import.meta.url)), 'utf8')) as { bin: Record<string, string> };
     expect(fileURLToPath(new URL(`../../${pkg.bin.xagent}`, import.meta.url))).toBe(CLI);
     expect(existsSync(CLI)).toBe(true);
