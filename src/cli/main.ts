@@ -1,5 +1,4 @@
 #!/usr/bin/env node
-import './v8-flags.js';
 import { Command, CommanderError } from 'commander';
 import { DIAGRAM_FORMATS } from '../diagram/formats.js';
 import { PERMISSION_MODES } from '../permissions/types.js';

@@ -16,6 +16,7 @@ import { Messages, type MessageCreateParamsStreaming } from '@anthropic-ai/sdk/r
 import type { ModelResponse } from '../../machines/types.js';
 import { classifyFailure, finalError } from './anthropic-errors.js';
 import { ModelError } from './errors.js';
+import { nodeHttpFetch } from './http-fetch.js';
 import { buildRequestBody, type MessagesRequestBody } from './request.js';
 import { abortReason, DEFAULT_RETRY_TIMING, retryDelayMs, sleep, type RetryTiming } from './retry-policy.js';
 import { ResponseAssembler } from './stream-assembler.js';
@@ -64,6 +65,7 @@ export function createAnthropicClient(options: AnthropicClientOptions): ModelCli
     // undefined lets the SDK read ANTHROPIC_BASE_URL itself; an empty string would mean "default".
     ...(options.baseURL ? { baseURL: options.baseURL } : {}),
     maxRetries: 0,
+    fetch: nodeHttpFetch,
     ...(options.timeoutMs !== undefined ? { timeout: options.timeoutMs } : {}),
   });
   const timing: RetryTiming = { ...DEFAULT_RETRY_TIMING, ...options.retryTiming };
