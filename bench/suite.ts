@@ -25,7 +25,7 @@ export const FULL: BenchConfig = {
   streaming: { runs: 4, deltas: 20, spacingMs: 20 },
   tools: { runs: 7 },
   inspector: { rounds: 1000, runs: 5 },
-  session: { runs: 4, rounds: [10, 50, 200] },
+  session: { runs: 3, rounds: [10, 50, 150] },
 };
 
 /**
