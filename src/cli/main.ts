@@ -5,10 +5,8 @@ import { PERMISSION_MODES } from '../permissions/types.js';
 import { SessionError } from '../sessions/errors.js';
 import { UsageError, USAGE_EXIT_CODE } from './exit-codes.js';
 import { registerInspectCommand } from './inspect-command.js';
-import { runInteractiveMode } from './interactive-mode.js';
 import { parseChoice } from './parse-options.js';
 import { watchOutputStreams } from './output-closed.js';
-import { runPrint } from './print-mode.js';
 import type { RawOptions } from './run-config.js';
 import { registerSessionsCommand } from './sessions-command.js';
 import { packageVersion } from './version.js';
@@ -37,7 +35,9 @@ function buildProgram(setExit: (code: number) => void): Command {
     .option('--model-script <file>', 'use a scripted model instead of the API')
     .action(async (promptArgs: string[], raw: RawOptions) => {
       const interactive = !raw.print && process.stdin.isTTY === true;
-      setExit(interactive ? await runInteractiveMode(promptArgs, raw) : await runPrint(promptArgs, raw));
+      // Loaded here, so that --version, --help and the other commands never load the engine.
+      if (interactive) setExit(await (await import('./interactive-mode.js')).runInteractiveMode(promptArgs, raw));
+      else setExit(await (await import('./print-mode.js')).runPrint(promptArgs, raw));
     });
   program
     .command('diagram')
