@@ -30,12 +30,14 @@ describe('the CLI bundle', () => {
     expect(existsSync(CLI)).toBe(true);
   });
 
-  it('loads the SDK, the inspector server, elkjs, a terminal UI and MCP only through import()', () => {
+  it('loads the engine, the SDK, the inspector server, elkjs, a terminal UI and MCP only through import()', () => {
     const meta = JSON.parse(readFileSync(metaPath, 'utf8')) as Metafile;
     const eager = eagerInputs(meta);
     expect(eager).toContain('src/cli/main.ts');
-    expect(eager.some((input) => input.startsWith('src/engine/'))).toBe(true);
+    expect(eager.some((input) => input.includes('node_modules/commander/'))).toBe(true);
     const lazy = [
+      /^src\/engine\//,
+      /node_modules\/xstate\//,
       /node_modules\/@anthropic-ai\/sdk\//,
       /node_modules\/elkjs\//,
       /node_modules\/(ink|react|react-reconciler|yoga-layout)\//,
