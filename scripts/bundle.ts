@@ -27,7 +27,7 @@ const result = await build({
   format: 'esm',
   platform: 'node',
   target: 'node20',
-  // Bundled CommonJS (commander, ajv's dependants) calls require() for Node's built-ins; an ES
+  // Bundled CommonJS (commander) calls require() for Node's built-ins; an ES
   // module has none, so each chunk gets one made for its own URL.
   banner: { js: "import { createRequire as __xagentCreateRequire } from 'node:module'; const require = __xagentCreateRequire(import.meta.url);" },
   // React (a terminal UI) picks its production build from this; nothing else we bundle reads it.
