@@ -36,7 +36,8 @@ describe('the CLI bundle', () => {
     expect(eager).toContain('src/cli/main.ts');
     expect(eager.some((input) => input.includes('node_modules/commander/'))).toBe(true);
     const lazy = [
-      /^src\/engine\//,
+      /^src\/engine\/query\.ts$/,
+      /^machines\/query-engine\.ts$/,
       /node_modules\/xstate\//,
       /node_modules\/@anthropic-ai\/sdk\//,
       /node_modules\/elkjs\//,
