@@ -22,8 +22,8 @@ async function timeCall(registry: ToolRegistry, workspace: string): Promise<numb
  * @example const rows = await sandboxRows({ runs: 15 });
  */
 export async function sandboxRows(options: { runs: number }): Promise<Row[]> {
-  const callName = '7. bash tool call, sandboxed vs plain';
-  const costName = '7. sandbox cost per bash call (sandboxed − plain)';
+  const callName = '9. bash tool call, sandboxed vs plain';
+  const costName = '9. sandbox cost per bash call (sandboxed − plain)';
   try {
     findBwrap(process.env);
   } catch (error) {

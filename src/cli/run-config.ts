@@ -78,12 +78,6 @@ function resolveWorkspace(dir: string | undefined): string {
 
 export type ModelFactory = (options: { modelId: string; env: NodeJS.ProcessEnv }) => ModelClient;
 
-/** The flags' defaults as commander shows them in --help, from the one DEFAULT_LIMITS. */
-export const FLAG_DEFAULTS = {
-  maxTurns: String(DEFAULT_LIMITS.maxTurns),
-  maxToolCalls: String(DEFAULT_LIMITS.maxToolCalls),
-  timeout: `${DEFAULT_LIMITS.timeoutMs / 1000}s`,
-} as const;
 
 /**
  * Resolves the flags of a task run (print or interactive mode) into a RunConfig.
