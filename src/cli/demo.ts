@@ -7,7 +7,7 @@ import { createScriptedClient } from '../model/scripted.js';
 import { ToolRegistry } from '../tools/registry.js';
 import { builtinTools } from '../tools/builtin/index.js';
 import { createPermissionPolicy } from '../permissions/index.js';
-import { describeCall } from './output/text.js';
+import { describeCall } from './output/tool-activity.js';
 
 /**
  * `npm start`: the seed's regression through the real engine and real tools, offline. A scripted

@@ -57,7 +57,7 @@ describe('each stop reason has its exit code and json result', () => {
     const bash = { type: 'tool_use' as const, id: 't1', name: 'bash', input: { command: 'npm test && rm -rf ~' } };
     const r = await run([{ content: [bash] }], ['--output-format', 'text', '--allow', 'bash(npm test*)', '--deny', 'bash(rm*)']);
     expect(r.code).toBe(6);
-    expect(r.stderr).toContain('Stopped: bash was refused (deny rule "bash(rm*)" from --deny');
+    expect(r.stderr).toContain('✗ bash(npm test && rm -rf ~) — refused by deny rule "bash(rm*)" from --deny');
   });
 
   it('tool_error exits 7 when a tool fails in a way the model cannot fix (no shell on the PATH)', async () => {
