@@ -1,3 +1,5 @@
+import { visible } from '../permissions/request-view.js';
+import { resumedLine } from '../sessions/interruption.js';
 import { openSessionForRun, type RunSession } from '../sessions/open-for-run.js';
 import type { RawOptions, RunConfig } from './run-config.js';
 
@@ -11,5 +13,6 @@ export function openSession(config: RunConfig, raw: RawOptions): RunSession {
     continue: raw.continue === true,
   });
   for (const warning of session.warnings) process.stderr.write(`xagent: warning: ${warning}\n`);
+  if (!session.isNew) process.stderr.write(`${visible(resumedLine(session.sessionId, session.messages))}\n`);
   return session;
 }

@@ -7,6 +7,7 @@ import { buildRunConfig, policyFor, type RawOptions } from './run-config.js';
 import { exitCodeOf, rendererFor, runOneTask } from './run-print.js';
 import { onOutputClosed } from './output-closed.js';
 import { installAbortSignals } from './signals.js';
+import { partialAnswer, recordInterruption } from '../sessions/interruption.js';
 
 async function readStdin(): Promise<string> {
   const chunks: Buffer[] = [];
@@ -40,6 +41,7 @@ export async function runPrint(args: string[], raw: RawOptions): Promise<number>
     inspector =
       inspectPort === null ? null : await startRunInspector({ config, sessionId, prompt, port: inspectPort, stderr: process.stderr });
     session.startTask(prompt);
+    const partial = partialAnswer();
     const result = await runOneTask(
       config,
       {
@@ -48,10 +50,15 @@ export async function runPrint(args: string[], raw: RawOptions): Promise<number>
         messages: session.messages,
         permissions: policyFor(config, askPerson),
         signal: controller.signal,
-        ...(inspector ? { inspect: inspector.feed.inspect, onEvent: inspector.feed.onEvent } : {}),
+        onEvent: (event) => {
+          partial.onEvent(event);
+          inspector?.feed.onEvent(event);
+        },
+        ...(inspector ? { inspect: inspector.feed.inspect } : {}),
       },
       rendererFor(config, { stdout: process.stdout, stderr: process.stderr }),
     );
+    if (result.reason === 'user_abort') recordInterruption({ dir: session.dir, messages: session.messages, partial: partial.text() });
     session.endTask(result);
     session.release();
     uninstall();
