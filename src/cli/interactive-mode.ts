@@ -1,3 +1,4 @@
+import { openSessionForRun } from '../sessions/open-for-run.js';
 import { splitInspectFlag, startRunInspector } from './inspect-command.js';
 import { startInteractive } from './interactive.js';
 import { createApiModel } from './model-factory.js';
@@ -15,18 +16,30 @@ export async function runInteractiveMode(args: string[], raw: RawOptions): Promi
     inspectPort === null
       ? null
       : await startRunInspector({ config, sessionId, prompt: initialPrompt, port: inspectPort, stderr: process.stderr });
-  const repl = startInteractive(
-    config,
-    { input: process.stdin, output: process.stdout, errorOutput: process.stderr, terminal: true },
-    {
-      sessionId,
-      messages: session.messages,
-      initialPrompt,
-      onStart: (prompt) => session.startTask(prompt),
-      onResult: (result) => session.endTask(result),
-      ...(inspector ? { inspect: inspector.feed.inspect, onEvent: inspector.feed.onEvent } : {}),
-    },
-  );
+  const observer = inspector ? { inspect: inspector.feed.inspect, onEvent: inspector.feed.onEvent } : undefined;
+  // A terminal that cannot move the cursor gets the plain line prompt; every other one the full UI.
+  // Loaded here, not at the top: `xagent -p` must not pay for React and Ink.
+  const repl =
+    process.env.TERM === 'dumb'
+      ? startInteractive(
+          config,
+          { input: process.stdin, output: process.stdout, errorOutput: process.stderr, terminal: true },
+          {
+            sessionId,
+            messages: session.messages,
+            initialPrompt,
+            onStart: (prompt) => session.startTask(prompt),
+            onResult: (result) => session.endTask(result),
+            ...(observer ?? {}),
+          },
+        )
+      : (await import('../tui/run-tui.js')).startTui(config, {
+          session,
+          initialPrompt,
+          ...(observer ? { observer } : {}),
+          openSession: (resume) =>
+            openSessionForRun({ home: config.home, workspace: config.workspace, modelId: config.modelId, ...(resume ? { resume } : {}) }),
+        });
   // A signal from outside (kill -INT, kill -TERM) does what Ctrl-C at the keyboard does.
   const onSignal = () => repl.interrupt();
   process.on('SIGINT', onSignal);
