@@ -15,6 +15,15 @@ export interface AppProps {
   history: string[];
 }
 
+/** Lines of a streaming answer kept on screen; the whole answer is printed when its turn ends. */
+const LIVE_LINES = 12;
+
+/** The last `lines` lines of `text` wrapped at `width`, roughly: enough for a live view. */
+function tail(text: string, lines: number, width: number): string {
+  const wrapped = text.split('\n').flatMap((line) => (line.length <= width ? [line] : (line.match(new RegExp(`.{1,${width}}(\\s|$)|\\S+`, 'g')) ?? [line])));
+  return wrapped.length <= lines ? text : `…\n${wrapped.slice(-lines).join('\n')}`;
+}
+
 /** The whole screen: finished items (printed once), the live turn, the dialog or the input, the status line. */
 export function App({ store, onSubmit, onInterrupt, onLeave, history }: AppProps) {
   const state = useSyncExternalStore(store.subscribe, store.get);
@@ -25,7 +34,7 @@ export function App({ store, onSubmit, onInterrupt, onLeave, history }: AppProps
       <Static items={state.items}>{(item) => <ItemView key={item.id} item={item} width={width} />}</Static>
       {state.streaming && (
         <Box paddingLeft={2}>
-          <Text>{state.streaming}</Text>
+          <Text>{tail(state.streaming, LIVE_LINES, width - 2)}</Text>
         </Box>
       )}
       {state.activity && !state.dialog && <ActivityLine activity={state.activity} tokens={state.usage.output_tokens + state.turnTokens} />}

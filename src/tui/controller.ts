@@ -20,6 +20,7 @@ export interface TaskObserver {
 }
 
 const estimateTokens = (chars: number) => Math.ceil(chars / 4);
+const STREAM_FLUSH_MS = 80;
 
 /**
  * Runs the tasks of one interactive session for the terminal UI: each prompt is a task in the
@@ -145,18 +146,29 @@ export class TuiController {
   private renderer(): Renderer {
     const { store, config } = this;
     let base = store.get().usage;
+    let pending = '';
+    let flushTimer: NodeJS.Timeout | undefined;
+    const flush = () => {
+      clearTimeout(flushTimer);
+      flushTimer = undefined;
+      if (!pending) return;
+      const streaming = store.get().streaming + pending;
+      pending = '';
+      store.update({ streaming, turnTokens: estimateTokens(streaming.length) });
+    };
     return {
       onEvent: (event) => {
+        if (event.type !== 'text_delta') flush();
         const state = store.get();
         switch (event.type) {
           case 'state':
             if (event.name === 'call_model') store.update({ activity: { kind: 'model', since: Date.now() }, turnTokens: 0 });
             break;
-          case 'text_delta': {
-            const streaming = state.streaming + event.text;
-            store.update({ streaming, turnTokens: estimateTokens(streaming.length) });
+          case 'text_delta':
+            // Gathered and drawn a few times a second: a redraw per delta would starve the keyboard.
+            pending += event.text;
+            flushTimer ??= setTimeout(flush, STREAM_FLUSH_MS);
             break;
-          }
           case 'usage':
             store.update({ usage: addUsage(base, event.total), turnTokens: 0 });
             break;
@@ -185,6 +197,7 @@ export class TuiController {
         }
       },
       finish: (result) => {
+        flush();
         const { streaming } = store.get();
         // A turn cut off by a stop stays visible (and in the transcript, see recordInterruption).
         if (streaming.trim()) store.add({ kind: 'assistant', text: streaming });

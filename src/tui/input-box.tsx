@@ -75,8 +75,9 @@ export function InputBox({ onSubmit, onInterrupt, onEscape, onLeave, active, his
       if (key.ctrl || key.meta || !input) return;
       // Fast typing and pastes arrive as one chunk; terminals send line breaks as \r. A chunk that
       // ends in \r was typed and sent (the keys came faster than they were read); others are text.
-      const sent = input.length > 1 && input.endsWith('\r');
-      const text = (sent ? input.slice(0, -1) : input).replace(/\r\n?/g, '\n');
+      // (Typed before the terminal was in raw mode, the line ends in \n instead.)
+      const sent = input.length > 1 && /[\r\n]$/.test(input);
+      const text = (sent ? input.slice(0, -1) : input).replace(/\\\r/g, '\n').replace(/\r\n?/g, '\n');
       const next = value.slice(0, cursor) + text + value.slice(cursor);
       if (sent) return enter(next, cursor + text.length);
       set(next, cursor + text.length);

@@ -26,7 +26,11 @@ export function PermissionDialog({ request }: { request: DialogRequest }) {
       if (key.return) return feedback.trim() ? answer({ kind: 'feedback', text: feedback.trim() }) : undefined;
       if (key.backspace || key.delete) return setFeedback(feedback.slice(0, -1));
       if (key.ctrl && input === 'c') return answer({ kind: 'no' });
-      if (!key.ctrl && !key.meta && input) setFeedback(feedback + input.replace(/[\r\n]+/g, ' '));
+      if (key.ctrl || key.meta || !input) return;
+      // Keys typed faster than they are read arrive as one chunk; a final \r is Enter.
+      const text = feedback + input.replace(/[\r\n]+$/, '').replace(/[\r\n]+/g, ' ');
+      if (/[\r\n]$/.test(input) && text.trim()) return answer({ kind: 'feedback', text: text.trim() });
+      setFeedback(text);
       return;
     }
     if (key.escape || (key.ctrl && input === 'c')) return answer({ kind: 'no' });

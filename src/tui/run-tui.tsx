@@ -71,10 +71,13 @@ export function startTui(config: RunConfig, options: TuiOptions): TuiHandle {
     if (text) store.add({ kind: 'assistant', text });
   }
 
+  const stdin = options.stdin ?? process.stdin;
+  // Raw at once, not when Ink's input hook mounts: keys typed meanwhile must not be echoed and cooked.
+  if (stdin.isTTY) stdin.setRawMode(true);
   const ink = render(<App store={store} history={history} onSubmit={submit} onInterrupt={() => controller.interrupt()} onLeave={() => leave()} />, {
     exitOnCtrlC: false,
     stdout,
-    stdin: options.stdin ?? process.stdin,
+    stdin,
   });
   if (options.initialPrompt?.trim()) submit(options.initialPrompt.trim());
 
