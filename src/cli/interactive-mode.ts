@@ -1,3 +1,4 @@
+import { partialAnswer, recordInterruption } from '../sessions/interruption.js';
 import { openSessionForRun } from '../sessions/open-for-run.js';
 import { splitInspectFlag, startRunInspector } from './inspect-command.js';
 import { startInteractive } from './interactive.js';
@@ -17,6 +18,7 @@ export async function runInteractiveMode(args: string[], raw: RawOptions): Promi
       ? null
       : await startRunInspector({ config, sessionId, prompt: initialPrompt, port: inspectPort, stderr: process.stderr });
   const observer = inspector ? { inspect: inspector.feed.inspect, onEvent: inspector.feed.onEvent } : undefined;
+  const partial = partialAnswer();
   // A terminal that cannot move the cursor gets the plain line prompt; every other one the full UI.
   // Loaded here, not at the top: `xagent -p` must not pay for React and Ink.
   const repl =
@@ -29,8 +31,15 @@ export async function runInteractiveMode(args: string[], raw: RawOptions): Promi
             messages: session.messages,
             initialPrompt,
             onStart: (prompt) => session.startTask(prompt),
-            onResult: (result) => session.endTask(result),
-            ...(observer ?? {}),
+            onEvent: (event) => {
+              partial.onEvent(event);
+              observer?.onEvent(event);
+            },
+            onResult: (result) => {
+              if (result.reason === 'user_abort') recordInterruption({ dir: session.dir, messages: session.messages, partial: partial.text() });
+              session.endTask(result);
+            },
+            ...(observer ? { inspect: observer.inspect } : {}),
           },
         )
       : (await import('../tui/run-tui.js')).startTui(config, {
