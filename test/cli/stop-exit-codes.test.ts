@@ -106,7 +106,12 @@ describe('signals', () => {
     });
     expect(r.code).toBe(130);
     expect(jsonLines(r.stdout).at(-1)).toMatchObject({ type: 'result', reason: 'user_abort' });
-    expect(onlyTranscript()).toEqual([{ role: 'user', content: [{ type: 'text', text: 'the task' }] }]);
+    // The partial answer is kept, and a marker says the person interrupted it.
+    expect(onlyTranscript()).toEqual([
+      { role: 'user', content: [{ type: 'text', text: 'the task' }] },
+      { role: 'assistant', content: [{ type: 'text', text: expect.stringMatching(/^word( word)*$/) }] },
+      { role: 'user', content: [{ type: 'text', text: '[Request interrupted by user]' }] },
+    ]);
     expect(api.fake.disconnected).toEqual([0]);
   });
 });

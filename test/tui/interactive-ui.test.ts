@@ -13,8 +13,11 @@ let pty: PtySession | undefined;
 
 afterEach(async () => {
   if (pty) {
+    // Esc closes a dialog a failed test may have left open; Ctrl-D leaves; a kill if that is not enough.
+    pty.type('\x1b');
     pty.type('\x04');
     await Promise.race([pty.exited, new Promise((resolve) => setTimeout(resolve, 5000))]);
+    pty.kill();
   }
   pty = undefined;
   expect(fake?.rejected ?? []).toEqual([]);
