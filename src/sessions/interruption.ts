@@ -2,7 +2,8 @@ import { appendFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Message, TextBlock } from '../../machines/types.js';
 import type { AgentEvent } from '../engine/events.js';
-import { TRANSCRIPT_FILE } from './transcript.js';
+import { TRANSCRIPT_FILE } from './layout.js';
+import { transcriptRecord } from './records.js';
 
 /** What the next request says first after an interrupt; the words Claude Code uses, so models know them. */
 export const INTERRUPT_MARKER = '[Request interrupted by user]';
@@ -33,7 +34,7 @@ export function recordInterruption({ dir, messages, partial }: { dir: string; me
   if (partial.trim() && last?.role === 'user') added.push({ role: 'assistant', content: [{ type: 'text', text: partial.trimEnd() }] });
   added.push({ role: 'user', content: [{ type: 'text', text: INTERRUPT_MARKER }] });
   messages.push(...added);
-  appendFileSync(path.join(dir, TRANSCRIPT_FILE), added.map((m) => `${JSON.stringify(m)}\n`).join(''));
+  appendFileSync(path.join(dir, TRANSCRIPT_FILE), added.map((m) => `${JSON.stringify(transcriptRecord(m))}\n`).join(''));
 }
 
 /** `Resumed <id> · N messages · last: "<first words of the last prompt>"`. */

@@ -1,16 +1,21 @@
 import { startRunInspector } from '../cli/inspect-command.js';
+import type { PreparedRun } from '../cli/prepare-run.js';
 import { createApiModel } from '../cli/model-factory.js';
 import { formatTokens } from '../cli/output/spinner.js';
 import { loadSettings } from '../permissions/index.js';
 import { lastPrompt, resumedLine } from '../sessions/interruption.js';
-import type { RunSession } from '../sessions/open-for-run.js';
 import { listSessions } from '../sessions/store.js';
 import { listCommands, registerCommand, type CommandContext } from './commands.js';
 
 /** What the built-ins need beyond the controller: opening another session of this workspace. */
 export interface BuiltinDeps {
-  /** A new session (no id) or the one `resume` names. */
-  openSession(resume?: string): RunSession;
+  /** A run in a new session (no id) or in the one `resume` names; its warnings go to `stderr`. */
+  openRun(resume: string | undefined, stderr: NodeJS.WritableStream): Promise<PreparedRun>;
+}
+
+/** A stream whose lines become transcript notes (warnings of a session opened from the UI). */
+function notes(print: (text: string, tone?: 'warn') => void): NodeJS.WritableStream {
+  return { write: (text: string) => (text.trim() && print(text.trim(), 'warn'), true) } as unknown as NodeJS.WritableStream;
 }
 
 const short = (id: string) => id.slice(0, 8);
@@ -37,9 +42,9 @@ export function registerBuiltinCommands(deps: BuiltinDeps): void {
   registerCommand({
     name: 'clear',
     description: 'start a new session (the current one stays recorded)',
-    run: ({ controller, print }) => {
+    run: async ({ controller, print }) => {
       const previous = controller.session.sessionId;
-      controller.switchSession(deps.openSession());
+      await controller.switchRun(await deps.openRun(undefined, notes(print)));
       print(`New session ${controller.session.sessionId}. The previous one: xagent --resume ${previous}`, 'dim');
     },
   });
@@ -48,7 +53,7 @@ export function registerBuiltinCommands(deps: BuiltinDeps): void {
     name: 'resume',
     args: '[session-id]',
     description: 'continue a recorded session of this workspace (without an id: list them)',
-    run: ({ controller, print }, args) => {
+    run: async ({ controller, print }, args) => {
       if (!args) {
         const { sessions } = listSessions(controller.config.home);
         const here = sessions.filter((s) => s.meta.workspace === controller.config.workspace).slice(0, 10);
@@ -57,8 +62,9 @@ export function registerBuiltinCommands(deps: BuiltinDeps): void {
           ['Sessions in this workspace (newest first); /resume <id> continues one:', ...here.map((s) => `  ${short(s.id)}  ${s.meta.updated.slice(0, 16).replace('T', ' ')}  ${s.meta.first_prompt}`)].join('\n'),
         );
       }
-      const next = deps.openSession(args);
-      controller.switchSession(next);
+      const run = await deps.openRun(args, notes(print));
+      await controller.switchRun(run);
+      const next = run.session;
       const answer = [...next.messages].reverse().find((m) => m.role === 'assistant');
       const text = answer?.content.flatMap((b) => (b.type === 'text' ? [(b as { text: string }).text] : [])).join('') ?? '';
       print(resumedLine(next.sessionId, next.messages), 'info');
@@ -74,10 +80,12 @@ export function registerBuiltinCommands(deps: BuiltinDeps): void {
     description: 'show or change the model for the next tasks',
     run: ({ controller, print }, args) => {
       const { config } = controller;
-      if (!args) return print(`Model: ${config.modelId}${config.raw.modelScript ? ` (scripted by ${config.raw.modelScript})` : ''}`);
-      if (config.raw.modelScript) return print('A scripted model (--model-script) cannot be switched.', 'error');
+      const scripted = config.modelLabel !== config.modelId;
+      if (!args) return print(`Model: ${config.modelLabel}`);
+      if (scripted) return print('A scripted model (--model-script) cannot be switched.', 'error');
       config.model = createApiModel({ modelId: args, env: process.env });
       config.modelId = args;
+      config.modelLabel = args;
       controller.store.update({ modelId: args });
       print(`Model: ${args} from the next task on.`);
     },
@@ -89,15 +97,15 @@ export function registerBuiltinCommands(deps: BuiltinDeps): void {
     whileRunning: true,
     run: ({ controller, print }) => {
       const { config } = controller;
-      let modeSource = 'default';
-      if (config.raw.permissionMode) modeSource = '--permission-mode';
-      else {
-        try {
-          modeSource = loadSettings({ workspace: config.workspace, home: config.home }).modeSource ?? 'default';
-        } catch {
-          // The settings were read once at start-up; a file broken since then changes nothing here.
-        }
+      let settings: { mode?: string; modeSource?: string } = {};
+      try {
+        settings = loadSettings({ workspace: config.workspace, home: config.home });
+      } catch {
+        // The settings were read once at start-up; a file broken since then changes nothing here.
       }
+      let modeSource = 'default';
+      if (settings.mode === config.permissionMode && settings.modeSource) modeSource = settings.modeSource;
+      else if (settings.mode !== undefined || config.permissionMode !== 'default') modeSource = '--permission-mode';
       const rules = controller.policy.rules();
       const order = { deny: 0, ask: 1, allow: 2 } as const;
       const lines = [...rules]
@@ -121,8 +129,8 @@ export function registerBuiltinCommands(deps: BuiltinDeps): void {
       const { config, session } = controller;
       let url = '';
       const capture = { write: (text: string) => ((url += text), true) } as unknown as NodeJS.WritableStream;
-      const inspector = await startRunInspector({ config, sessionId: session.sessionId, prompt: '', port: 0, stderr: capture });
-      controller.observers.push({ inspect: inspector.feed.inspect, onEvent: inspector.feed.onEvent });
+      const inspector = await startRunInspector({ config, sessionId: session.sessionId, port: 0, stderr: capture });
+      controller.inspectors.push(inspector);
       controller.onExit(() => inspector.server.close());
       print(`${url.trim()} · shows the tasks from now on`);
     },

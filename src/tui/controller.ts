@@ -1,23 +1,15 @@
 import type { AgentEvent, QueryResult } from '../engine/events.js';
-import type { QueryOptions } from '../engine/query.js';
+import { stopMessage } from '../engine/stop-message.js';
 import { decisionFor, type PermissionAnswer } from '../permissions/answer.js';
 import { dialogView } from '../permissions/dialog-view.js';
 import type { PermissionPrompt, SessionPermissionPolicy } from '../permissions/index.js';
 import { visible } from '../permissions/request-view.js';
-import { partialAnswer, recordInterruption } from '../sessions/interruption.js';
-import type { RunSession } from '../sessions/open-for-run.js';
+import type { RunInspector } from '../cli/inspect-command.js';
 import type { Renderer } from '../cli/output/renderer.js';
 import { describeActivity, summarizeResult } from '../cli/output/tool-activity.js';
+import type { PreparedRun } from '../cli/prepare-run.js';
 import { policyFor, type RunConfig } from '../cli/run-config.js';
-import { runOneTask } from '../cli/run-print.js';
-import { stopMessage } from '../cli/stop-message.js';
 import type { TuiStore } from './store.js';
-
-/** What a live inspector (or anything else) attaches to each task of the session. */
-export interface TaskObserver {
-  inspect?: QueryOptions['inspect'];
-  onEvent?: (event: AgentEvent) => void;
-}
 
 const estimateTokens = (chars: number) => Math.ceil(chars / 4);
 const STREAM_FLUSH_MS = 80;
@@ -29,19 +21,25 @@ const STREAM_FLUSH_MS = 80;
  * so "don't ask again" answers hold for every later task.
  */
 export class TuiController {
-  session: RunSession;
+  run: PreparedRun;
+  readonly config: RunConfig;
   readonly policy: SessionPermissionPolicy;
-  readonly observers: TaskObserver[] = [];
+  /** Inspectors started by /inspect; each task feeds them. */
+  readonly inspectors: RunInspector[] = [];
   private running: { controller: AbortController; finished: Promise<QueryResult> } | null = null;
   private readonly cleanups: Array<() => unknown> = [];
 
   constructor(
-    readonly config: RunConfig,
+    private readonly initial: PreparedRun,
     readonly store: TuiStore,
-    session: RunSession,
   ) {
-    this.session = session;
-    this.policy = policyFor(config, this.prompt);
+    this.run = initial;
+    this.config = initial.config;
+    this.policy = policyFor(this.config, this.prompt);
+  }
+
+  get session() {
+    return this.run.session;
   }
 
   get busy(): boolean {
@@ -65,18 +63,22 @@ export class TuiController {
     this.cleanups.push(cleanup);
   }
 
-  /** Stops the running task, waits for it, runs the cleanups and lets the session go. */
+  /** Stops the running task, waits for it, runs the cleanups and lets the session go (the first run is its opener's to close). */
   async close(): Promise<void> {
     this.interrupt();
     await this.settle();
     for (const cleanup of this.cleanups.splice(0)) await cleanup();
-    this.session.release();
+    this.run.session.release();
+    if (this.run !== this.initial) await this.run.close();
   }
 
-  switchSession(next: RunSession): void {
-    if (next !== this.session) this.session.release();
-    this.session = next;
-    this.store.update({ sessionId: next.sessionId, usage: { input_tokens: 0, output_tokens: 0 }, costUsd: null });
+  /** Goes on in another session (/clear, /resume). */
+  async switchRun(next: PreparedRun): Promise<void> {
+    const previous = this.run;
+    this.run = next;
+    previous.session.release();
+    if (previous !== this.initial) await previous.close();
+    this.store.update({ sessionId: next.session.sessionId, usage: { input_tokens: 0, output_tokens: 0 }, costUsd: null });
   }
 
   /** Puts a question to the person through the dialog; the permission layer turns the answer into a decision. */
@@ -103,36 +105,21 @@ export class TuiController {
 
   async runTask(prompt: string): Promise<QueryResult | null> {
     if (this.running) return null;
-    const { store, session } = this;
+    const { store } = this;
     store.add({ kind: 'user', text: prompt });
     store.update({ running: true, hint: '' });
-    session.startTask(prompt);
     const controller = new AbortController();
-    const partial = partialAnswer();
-    const finished = runOneTask(
-      this.config,
-      {
-        prompt,
-        sessionId: session.sessionId,
-        messages: session.messages,
-        permissions: this.policy,
-        signal: controller.signal,
-        onEvent: (event) => {
-          partial.onEvent(event);
-          for (const observer of this.observers) observer.onEvent?.(event);
-        },
-        inspect: (event) => {
-          for (const observer of this.observers) observer.inspect?.(event);
-        },
-      },
-      this.renderer(),
-    );
+    const feeds = this.inspectors.map((inspector) => inspector.observerFor(prompt));
+    const finished = this.run.runTask({
+      prompt,
+      permissions: this.policy,
+      signal: controller.signal,
+      renderer: this.renderer(),
+      ...(feeds.length > 0 ? { observe: (event: AgentEvent) => feeds.forEach((feed) => feed(event)) } : {}),
+    });
     this.running = { controller, finished };
     try {
-      const result = await finished;
-      if (result.reason === 'user_abort') recordInterruption({ dir: session.dir, messages: session.messages, partial: partial.text() });
-      session.endTask(result);
-      return result;
+      return await finished;
     } catch (error) {
       store.note(`xagent: ${error instanceof Error ? error.message : String(error)}`, 'error');
       return null;
@@ -211,7 +198,7 @@ export class TuiController {
         base = store.get().usage;
         if (result.reason === 'user_abort') store.note('Interrupted · the next message tells xagent so', 'warn');
         else {
-          const message = stopMessage(result, config);
+          const message = stopMessage(result, config.limits);
           if (message) store.note(visible(message), result.reason === 'final_answer' ? 'warn' : 'error');
         }
       },

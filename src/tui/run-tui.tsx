@@ -1,23 +1,16 @@
 import { render } from 'ink';
-import type { RunConfig } from '../cli/run-config.js';
-import { visible } from '../permissions/request-view.js';
-import { lastPrompt, resumedLine } from '../sessions/interruption.js';
-import type { RunSession } from '../sessions/open-for-run.js';
+import type { PreparedRun } from '../cli/prepare-run.js';
+import { lastPrompt } from '../sessions/interruption.js';
 import { App } from './app.js';
 import { registerBuiltinCommands } from './builtin-commands.js';
 import { runCommand, type CommandContext } from './commands.js';
-import { TuiController, type TaskObserver } from './controller.js';
+import { TuiController } from './controller.js';
 import { markdownReady } from './markdown-loader.js';
 import { TuiStore } from './store.js';
 
 export interface TuiOptions {
-  session: RunSession;
-  /** A new session (no id) or the one `resume` names: for /clear and /resume. */
-  openSession(resume?: string): RunSession;
-  /** A task to run first, as if typed (`xagent "fix the build"`). */
-  initialPrompt?: string;
-  /** Sees every task (the live inspector of `--inspect`). */
-  observer?: TaskObserver;
+  /** A run in a new session (no id) or the one `resume` names, for /clear and /resume; warnings go to `stderr`. */
+  openRun(resume: string | undefined, stderr: NodeJS.WritableStream): Promise<PreparedRun>;
   stdin?: NodeJS.ReadStream;
   stdout?: NodeJS.WriteStream;
 }
@@ -32,14 +25,15 @@ export interface TuiHandle {
 /**
  * The interactive terminal UI (Ink). Loaded with a dynamic import by the interactive mode only,
  * so `xagent -p` never loads React, Ink or the markdown renderer.
- * @example const tui = startTui(config, { session, openSession }); process.exitCode = await tui.done;
+ * The run's prompt (`xagent "fix the build"`) is the first task, as if typed.
+ * @example const tui = startTui(run, { openRun }); process.exitCode = await tui.done;
  */
-export function startTui(config: RunConfig, options: TuiOptions): TuiHandle {
+export function startTui(run: PreparedRun, options: TuiOptions): TuiHandle {
+  const { config, session } = run;
   const stdout = options.stdout ?? process.stdout;
-  const store = new TuiStore({ sessionId: options.session.sessionId, modelId: config.modelId, permissionMode: config.permissionMode });
-  const controller = new TuiController(config, store, options.session);
-  if (options.observer) controller.observers.push(options.observer);
-  registerBuiltinCommands({ openSession: options.openSession });
+  const store = new TuiStore({ sessionId: session.sessionId, modelId: config.modelLabel, permissionMode: config.permissionMode });
+  const controller = new TuiController(run, store);
+  registerBuiltinCommands({ openRun: options.openRun });
   const history: string[] = [];
 
   let leave: () => void = () => undefined;
@@ -60,10 +54,9 @@ export function startTui(config: RunConfig, options: TuiOptions): TuiHandle {
     void markdownReady.then(() => controller.runTask(text));
   };
 
-  store.note(`xagent · ${config.modelId} · ${config.workspace}\nType a task; /help lists commands. Esc stops a task; Ctrl-D leaves.`, 'dim');
-  const { session } = options;
+  store.note(`xagent · ${config.modelLabel} · ${config.workspace}\nType a task; /help lists commands. Esc stops a task; Ctrl-D leaves.`, 'dim');
+  if (run.inspector) store.note(`Inspector: ${run.inspector.server.url}`, 'dim');
   if (!session.isNew) {
-    store.note(visible(resumedLine(session.sessionId, session.messages)));
     const prompt = lastPrompt(session.messages);
     const answer = [...session.messages].reverse().find((m) => m.role === 'assistant');
     const text = answer?.content.flatMap((b) => (b.type === 'text' ? [(b as { text: string }).text] : [])).join('') ?? '';
@@ -79,7 +72,7 @@ export function startTui(config: RunConfig, options: TuiOptions): TuiHandle {
     stdout,
     stdin,
   });
-  if (options.initialPrompt?.trim()) submit(options.initialPrompt.trim());
+  if (config.prompt) submit(config.prompt);
 
   const done = (async () => {
     await left;

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inspectorChart } from '../../src/inspector/chart.js';
 import { createHistory } from '../../src/inspector/history.js';
 import { liveFeed } from '../../src/inspector/live-feed.js';
+import { loadSessionHistory } from '../../src/inspector/replay.js';
 import { startInspectorServer, type InspectorServer } from '../../src/inspector/server.js';
 import { runTask, type Run } from '../support/engine-harness.js';
 
@@ -50,6 +51,7 @@ describe.skipIf(!haveChromium && !process.env.CI)('the inspector in a browser', 
   let server: InspectorServer;
   let page: Page;
   let run: Promise<Run>;
+  let history: ReturnType<typeof createHistory>;
 
   beforeAll(async () => {
     mkdirSync(ARTIFACTS, { recursive: true });
@@ -57,14 +59,14 @@ describe.skipIf(!haveChromium && !process.env.CI)('the inspector in a browser', 
       executablePath: CHROMIUM,
       args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
     });
-    const history = createHistory();
+    history = createHistory();
     const feed = liveFeed(history, { sessionId: 'browser-test', model: 'scripted', limits: { maxTurns: 8, maxToolCalls: 12, timeoutMs: 120_000 }, workspace: '/tmp/workspace' });
     server = await startInspectorServer({ history, chart: inspectorChart });
     page = await (await browser.newContext({ viewport: { width: 1400, height: 1000 } })).newPage();
     await page.goto(server.url);
     await page.locator('#chart[data-ready="true"]').waitFor();
     await watchLitState(page);
-    run = runTask(script, { inspect: feed.inspect, onEvent: feed.onEvent, sessionId: 'browser-test' });
+    run = runTask(script, { observe: feed, sessionId: 'browser-test' });
   });
 
   afterAll(async () => {
@@ -104,9 +106,9 @@ describe.skipIf(!haveChromium && !process.env.CI)('the inspector in a browser', 
     await expect(calls.nth(1).locator('[data-testid="tool-result"]').textContent()).resolves.toBe('slow done');
     // The filter hides a kind from the log.
     await page.locator('[data-testid="filter-state"]').uncheck();
-    await expect.poll(() => page.locator('#log [data-kind="state"]').count()).toBe(0);
+    await expect.poll(() => page.locator('#log [data-kind="state"]:not([hidden])').count()).toBe(0);
     await page.locator('[data-testid="filter-state"]').check();
-    await expect.poll(() => page.locator('#log [data-kind="state"]').count()).toBe(EXPECTED.length);
+    await expect.poll(() => page.locator('#log [data-kind="state"]:not([hidden])').count()).toBe(EXPECTED.length);
     await page.screenshot({ path: path.join(ARTIFACTS, 'inspector.png'), fullPage: true });
   });
 
@@ -131,6 +133,55 @@ describe.skipIf(!haveChromium && !process.env.CI)('the inspector in a browser', 
     await expect.poll(lit).toBe('call_model');
     await page.locator('#follow-live').click();
     await expect.poll(lit).toBe('done');
+  });
+
+  it('keeps an expanded event row open and the log where it was while a run goes on', async () => {
+    const rows = page.locator('#log [data-testid="log-row"]');
+    await rows.first().locator('summary').click();
+    // A short list, so that it scrolls and its top is not its end.
+    await page.evaluate(() => {
+      const log = document.getElementById('log')!;
+      log.style.maxHeight = '120px';
+      log.scrollTop = 0;
+    });
+    const before = await rows.count();
+    const more = runTask([{ delay_ms: 400, text: 'Once more.' }], {
+      observe: liveFeed(history, { sessionId: 'browser-test', limits: {} }),
+      sessionId: 'browser-test',
+    });
+    await expect.poll(() => rows.count(), { timeout: 15_000 }).toBeGreaterThan(before);
+    await more;
+    await expect.poll(() => page.locator('#mode').textContent()).toBe('finished');
+    await expect(rows.first().locator('details').evaluate((d) => (d as HTMLDetailsElement).open)).resolves.toBe(true);
+    await expect(page.evaluate(() => document.getElementById('log')!.scrollTop)).resolves.toBe(0);
+  });
+
+  it('marks exactly the transition that entered the lit state', async () => {
+    await expect.poll(() => page.locator('svg').first().getAttribute('data-last-transition')).toBe('call_model:xstate.done.actor.callModel:2');
+    await expect(page.locator('svg g.edge.last').count()).resolves.toBe(1);
+  });
+
+  /** Serves a recorded session's trace and returns the chart edges marked as the last transition at the end. */
+  async function replayedLastEdges(sessionDir: string): Promise<string[]> {
+    const replay = await startInspectorServer({ history: loadSessionHistory(path.join(sessionDir, 'trace.jsonl')), chart: inspectorChart });
+    try {
+      const replayPage = await (await browser.newContext({ viewport: { width: 1400, height: 1000 } })).newPage();
+      await replayPage.goto(replay.url);
+      await replayPage.locator('#chart[data-ready="true"]').waitFor();
+      await expect.poll(() => replayPage.locator('svg').first().getAttribute('data-current')).toBe('done');
+      const edges = await replayPage.locator('svg g.edge.last').evaluateAll((gs) => gs.map((g) => g.getAttribute('data-edge-id') ?? ''));
+      await replayPage.context().close();
+      return edges;
+    } finally {
+      await replay.close();
+    }
+  }
+
+  it('replays a final answer as done(callModel) into done, and a max_turns run as its maxTurnsReached transition', async () => {
+    expect(await replayedLastEdges((await run).sessionDir)).toEqual(['call_model:xstate.done.actor.callModel:2']);
+    const maxTurns = await runTask([{ content: [{ type: 'tool_use', name: 'slow', input: { ms: 1 } }] }, { text: 'never' }], { maxTurns: 1 });
+    expect(maxTurns.result.reason).toBe('max_turns');
+    expect(await replayedLastEdges(maxTurns.sessionDir)).toEqual(['call_model:always:0']);
   });
 
   it('refuses the page and the API without the token', async () => {

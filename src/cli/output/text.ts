@@ -1,6 +1,6 @@
 import type { AgentEvent, QueryResult } from '../../engine/events.js';
 import { visible } from '../../permissions/request-view.js';
-import { stopMessage, type StopMessageLimits } from '../stop-message.js';
+import { stopMessage, type StopMessageLimits } from '../../engine/stop-message.js';
 import type { Renderer, Streams } from './renderer.js';
 import { formatElapsed, formatTokens, Spinner } from './spinner.js';
 import { createStyle } from './style.js';

@@ -1,6 +1,8 @@
 import type { ToolCall } from '../../../machines/types.js';
 import { visible } from '../../permissions/request-view.js';
 
+export { describeCall } from '../../engine/stop-message.js';
+
 /**
  * One informative line per tool call and per result, shared by text mode and the terminal UI:
  * `grep "TODO" in src ⎿ 3 matches in 2 files`, `bash npm test ⎿ exit 1 · 42 lines`,
@@ -20,14 +22,6 @@ function clip(text: string, max = MAX_ARG): string {
 function str(input: Record<string, unknown>, key: string): string | undefined {
   const value = input[key];
   return typeof value === 'string' ? value : undefined;
-}
-
-/** A short, one-line view of a call for stop messages: `bash(npm test)`, `read_file(src/a.ts)`. */
-export function describeCall(call: ToolCall): string {
-  const input = (call.input ?? {}) as Record<string, unknown>;
-  const main = input.command ?? input.path ?? input.pattern ?? '';
-  const text = typeof main === 'string' ? main : JSON.stringify(main);
-  return `${call.name}(${text.length > 80 ? `${text.slice(0, 77)}...` : text})`;
 }
 
 /** The call as the person reads it: `bash npm test`, `grep "TODO" in src`, `read_file package.json`. */

@@ -1,11 +1,9 @@
-import type { QueryResult } from '../engine/events.js';
-import { describeCall } from './output/tool-activity.js';
+import type { ToolCall } from '../../machines/types.js';
+import type { QueryResult } from './events.js';
+import type { TaskLimits } from './limits.js';
 
-export interface StopMessageLimits {
-  maxTurns: number;
-  maxToolCalls: number;
-  timeoutMs: number;
-}
+/** Describing a stop needs the task's limits (the CLI's text output and the inspector both ask here). */
+export type StopMessageLimits = TaskLimits;
 
 /** What the user is told when a task stops, one sentence per stop reason. */
 export function stopMessage(result: QueryResult, limits: StopMessageLimits): string {
@@ -51,4 +49,12 @@ function refusalMessage(result: QueryResult): string {
   if (decidedBy.startsWith('user: no')) return `✗ ${call} — declined by you`;
   if (decidedBy.startsWith('user:')) return `✗ ${call} — not allowed: ${decidedBy.replace(/^user: /, '')}`;
   return `✗ ${call} — refused by ${decidedBy}. Allow it with --allow, a settings rule, or --permission-mode.`;
+}
+
+/** A short, one-line view of a call for stop messages: `bash(npm test)`, `read_file(src/a.ts)`. */
+export function describeCall(call: ToolCall): string {
+  const input = (call.input ?? {}) as Record<string, unknown>;
+  const main = input.command ?? input.path ?? input.pattern ?? '';
+  const text = typeof main === 'string' ? main : JSON.stringify(main);
+  return `${call.name}(${text.length > 80 ? `${text.slice(0, 77)}...` : text})`;
 }

@@ -1,0 +1,75 @@
+import type { AnyTransitionDefinition, InspectionEvent } from 'xstate';
+import type { EngineContext } from '../../machines/engine-context.js';
+import type { EngineState } from '../../machines/query-engine.js';
+import { transitionId } from '../diagram/chart-graph.js';
+import type { Via } from './step.js';
+
+/**
+ * The one place that reads XState's microstep internals (`_transitions`). Everything else (the
+ * trace, query()'s events, the inspector, the generated-path replay) gets plain microsteps from here,
+ * so an XState upgrade that changes them breaks one file.
+ */
+
+/** One transition taken in a microstep, by its chart edge id. */
+export interface TakenTransition {
+  id: string;
+  /** The state the transition leaves; `''` for a handler on the root. */
+  source: string;
+  /** null for a targetless transition (it runs actions in place). */
+  target: EngineState | null;
+  /** The transition's own event type; `''` for an eventless one. */
+  eventType: string;
+}
+
+export interface Microstep {
+  /** The state after the microstep. */
+  state: EngineState;
+  context: EngineContext;
+  /** The event being processed (for eventless transitions, the one that started the macrostep). */
+  eventType: string;
+  /** Every transition of the microstep, targetless ones too; computed on request (coverage wants it, the trace does not). */
+  transitions(): TakenTransition[];
+  /** How the state was entered, when a transition entered one (targetless microsteps enter none). */
+  entered: Via | null;
+}
+
+const key = (node: { path: readonly string[] }) => node.path.join('.');
+const none = (): TakenTransition[] => [];
+const takenBy = (all: readonly AnyTransitionDefinition[]) => () => all.map(taken);
+const INIT: Via = { event: 'xstate.init' };
+
+function taken(transition: AnyTransitionDefinition): TakenTransition {
+  const target = transition.target?.[0];
+  return { id: transitionId(transition), source: key(transition.source), target: target ? (key(target) as EngineState) : null, eventType: transition.eventType };
+}
+
+/**
+ * An `inspect` callback that reports each microstep of the root actor. The first state is entered by
+ * the initial transition, which XState reports as no microstep: it is reported first, `via` `xstate.init`.
+ * @example createActor(machine, { inspect: observeMicrosteps((m) => m.entered && console.log(m.state)) })
+ */
+export function observeMicrosteps(onMicrostep: (microstep: Microstep) => void): (event: InspectionEvent) => void {
+  let initialSeen = false;
+  return (event) => {
+    if (event.actorRef.sessionId !== event.rootId) return;
+    if (event.type === '@xstate.snapshot' && !initialSeen) {
+      // An initial state with no eventless transition: the first snapshot is that state.
+      const snapshot = event.snapshot as unknown as { value: EngineState; context: EngineContext };
+      initialSeen = true;
+      onMicrostep({ state: snapshot.value, context: snapshot.context, eventType: 'xstate.init', transitions: none, entered: INIT });
+      return;
+    }
+    if (event.type !== '@xstate.microstep') return;
+    const snapshot = event.snapshot as unknown as { value: EngineState; context: EngineContext };
+    const all = event._transitions;
+    if (!initialSeen) {
+      initialSeen = true;
+      const first = all[0];
+      if (first) onMicrostep({ state: key(first.source) as EngineState, context: snapshot.context, eventType: 'xstate.init', transitions: none, entered: INIT });
+    }
+    let moved: AnyTransitionDefinition | undefined;
+    for (let k = all.length - 1; k >= 0 && !moved; k--) if (all[k]!.target?.length) moved = all[k];
+    const entered: Via | null = moved ? { event: moved.eventType === '' ? 'always' : moved.eventType, transition: transitionId(moved) } : null;
+    onMicrostep({ state: snapshot.value, context: snapshot.context, eventType: event.event.type, transitions: takenBy(all), entered });
+  };
+}
