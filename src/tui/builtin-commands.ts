@@ -3,7 +3,7 @@ import type { PreparedRun } from '../cli/prepare-run.js';
 import { createApiModel } from '../cli/model-factory.js';
 import { formatTokens } from '../cli/output/spinner.js';
 import { loadSettings } from '../permissions/index.js';
-import { lastPrompt, resumedLine } from '../sessions/interruption.js';
+import { lastPrompt } from '../sessions/interruption.js';
 import { listSessions } from '../sessions/store.js';
 import { listCommands, registerCommand, type CommandContext } from './commands.js';
 
@@ -67,7 +67,7 @@ export function registerBuiltinCommands(deps: BuiltinDeps): void {
       const next = run.session;
       const answer = [...next.messages].reverse().find((m) => m.role === 'assistant');
       const text = answer?.content.flatMap((b) => (b.type === 'text' ? [(b as { text: string }).text] : [])).join('') ?? '';
-      print(resumedLine(next.sessionId, next.messages), 'info');
+      // The Resumed line came with the run's opening (as a note); the last exchange follows.
       const prompt = lastPrompt(next.messages);
       if (prompt) controller.store.add({ kind: 'user', text: prompt });
       if (text) controller.store.add({ kind: 'assistant', text });

@@ -143,4 +143,26 @@ describe.skipIf(!HAVE_SCRIPT && !process.env.CI)('the interactive terminal UI', 
     const url = /Inspector: (http:\/\/127\.0\.0\.1:\d+\/\?token=\S+)/.exec(ui.pty.screen().slice(at))![1]!;
     expect(await getStatus(url)).toBe(200);
   });
+
+  it('/clear starts a new session; /resume <id> goes back to the first with its last exchange', { timeout: 90_000 }, async () => {
+    const ui = await startUi([{ text: 'The first answer.' }, { text: 'Fresh start.' }, { text: 'Continued.' }]);
+    let at = ui.at;
+    ui.pty.type('first task\r');
+    at = await ui.pty.waitFor('The first answer.', at);
+    const first = /session ([0-9a-f]{8})/.exec(ui.pty.screen().slice(at))![1]!;
+
+    ui.pty.type('/clear\r');
+    at = await ui.pty.waitFor(/New session [0-9a-f-]{36}\. The previous one: xagent --resume/, at);
+    ui.pty.type('second task\r');
+    at = await ui.pty.waitFor('Fresh start.', at);
+    expect(sent(1)).toHaveLength(1);
+
+    ui.pty.type(`/resume ${first}\r`);
+    at = await ui.pty.waitFor(new RegExp(`Resumed ${first}[0-9a-f-]+ · 2 messages · last: "first task"`), at);
+    at = await ui.pty.waitFor('The first answer.', at);
+    ui.pty.type('go on\r');
+    at = await ui.pty.waitFor('Continued.', at);
+    expect(sent(2).map((m) => m.role)).toEqual(['user', 'assistant', 'user']);
+    expect(JSON.stringify(sent(2))).not.toContain('second task');
+  });
 });
