@@ -24,19 +24,26 @@ export interface InputBoxProps {
  * pasted text (several characters at once, newlines included) is inserted as it is.
  */
 export function InputBox({ onSubmit, onInterrupt, onEscape, onLeave, active, history, hint, setHint }: InputBoxProps) {
-  const [value, setValue] = useState('');
-  const [cursor, setCursor] = useState(0);
+  // The text lives in a ref, changed at once: keys that arrive before React has drawn the last
+  // one must see it (a handler's closure would hold the text as it was at the last render).
+  const text = useRef({ value: '', cursor: 0 });
+  const [, redraw] = useState(0);
   const browsing = useRef<{ index: number; draft: string } | null>(null);
   const lastCtrlC = useRef(0);
 
-  const set = (text: string, at = text.length) => {
-    setValue(text);
-    setCursor(at);
+  const set = (next: string, at = next.length) => {
+    text.current = { value: next, cursor: at };
+    redraw((n) => n + 1);
   };
-  const insert = (text: string) => set(value.slice(0, cursor) + text + value.slice(cursor), cursor + text.length);
+  const setCursor = (at: number) => set(text.current.value, at);
+  const insert = (more: string) => {
+    const { value, cursor } = text.current;
+    set(value.slice(0, cursor) + more + value.slice(cursor), cursor + more.length);
+  };
 
   useInput(
     (input, key) => {
+      const { value, cursor } = text.current;
       if (key.ctrl && input === 'c') {
         if (onInterrupt()) return;
         if (value) return set('');
@@ -77,19 +84,19 @@ export function InputBox({ onSubmit, onInterrupt, onEscape, onLeave, active, his
       // ends in \r was typed and sent (the keys came faster than they were read); others are text.
       // (Typed before the terminal was in raw mode, the line ends in \n instead.)
       const sent = input.length > 1 && /[\r\n]$/.test(input);
-      const text = (sent ? input.slice(0, -1) : input).replace(/\\\r/g, '\n').replace(/\r\n?/g, '\n');
-      const next = value.slice(0, cursor) + text + value.slice(cursor);
-      if (sent) return enter(next, cursor + text.length);
-      set(next, cursor + text.length);
+      const typed = (sent ? input.slice(0, -1) : input).replace(/\\\r/g, '\n').replace(/\r\n?/g, '\n');
+      const next = value.slice(0, cursor) + typed + value.slice(cursor);
+      if (sent) return enter(next, cursor + typed.length);
+      set(next, cursor + typed.length);
     },
     { isActive: active },
   );
 
   /** Enter: a line ending in `\` gets a new line instead; anything else is sent. */
-  const enter = (text: string, at: number) => {
-    if (text.slice(0, at).endsWith('\\')) return set(text.slice(0, at - 1) + '\n' + text.slice(at), at);
-    const trimmed = text.trim();
-    if (!trimmed) return set(text, at);
+  const enter = (line: string, at: number) => {
+    if (line.slice(0, at).endsWith('\\')) return set(line.slice(0, at - 1) + '\n' + line.slice(at), at);
+    const trimmed = line.trim();
+    if (!trimmed) return set(line, at);
     browsing.current = null;
     set('');
     setHint('');
@@ -98,12 +105,13 @@ export function InputBox({ onSubmit, onInterrupt, onEscape, onLeave, active, his
 
   const walkHistory = (step: -1 | 1) => {
     if (history.length === 0) return;
-    const current = browsing.current ?? { index: history.length, draft: value };
+    const current = browsing.current ?? { index: history.length, draft: text.current.value };
     const index = Math.min(history.length, Math.max(0, current.index + step));
     browsing.current = { index, draft: current.draft };
     set(index === history.length ? current.draft : history[index]!);
   };
 
+  const { value, cursor } = text.current;
   const completions = value.startsWith('/') && !value.includes(' ') ? completeCommand(value) : [];
   const before = value.slice(0, cursor);
   const at = value[cursor] ?? ' ';

@@ -1,5 +1,5 @@
 import { Box, Text, useInput } from 'ink';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import type { DialogLine } from '../permissions/dialog-view.js';
 import type { DialogRequest } from './store.js';
 
@@ -10,8 +10,16 @@ import type { DialogRequest } from './store.js';
  */
 export function PermissionDialog({ request }: { request: DialogRequest }) {
   const { view, answer } = request;
-  const [feedback, setFeedback] = useState<string | null>(null);
-  const [selected, setSelected] = useState(0);
+  // In a ref, changed at once: keys typed right after `3` must reach the feedback line even
+  // before React has drawn it (a handler's closure holds the state of the last render).
+  const mode = useRef<{ feedback: string | null; selected: number }>({ feedback: null, selected: 0 });
+  const [, redraw] = useState(0);
+  const change = (next: Partial<{ feedback: string | null; selected: number }>) => {
+    mode.current = { ...mode.current, ...next };
+    redraw((n) => n + 1);
+  };
+  const setFeedback = (feedback: string | null) => change({ feedback });
+  const setSelected = (selected: number) => change({ selected });
   const options = [
     { key: '1', label: 'Yes', pick: () => answer({ kind: 'yes' }) },
     ...(view.alwaysRules.length > 0
@@ -21,6 +29,7 @@ export function PermissionDialog({ request }: { request: DialogRequest }) {
   ];
 
   useInput((input, key) => {
+    const { feedback, selected } = mode.current;
     if (feedback !== null) {
       if (key.escape) return setFeedback(null);
       if (key.return) return feedback.trim() ? answer({ kind: 'feedback', text: feedback.trim() }) : undefined;
@@ -40,6 +49,7 @@ export function PermissionDialog({ request }: { request: DialogRequest }) {
     options.find((option) => option.key === input)?.pick();
   });
 
+  const { feedback, selected } = mode.current;
   return (
     <Box flexDirection="column" borderStyle="round" borderColor="yellow" paddingX={1}>
       <Text bold>{view.title}</Text>
