@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createScriptedClient } from '../model/scripted.js';
-import { describeCall } from './output/text.js';
+import { describeCall } from './output/tool-activity.js';
 import type { Renderer } from './output/renderer.js';
 import { prepareRun } from './prepare-run.js';
 import { policyFor, resolveRunConfig } from './run-config.js';

@@ -8,7 +8,15 @@ import { onStopSignal } from './signals.js';
 export async function runInteractiveMode(args: string[], raw: RawOptions): Promise<number> {
   const config = resolveRunConfig(raw, args, process.env, createApiModel);
   const run = await prepareRun(config, { stderr: process.stderr });
-  const repl = startInteractive(run, { input: process.stdin, output: process.stdout, errorOutput: process.stderr, terminal: true });
+  // A terminal that cannot move the cursor gets the plain line prompt; every other one the full UI.
+  // Loaded here, not at the top: `xagent -p` must not pay for React and Ink.
+  const repl =
+    process.env.TERM === 'dumb'
+      ? startInteractive(run, { input: process.stdin, output: process.stdout, errorOutput: process.stderr, terminal: true })
+      : (await import('../tui/run-tui.js')).startTui(run, {
+          // /clear and /resume: another session of this workspace, without a second inspector.
+          openRun: (resume, stderr) => prepareRun({ ...config, inspectPort: null, session: { ...(resume ? { resume } : {}), continue: false } }, { stderr }),
+        });
   // A signal from outside (kill -INT, kill -TERM) does what Ctrl-C at the keyboard does.
   const uninstall = onStopSignal(() => repl.interrupt());
   try {

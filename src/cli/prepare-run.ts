@@ -1,7 +1,9 @@
-import type { QueryResult } from '../engine/events.js';
+import type { AgentEvent, QueryResult } from '../engine/events.js';
 import { query } from '../engine/query.js';
 import type { PermissionPolicy } from '../permissions/types.js';
 import { sessionDir } from '../sessions/layout.js';
+import { visible } from '../permissions/request-view.js';
+import { partialAnswer, recordInterruption, resumedLine } from '../sessions/interruption.js';
 import { openSessionForRun, type RunSession } from '../sessions/open-for-run.js';
 import { openSessionWriter } from '../sessions/session-writer.js';
 import { startRunInspector, type RunInspector } from './inspect-command.js';
@@ -13,6 +15,8 @@ export interface TaskRequest {
   permissions: PermissionPolicy;
   signal: AbortSignal;
   renderer: Renderer;
+  /** Sees every event too (the terminal UI's /inspect attaches the inspector here). */
+  observe?: (event: AgentEvent) => void;
 }
 
 /** A run ready for tasks: its session is open (and locked), its inspector serving if asked for. */
@@ -35,6 +39,7 @@ export interface PreparedRun {
 export async function prepareRun(config: RunConfig, io: { stderr: NodeJS.WritableStream }): Promise<PreparedRun> {
   const session = openSessionForRun({ home: config.home, workspace: config.workspace, modelId: config.modelId, ...config.session });
   for (const warning of session.warnings) io.stderr.write(`xagent: warning: ${warning}\n`);
+  if (!session.isNew) io.stderr.write(`${visible(resumedLine(session.sessionId, session.messages))}\n`);
   let inspector: RunInspector | null = null;
   try {
     if (config.inspectPort !== null) {
@@ -45,8 +50,10 @@ export async function prepareRun(config: RunConfig, io: { stderr: NodeJS.Writabl
     throw error;
   }
 
-  const runTask = async ({ prompt, permissions, signal, renderer }: TaskRequest): Promise<QueryResult> => {
+  const runTask = async ({ prompt, permissions, signal, renderer, observe }: TaskRequest): Promise<QueryResult> => {
     session.startTask(prompt);
+    const partial = partialAnswer();
+    const inspect = inspector?.observerFor(prompt);
     const events = query(prompt, {
       model: config.model,
       tools: config.tools,
@@ -57,10 +64,16 @@ export async function prepareRun(config: RunConfig, io: { stderr: NodeJS.Writabl
       sessionId: session.sessionId,
       session: openSessionWriter(sessionDir(config.home, session.sessionId), session.sessionId),
       messages: session.messages,
-      ...(inspector ? { observe: inspector.observerFor(prompt) } : {}),
+      observe: (event) => {
+        partial.onEvent(event);
+        inspect?.(event);
+        observe?.(event);
+      },
     });
     for await (const event of events) {
       if (event.type === 'result') {
+        // The partial answer and a marker go into the transcript, so the next request (even after --continue) says so.
+        if (event.reason === 'user_abort') recordInterruption({ dir: session.dir, messages: session.messages, partial: partial.text() });
         renderer.finish(event);
         session.endTask(event);
         return event;

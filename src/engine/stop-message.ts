@@ -1,3 +1,4 @@
+import type { ToolCall } from '../../machines/types.js';
 import type { QueryResult } from './events.js';
 import type { TaskLimits } from './limits.js';
 
@@ -18,9 +19,7 @@ export function stopMessage(result: QueryResult, limits: StopMessageLimits): str
     case 'timeout':
       return `Stopped: ran out of time after ${formatMs(limits.timeoutMs)}. The task can be retried, or raise --timeout.`;
     case 'permission_denied':
-      return `Stopped: ${result.call?.name ?? 'a tool call'} was refused (${result.decision?.decidedBy ?? 'no decision recorded'})${
-        result.decision?.message ? `: ${result.decision.message}` : ''
-      }. Allow it with --allow, a settings rule, or --permission-mode.`;
+      return refusalMessage(result);
     case 'tool_error':
       return `Stopped: ${result.call?.name ?? 'a tool'} failed in a way the model cannot fix: ${result.error?.message ?? 'unknown error'}`;
     case 'model_error':
@@ -38,4 +37,24 @@ export function formatMs(ms: number): string {
   if (ms < 1000) return `${ms}ms`;
   if (ms < 60_000) return `${+(ms / 1000).toFixed(1)}s`;
   return `${+(ms / 60_000).toFixed(1)}m`;
+}
+
+/**
+ * One line: `✗ bash(rm -rf build) — declined by you` when the person said no (they know how to
+ * allow it; they were in the prompt), else which rule or mode refused it and how to change that.
+ */
+function refusalMessage(result: QueryResult): string {
+  const call = result.call ? describeCall(result.call) : 'a tool call';
+  const decidedBy = result.decision?.decidedBy ?? 'no decision recorded';
+  if (decidedBy.startsWith('user: no')) return `✗ ${call} — declined by you`;
+  if (decidedBy.startsWith('user:')) return `✗ ${call} — not allowed: ${decidedBy.replace(/^user: /, '')}`;
+  return `✗ ${call} — refused by ${decidedBy}. Allow it with --allow, a settings rule, or --permission-mode.`;
+}
+
+/** A short, one-line view of a call for stop messages: `bash(npm test)`, `read_file(src/a.ts)`. */
+export function describeCall(call: ToolCall): string {
+  const input = (call.input ?? {}) as Record<string, unknown>;
+  const main = input.command ?? input.path ?? input.pattern ?? '';
+  const text = typeof main === 'string' ? main : JSON.stringify(main);
+  return `${call.name}(${text.length > 80 ? `${text.slice(0, 77)}...` : text})`;
 }

@@ -79,6 +79,14 @@ function classifyApiError(error: APIError): Failure {
     return { ...base, retryable, kind: 'overloaded', message: `API overloaded (${status}): ${apiMessage}` };
   }
   if (status >= 500) return { ...base, retryable, kind: 'api', message: `API error (${status}): ${apiMessage}` };
+  if (status === 404 && /^model: /.test(apiMessage)) {
+    return {
+      ...base,
+      retryable: false,
+      kind: 'invalid_request',
+      message: `Model not found (404): ${apiMessage}. Choose another with --model <id> or ANTHROPIC_MODEL.`,
+    };
+  }
   if (status === 400 || status === 404 || status === 413 || status === 422) {
     return { ...base, retryable, kind: 'invalid_request', message: `Invalid request (${status}): ${apiMessage}` };
   }
@@ -109,11 +117,23 @@ function describeConnection(error: unknown): string {
 
 /**
  * The error the engine sees once retrying is over (or was never allowed).
+ * `baseURLFromEnv` says the URL came from ANTHROPIC_BASE_URL, so a connection error names it.
  * @example throw finalError({ failure, attempts: 3, baseURL })
  */
-export function finalError({ failure, attempts, baseURL }: { failure: Failure; attempts: number; baseURL: string }): ModelError {
+export function finalError({
+  failure,
+  attempts,
+  baseURL,
+  baseURLFromEnv = false,
+}: {
+  failure: Failure;
+  attempts: number;
+  baseURL: string;
+  baseURLFromEnv?: boolean;
+}): ModelError {
   if (failure.cause instanceof ModelError) return failure.cause;
   const tried = attempts > 1 ? ` (gave up after ${attempts} attempts)` : '';
-  const where = failure.kind === 'network' ? `Could not get a response from the Anthropic API at ${baseURL}: ` : '';
+  const source = baseURLFromEnv ? ' (set by ANTHROPIC_BASE_URL)' : '';
+  const where = failure.kind === 'network' ? `Could not get a response from the Anthropic API at ${baseURL}${source}: ` : '';
   return new ModelError(`${where}${failure.message}${tried}`, failure.kind, failure.status, { cause: failure.cause });
 }

@@ -95,7 +95,7 @@ export function createAnthropicClient(options: AnthropicClientOptions): ModelCli
           if (request.signal.aborted) throw abortReason(request.signal);
           const failure = classifyFailure(error);
           if (!failure.retryable || attempt >= maxRetries) {
-            throw finalError({ failure, attempts: attempt + 1, baseURL: sdk.baseURL });
+            throw finalError({ failure, attempts: attempt + 1, baseURL: sdk.baseURL, baseURLFromEnv: options.baseURL !== undefined });
           }
           const delayMs = retryDelayMs({ attempt: attempt + 1, headers: failure.headers, timing });
           const restart = streamedText ? ' (the partial answer above will be streamed again)' : '';

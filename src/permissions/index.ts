@@ -6,6 +6,7 @@ export { formatRule, parseRule, parseRules, RuleParseError, type PermissionRule,
 export {
   addAllowRule,
   loadSettings,
+  localSettingsPath,
   projectSettingsPath,
   SettingsError,
   userSettingsPath,

@@ -2,9 +2,9 @@ import { statSync } from 'node:fs';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import type { PermissionDecision, ToolCall } from '../../machines/types.js';
-import { alwaysRules, describeRequest, visible } from './request-view.js';
-import { parseRules, type PermissionRule } from './rules.js';
-import { addAllowRule, projectSettingsPath } from './settings.js';
+import { answerChoices, decisionFor, type PermissionAnswer } from './answer.js';
+import { describeRequest, visible } from './request-view.js';
+import type { PermissionRule } from './rules.js';
 
 export interface PromptRequest {
   call: ToolCall;
@@ -36,16 +36,16 @@ export interface TerminalPromptOptions {
   /** A line source shared with whoever else reads the terminal (the interactive REPL's readline). */
   lines?: (signal: AbortSignal) => LineSource;
   output: NodeJS.WritableStream;
-  /** Absolute workspace root: "always" writes `<workspace>/.xagent/settings.json`. */
+  /** Absolute workspace root: "always" writes `<workspace>/.xagent/settings.local.json`. */
   workspace: string;
 }
 
 const MAX_TRIES = 3;
 
 /**
- * The terminal prompt: shows the tool, the full command or the change, and reads
- * `y`es / `n`o / `a`lways. "always" saves exact allow rules (see `alwaysRules`) to the project
- * settings. End of input, an abort or three unreadable answers are a denial.
+ * The line prompt (`-p` on a terminal): shows the tool, the full command or the change, and reads
+ * `y`es / `n`o / `a`lways. "always" saves allow rules (see `alwaysRules`) to
+ * `.xagent/settings.local.json`. End of input, an abort or three unreadable answers are a denial.
  * @example
  * const prompt = createTerminalPrompt({ input: process.stdin, output: process.stderr, workspace });
  * const { decision } = await prompt({ call, pending, signal });
@@ -53,12 +53,12 @@ const MAX_TRIES = 3;
 export function createTerminalPrompt({ input, lines: openLines, output, workspace }: TerminalPromptOptions): PermissionPrompt {
   if (!input && !openLines) throw new Error('createTerminalPrompt needs input or lines');
   return async ({ call, pending, signal }) => {
-    const asked = `asked because ${pending.decidedBy}`;
-    if (signal.aborted) return refuse(call, `user: aborted before answering (${asked})`);
-    const rules = alwaysRules(call, workspace);
+    const context = { call, pending, workspace, note: (line: string) => output.write(`${line}\n`) };
+    const answer = (a: PermissionAnswer) => decisionFor(a, context);
+    if (signal.aborted) return answer({ kind: 'unanswered', why: 'aborted before answering' });
+    const { rules, file } = answerChoices(call, workspace);
     output.write(`\n${describeRequest(call, pending.decidedBy, existingSize(call, workspace)).join('\n')}\n`);
-    const settingsName = path.relative(workspace, projectSettingsPath(workspace));
-    const always = rules.length > 0 ? `, [a]lways (saves ${rules.map((r) => `"${visible(r)}"`).join(', ')} to ${settingsName})` : '';
+    const always = rules.length > 0 ? `, [a]lways (saves ${rules.map((r) => `"${visible(r)}"`).join(', ')} to ${file})` : '';
     const question = `Allow? [y]es, [n]o${always}: `;
 
     const lines = openLines ? openLines(signal) : readLines(input!, signal);
@@ -67,37 +67,18 @@ export function createTerminalPrompt({ input, lines: openLines, output, workspac
         if (lines.ask) lines.ask(question);
         else output.write(question);
         const line = await lines.next();
-        if (line === null) return refuse(call, `user: ${signal.aborted ? 'aborted' : 'no answer, input closed'} (${asked})`);
-        const answer = line.trim().toLowerCase();
-        if (answer === 'y' || answer === 'yes') return { decision: { behavior: 'allow', decidedBy: `user: yes (${asked})` }, savedRules: [] };
-        if (answer === 'n' || answer === 'no') return refuse(call, `user: no (${asked})`);
-        if ((answer === 'a' || answer === 'always') && rules.length > 0) return saveAlways(rules, workspace, asked, output);
+        if (line === null) return answer({ kind: 'unanswered', why: signal.aborted ? 'aborted' : 'no answer, input closed' });
+        const reply = line.trim().toLowerCase();
+        if (reply === 'y' || reply === 'yes') return answer({ kind: 'yes' });
+        if (reply === 'n' || reply === 'no') return answer({ kind: 'no' });
+        if ((reply === 'a' || reply === 'always') && rules.length > 0) return answer({ kind: 'always' });
         output.write(`Please answer y or n${rules.length > 0 ? ' or a' : ''}.\n`);
       }
-      return refuse(call, `user: no valid answer after ${MAX_TRIES} tries (${asked})`);
+      return answer({ kind: 'unanswered', why: `no valid answer after ${MAX_TRIES} tries` });
     } finally {
       lines.close();
     }
   };
-}
-
-function refuse(call: ToolCall, decidedBy: string): PromptOutcome {
-  return { decision: { behavior: 'deny', decidedBy, message: `The user did not allow ${call.name} (${decidedBy}).` }, savedRules: [] };
-}
-
-function saveAlways(rules: string[], workspace: string, asked: string, output: NodeJS.WritableStream): PromptOutcome {
-  try {
-    const file = addAllowRule(workspace, rules);
-    output.write(`Saved ${rules.map((r) => `"${visible(r)}"`).join(', ')} to ${file}.\n`);
-    return {
-      decision: { behavior: 'allow', decidedBy: `user: always (${asked}); saved allow ${rules.map((r) => `"${r}"`).join(', ')} to ${file}` },
-      savedRules: parseRules(rules, 'allow', file),
-    };
-  } catch (error) {
-    // The person said yes; failing to remember it must not turn that into a no.
-    output.write(`Could not save the rule: ${(error as Error).message}. Allowed this once.\n`);
-    return { decision: { behavior: 'allow', decidedBy: `user: always, not saved: ${(error as Error).message} (${asked})` }, savedRules: [] };
-  }
 }
 
 function existingSize(call: ToolCall, workspace: string): number | undefined {

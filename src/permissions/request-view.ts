@@ -83,11 +83,15 @@ export function describeRequest(call: ToolCall, reason: string, existingSize?: n
   return [head, ...indent(JSON.stringify(call.input, null, 2) ?? 'undefined', '  ')];
 }
 
+/** A second word that reads as a subcommand (`test` in `npm test`), not a flag, path or value. */
+const SUBCOMMAND = /^[A-Za-z][A-Za-z0-9_:-]*$/;
+
 /**
- * The allow rules "always" saves, or none when no rule could allow the call again:
- * bash saves one exact rule per simple command (`npm test && npm run lint` gives `bash(npm test)`
- * and `bash(npm run lint)`), file tools save the exact workspace-relative path, other tools
- * their name.
+ * The allow rules "always" saves, or none when no rule could allow the call again. bash saves a
+ * prefix rule per simple command when it has subcommands (up to two words: `npm test -- --watch`
+ * gives `bash(npm test*)`, `npm run lint` gives `bash(npm run lint*)`), else the exact command
+ * (`rm -rf build` gives `bash(rm -rf build)`: a prefix of `rm` would allow far more than was
+ * asked). File tools save the exact workspace-relative path, other tools their name.
  * @example alwaysRules({ id: '1', name: 'edit_file', input: { path: './src/a.ts' } }, '/ws') // ['edit_file(src/a.ts)']
  */
 export function alwaysRules(call: ToolCall, workspace: string): string[] {
@@ -96,8 +100,18 @@ export function alwaysRules(call: ToolCall, workspace: string): string[] {
     if (typeof command !== 'string') return [];
     const parsed = splitCommand(command);
     if (parsed.unsure) return [];
-    const texts = parsed.parts.map((part) => part.text);
-    return [...new Set(texts)].map((text) => formatRule({ tool: 'bash', pattern: escapeCommandPattern(text) }));
+    const patterns = parsed.parts.map((part) => {
+      const [program, ...rest] = part.words;
+      const subs: string[] = [];
+      for (const word of rest.slice(0, 2)) {
+        if (!SUBCOMMAND.test(word)) break;
+        subs.push(word);
+      }
+      const plainProgram = program !== undefined && /^[A-Za-z0-9_./-]+$/.test(program);
+      if (plainProgram && subs.length > 0) return `${escapeCommandPattern([program, ...subs].join(' '))}*`;
+      return escapeCommandPattern(part.text);
+    });
+    return [...new Set(patterns)].map((pattern) => formatRule({ tool: 'bash', pattern }));
   }
   if (isFileTool(call.name)) {
     const file = field(call, 'path') ?? '.';

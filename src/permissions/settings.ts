@@ -10,7 +10,8 @@ import { PERMISSION_MODES, type PermissionMode } from './types.js';
 
 /**
  * Permission settings: `$XAGENT_HOME/settings.json` (the user's), `<workspace>/.xagent/settings.json`
- * (the project's), and `--allow` / `--deny`. All rules apply together; which one decides is a
+ * (the project's, in git), `<workspace>/.xagent/settings.local.json` (the person's, out of git), and
+ * `--allow` / `--deny`. All rules apply together; which one decides is a
  * matter of behaviour (deny, ask, allow), never of which file it came from.
  *
  * ```json
@@ -35,7 +36,7 @@ export class SettingsError extends Error {
 export interface LoadedSettings {
   /** Rules from every source: flags first, then the project's, then the user's. */
   rules: PermissionRule[];
-  /** The project's permissionMode if set, else the user's; a `--permission-mode` flag beats both. */
+  /** permissionMode from settings.local.json, else the project's, else the user's; a `--permission-mode` flag beats all. */
   mode?: PermissionMode;
   /** Where `mode` came from. */
   modeSource?: string;
@@ -65,6 +66,11 @@ export function projectSettingsPath(workspace: string): string {
   return path.join(workspace, '.xagent', 'settings.json');
 }
 
+/** The person's own settings for this project, out of git; where "always" answers are saved. */
+export function localSettingsPath(workspace: string): string {
+  return path.join(workspace, '.xagent', 'settings.local.json');
+}
+
 /**
  * Loads every permission rule and the configured mode.
  * @example const { rules, mode } = loadSettings({ workspace: process.cwd(), allow: ['bash(npm test*)'] });
@@ -87,8 +93,14 @@ function loadSettingsFiles({ workspace, home = xagentHome(), allow = [], deny = 
   let modeSource: string | undefined;
   const userFile = path.resolve(userSettingsPath(home));
   const projectFile = path.resolve(projectSettingsPath(workspace));
-  // When the workspace is the home directory both names are one file; read it once, as the user's.
-  const sources = projectFile === userFile ? [{ file: userFile, project: false }] : [{ file: projectFile, project: true }, { file: userFile, project: false }];
+  const localFile = path.resolve(localSettingsPath(workspace));
+  // Highest precedence first (the first mode found wins): local, project, user.
+  // When the workspace is the home directory the project file is the user's; read it once, as the user's.
+  const sources = [
+    { file: localFile, project: true },
+    ...(projectFile === userFile ? [] : [{ file: projectFile, project: true }]),
+    { file: userFile, project: false },
+  ];
   for (const { file, project } of sources) {
     const data = readSettingsFile(file);
     if (data === undefined) continue;
@@ -195,14 +207,14 @@ function validateSettings(data: unknown, file: string, project: boolean): { rule
 }
 
 /**
- * Adds allow rules to `<workspace>/.xagent/settings.json`, keeping everything else in it, and
+ * Adds allow rules to `<workspace>/.xagent/settings.local.json`, keeping everything else in it, and
  * writes it atomically (temp file, then rename), so a crash never leaves half a file.
  * Rules already present are not repeated.
- * @example addAllowRule('/ws', 'bash(npm test)') // '/ws/.xagent/settings.json'
+ * @example addAllowRule('/ws', 'bash(npm test*)') // '/ws/.xagent/settings.local.json'
  * @throws SettingsError if the existing file is malformed (it is left untouched) or a rule is bad
  */
 export function addAllowRule(workspace: string, rule: string | readonly string[]): string {
-  const file = projectSettingsPath(workspace);
+  const file = localSettingsPath(workspace);
   const texts = typeof rule === 'string' ? [rule] : [...rule];
   for (const text of texts) {
     try {

@@ -14,7 +14,7 @@ afterEach(async () => {
   await fake?.close();
 });
 
-describe.skipIf(!HAVE_SCRIPT && !process.env.CI)('interactive mode on a real terminal', () => {
+describe.skipIf(!HAVE_SCRIPT && !process.env.CI)('the line prompt on a terminal that cannot move the cursor (TERM=dumb)', () => {
   it('runs each line as a task in one conversation, asks permission, stops a task on Ctrl-C and leaves on Ctrl-D', async () => {
     fake = await startFakeAnthropic([
       { text: 'First answer.' },
@@ -24,7 +24,7 @@ describe.skipIf(!HAVE_SCRIPT && !process.env.CI)('interactive mode on a real ter
       { text: 'Still here.' },
     ]);
     const workspace = tempDir('xagent-ws-');
-    const env = { PATH: process.env.PATH ?? '', HOME: tempDir(), TERM: 'xterm', XAGENT_HOME: tempDir(), ANTHROPIC_API_KEY: 'sk-ant-test', ANTHROPIC_BASE_URL: fake.url };
+    const env = { PATH: process.env.PATH ?? '', HOME: tempDir(), TERM: 'dumb', XAGENT_HOME: tempDir(), ANTHROPIC_API_KEY: 'sk-ant-test', ANTHROPIC_BASE_URL: fake.url };
     const pty = startInPty(`${process.execPath} ${CLI}`, env, workspace);
 
     let at = await pty.waitFor('› ');

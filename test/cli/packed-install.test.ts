@@ -25,7 +25,7 @@ describe('the packed tarball, installed with npm install -g', () => {
     expect(shipped.filter((f) => f.startsWith('dist/bench/') || f.startsWith('dist/scripts/'))).toEqual([]);
     npm(['install', '-g', path.join(packDir, packed[0]!.filename), '--prefix', prefix, '--prefer-offline', '--no-audit', '--no-fund'], packDir);
 
-    const installed = path.join(prefix, 'lib/node_modules/xagent');
+    const installed = path.join(prefix, 'lib/node_modules', (JSON.parse(readFileSync('package.json', 'utf8')) as { name: string }).name);
     const bin = path.join(prefix, 'bin/xagent');
     expect(realpathSync(bin)).toBe(path.join(realpathSync(installed), 'dist/bin/xagent.js'));
     rmSync(path.join(installed, 'dist/src'), { recursive: true, force: true });

@@ -110,10 +110,12 @@ describe('a reader that goes away', () => {
   it('stops the task cleanly when stdout is closed mid-answer (xagent -p | head), with no crash', async () => {
     const env = await withFake([{ text: 'word '.repeat(300), eventDelayMs: 20 }]);
     let closed = false;
-    const run = await runCli(['-p', 'talk', '--cwd', api.workspace], {
+    // stream-json writes as the answer streams (text mode holds a turn's text until the turn ends).
+    const run = await runCli(['-p', 'talk', '--cwd', api.workspace, '--output-format', 'stream-json'], {
       env,
       onOutput: (child, output) => {
-        if (!closed && output.stdout.length > 0) {
+        // Once the answer streams: stream-json's first lines (states) come before the request.
+        if (!closed && output.stdout.includes('text_delta')) {
           closed = true;
           child.stdout?.destroy();
         }

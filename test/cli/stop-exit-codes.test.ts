@@ -59,7 +59,7 @@ describe('each stop reason has its exit code and json result', () => {
     const bash = { type: 'tool_use' as const, id: 't1', name: 'bash', input: { command: 'npm test && rm -rf ~' } };
     const r = await run([{ content: [bash] }], ['--output-format', 'text', '--allow', 'bash(npm test*)', '--deny', 'bash(rm*)']);
     expect(r.code).toBe(6);
-    expect(r.stderr).toContain('Stopped: bash was refused (deny rule "bash(rm*)" from --deny');
+    expect(r.stderr).toContain('✗ bash(npm test && rm -rf ~) — refused by deny rule "bash(rm*)" from --deny');
   });
 
   it('tool_error exits 7 when a tool fails in a way the model cannot fix (no shell on the PATH)', async () => {
@@ -108,7 +108,12 @@ describe('signals', () => {
     });
     expect(r.code).toBe(130);
     expect(jsonLines(r.stdout).at(-1)).toMatchObject({ type: 'result', reason: 'user_abort' });
-    expect(onlyTranscript()).toEqual([{ role: 'user', content: [{ type: 'text', text: 'the task' }] }]);
+    // The partial answer is kept, and a marker says the person interrupted it.
+    expect(onlyTranscript()).toEqual([
+      { role: 'user', content: [{ type: 'text', text: 'the task' }] },
+      { role: 'assistant', content: [{ type: 'text', text: expect.stringMatching(/^word( word)*$/) }] },
+      { role: 'user', content: [{ type: 'text', text: '[Request interrupted by user]' }] },
+    ]);
     expect(api.fake.disconnected).toEqual([0]);
   });
 });

@@ -19,26 +19,46 @@ const result = (fields: Partial<QueryResult>): QueryResult => ({
 });
 
 describe('text output', () => {
-  it('streams the answer to stdout and tool activity to stderr', () => {
+  it('puts only the final answer on stdout; narration and tool activity go to stderr', () => {
     const { streams, text } = capture();
     const r = textRenderer(streams, limits);
+    r.onEvent({ type: 'text_delta', text: 'Let me look at the file.' });
+    r.onEvent({ type: 'turn_end', reason: 'tool_use' });
     r.onEvent({ type: 'tool_start', call: { id: 't', name: 'read_file', input: { path: 'a.txt' } } });
-    r.onEvent({ type: 'tool_result', call: { id: 't', name: 'read_file', input: {} }, result: { content: 'line 1\nline 2', is_error: false } });
+    r.onEvent({ type: 'tool_result', call: { id: 't', name: 'read_file', input: { path: 'a.txt' } }, result: { content: '     1\tline 1\n     2\tline 2', is_error: false } });
     r.onEvent({ type: 'text_delta', text: 'The answer' });
+    r.onEvent({ type: 'turn_end', reason: 'end_turn' });
     r.finish(result({ text: 'The answer' }));
     expect(text.out).toBe('The answer\n');
-    expect(text.err).toContain('read_file(a.txt)');
-    expect(text.err).toContain('line 1 (+1 lines)');
+    expect(text.err).toContain('Let me look at the file.\n');
+    expect(text.err).toContain('⏺ read_file a.txt\n  ⎿ 2 lines');
+  });
+
+  it('keeps text cut off by an interrupt off stdout', () => {
+    const { streams, text } = capture();
+    const r = textRenderer(streams, limits);
+    r.onEvent({ type: 'text_delta', text: 'Half an ans' });
+    r.finish(result({ reason: 'user_abort', is_error: true }));
+    expect(text.out).toBe('');
+    expect(text.err).toContain('Half an ans');
   });
 
   it('shows terminal escapes in tool output and stop messages instead of obeying them', () => {
     const { streams, text } = capture();
     const r = textRenderer(streams, limits);
     r.onEvent({ type: 'tool_start', call: { id: 't', name: 'bash', input: { command: 'echo \u001b[2Jhi' } } });
-    r.finish(result({ reason: 'permission_denied', is_error: true, call: { id: 't', name: 'bash', input: {} }, decision: { behavior: 'deny', decidedBy: 'user: no (\u001b]0;owned\u0007)' } }));
+    r.finish(result({ reason: 'permission_denied', is_error: true, call: { id: 't', name: 'bash', input: { command: 'rm \u001b]0;owned\u0007' } }, decision: { behavior: 'deny', decidedBy: 'deny rule (\u001b]0;owned\u0007)' } }));
     expect(text.err).not.toContain('\u001b');
     expect(text.err).toContain('\\x1b[2Jhi');
-    expect(text.err).toContain('Stopped: bash was refused (user: no (\\x1b]0;owned\\x07))');
+    expect(text.err).toContain('✗ bash(rm \\x1b]0;owned\\x07) — refused by deny rule (\\x1b]0;owned\\x07)');
+  });
+
+  it('says in one line that the person declined a call', () => {
+    const { streams, text } = capture();
+    textRenderer(streams, limits).finish(
+      result({ reason: 'permission_denied', is_error: true, call: { id: 't', name: 'bash', input: { command: 'rm -rf build' } }, decision: { behavior: 'deny', decidedBy: 'user: no (asked because default: bash asks)', message: 'The user did not allow bash.' } }),
+    );
+    expect(text.err).toBe('✗ bash(rm -rf build) — declined by you\n');
   });
 
   it.each([

@@ -58,8 +58,9 @@ describe('createPermissionPolicy', () => {
 
     const again = policy.decide(bash('npm test'), writer);
     expect(again.behavior).toBe('allow');
-    expect(again.decidedBy).toBe(`allow rule "bash(npm test)" from ${path.join(workspace, '.xagent', 'settings.json')}`);
-    expect(policy.decide(bash('npm test --watch'), writer).behavior).toBe('ask');
+    expect(again.decidedBy).toBe(`allow rule "bash(npm test*)" from ${path.join(workspace, '.xagent', 'settings.local.json')}`);
+    expect(policy.decide(bash('npm test --watch'), writer).behavior).toBe('allow');
+    expect(policy.decide(bash('npm run build'), writer).behavior).toBe('ask');
 
     const next = createPermissionPolicy({ mode: 'default', rules: loadSettings({ workspace, home: path.join(workspace, 'home') }).rules, workspace });
     expect(next.decide(bash('npm test'), writer).behavior).toBe('allow');

@@ -35,7 +35,7 @@ async function ask(c: ToolCall, answers: string[], signal = new AbortController(
   return { ...outcome, shown };
 }
 
-const settings = async () => JSON.parse(await readFile(path.join(workspace, '.xagent', 'settings.json'), 'utf8')) as unknown;
+const settings = async () => JSON.parse(await readFile(path.join(workspace, '.xagent', 'settings.local.json'), 'utf8')) as unknown;
 
 describe('the terminal prompt', () => {
   it('shows the full command and allows once on "y"', async () => {
@@ -53,21 +53,26 @@ describe('the terminal prompt', () => {
     expect(decision.message).toContain('bash');
   });
 
-  it('on "always" saves one exact rule per command into the project settings', async () => {
-    const { decision, savedRules, shown } = await ask(bash('npm test && npm run lint'), ['a']);
-    expect(shown).toContain('[a]lways (saves "bash(npm test)", "bash(npm run lint)" to .xagent/settings.json)');
+  it('on "always" saves one prefix rule per command into .xagent/settings.local.json', async () => {
+    const { decision, savedRules, shown } = await ask(bash('npm test -- --watch && npm run lint'), ['a']);
+    expect(shown).toContain('[a]lways (saves "bash(npm test*)", "bash(npm run lint*)" to .xagent/settings.local.json)');
     expect(decision.behavior).toBe('allow');
     expect(decision.decidedBy).toContain('user: always');
-    expect(await settings()).toEqual({ permissions: { allow: ['bash(npm test)', 'bash(npm run lint)'] } });
+    expect(await settings()).toEqual({ permissions: { allow: ['bash(npm test*)', 'bash(npm run lint*)'] } });
     expect(savedRules.map((r) => [r.behavior, r.text, r.source])).toEqual([
-      ['allow', 'bash(npm test)', path.join(workspace, '.xagent', 'settings.json')],
-      ['allow', 'bash(npm run lint)', path.join(workspace, '.xagent', 'settings.json')],
+      ['allow', 'bash(npm test*)', path.join(workspace, '.xagent', 'settings.local.json')],
+      ['allow', 'bash(npm run lint*)', path.join(workspace, '.xagent', 'settings.local.json')],
     ]);
   });
 
-  it('keeps what the project settings already hold when "always" adds to them', async () => {
+  it('saves the exact command when it has no subcommand: a prefix of rm would allow far more', async () => {
+    await ask(bash('rm -rf build'), ['a']);
+    expect(await settings()).toEqual({ permissions: { allow: ['bash(rm -rf build)'] } });
+  });
+
+  it('keeps what settings.local.json already holds when "always" adds to it', async () => {
     await mkdir(path.join(workspace, '.xagent'));
-    await writeFile(path.join(workspace, '.xagent', 'settings.json'), JSON.stringify({ permissions: { deny: ['bash(rm*)'] }, other: 1 }));
+    await writeFile(path.join(workspace, '.xagent', 'settings.local.json'), JSON.stringify({ permissions: { deny: ['bash(rm*)'] }, other: 1 }));
     await ask(call('edit_file', { path: './src/a.ts', old_string: 'a', new_string: 'b' }), ['always']);
     expect(await settings()).toEqual({ permissions: { deny: ['bash(rm*)'], allow: ['edit_file(src/a.ts)'] }, other: 1 });
   });

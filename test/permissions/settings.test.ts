@@ -9,6 +9,7 @@ let home: string;
 let workspace: string;
 const userFile = () => path.join(home, 'settings.json');
 const projectFile = () => path.join(workspace, '.xagent', 'settings.json');
+const localFile = () => path.join(workspace, '.xagent', 'settings.local.json');
 
 async function write(file: string, content: unknown) {
   await mkdir(path.dirname(file), { recursive: true });
@@ -103,6 +104,16 @@ describe('loadSettings', () => {
     expect(loadSettings({ workspace, home }).mode).toBe('bypassPermissions');
   });
 
+  it('reads settings.local.json with the others; its mode beats the project\'s, and it may not bypass permissions', async () => {
+    await write(projectFile(), { permissions: { allow: ['grep'] }, permissionMode: 'plan' });
+    await write(localFile(), { permissions: { allow: ['bash(npm test*)'] }, permissionMode: 'acceptEdits' });
+    const loaded = loadSettings({ workspace, home });
+    expect(loaded.rules.map((r) => [r.text, r.source])).toEqual([['bash(npm test*)', localFile()], ['grep', projectFile()]]);
+    expect(loaded).toMatchObject({ mode: 'acceptEdits', modeSource: localFile() });
+    await write(localFile(), { permissionMode: 'bypassPermissions' });
+    expect(() => loadSettings({ workspace, home })).toThrow('only accepted from the user settings');
+  });
+
   it('reads a file that is both the user and the project settings once', async () => {
     await write(path.join(workspace, '.xagent', 'settings.json'), { permissions: { allow: ['grep'] } });
     const loaded = loadSettings({ workspace, home: path.join(workspace, '.xagent') });
@@ -111,28 +122,28 @@ describe('loadSettings', () => {
 });
 
 describe('addAllowRule', () => {
-  it('creates the project settings file when there is none', async () => {
+  it('creates .xagent/settings.local.json when there is none', async () => {
     const file = addAllowRule(workspace, 'bash(npm test)');
-    expect(file).toBe(projectFile());
+    expect(file).toBe(localFile());
     expect(JSON.parse(await readFile(file, 'utf8'))).toEqual({ permissions: { allow: ['bash(npm test)'] } });
   });
 
   it('keeps everything else in the file and does not repeat a rule', async () => {
-    await write(projectFile(), { model: 'm', permissions: { allow: ['grep'], deny: ['bash(rm*)'] }, permissionMode: 'acceptEdits' });
+    await write(localFile(), { model: 'm', permissions: { allow: ['grep'], deny: ['bash(rm*)'] }, permissionMode: 'acceptEdits' });
     addAllowRule(workspace, ['bash(npm test)', 'grep']);
     addAllowRule(workspace, 'bash(npm test)');
-    expect(JSON.parse(await readFile(projectFile(), 'utf8'))).toEqual({
+    expect(JSON.parse(await readFile(localFile(), 'utf8'))).toEqual({
       model: 'm',
       permissions: { allow: ['grep', 'bash(npm test)'], deny: ['bash(rm*)'] },
       permissionMode: 'acceptEdits',
     });
-    expect(await readdir(path.dirname(projectFile()))).toEqual(['settings.json']);
+    expect(await readdir(path.dirname(localFile()))).toEqual(['settings.local.json']);
   });
 
   it('leaves a malformed file untouched and says why', async () => {
-    await write(projectFile(), '{ broken');
-    expect(() => addAllowRule(workspace, 'grep')).toThrow(`${projectFile()}: not valid JSON`);
-    expect(await readFile(projectFile(), 'utf8')).toBe('{ broken');
+    await write(localFile(), '{ broken');
+    expect(() => addAllowRule(workspace, 'grep')).toThrow(`${localFile()}: not valid JSON`);
+    expect(await readFile(localFile(), 'utf8')).toBe('{ broken');
   });
 
   it('refuses to save a bad rule', () => {

@@ -50,8 +50,35 @@ describe('abort, then --continue', () => {
     expect(sent.at(-1)?.content).toMatchObject([
       { type: 'tool_result', tool_use_id: 'toolu_sleep', is_error: true, content: expect.stringContaining('interrupted') },
       { type: 'tool_result', tool_use_id: 'toolu_next', is_error: true },
+      { type: 'text', text: '[Request interrupted by user]' },
       { type: 'text', text: 'never mind, just say ok' },
     ]);
+    expect(next.stderr).toContain(`Resumed ${id} · 4 messages · last: "sleep, then read"`);
+  });
+
+  it('keeps the partial answer and starts the next request with the interrupt marker', async () => {
+    const box = sandbox();
+    fake = await startFakeAnthropic([{ text: `The plan: ${'step '.repeat(300)}`, eventDelayMs: 30 }]);
+    const env = box.env({ ANTHROPIC_API_KEY: 'test', ANTHROPIC_BASE_URL: fake.url });
+    const first = startCli(['-p', 'make a plan', '--output-format', 'stream-json'], { env, cwd: box.workspace });
+    await waitFor(() => first.stdout().includes('step step'), 'the answer to stream', first);
+    first.child.kill('SIGINT');
+    expect((await first.exited).code).toBe(130);
+
+    fake.push({ text: 'Shorter, then.' });
+    const next = await runCli(['-p', 'shorter please', '--continue', '--output-format', 'json'], { env, cwd: box.workspace });
+    expect(next.code, next.stderr).toBe(0);
+    expect(fake.rejected).toEqual([]);
+    const sent = (fake.requests.at(-1)?.body as { messages: Message[] }).messages;
+    expect(sent).toHaveLength(3);
+    expect(sent[1]).toMatchObject({ role: 'assistant', content: [{ type: 'text', text: expect.stringMatching(/^The plan: step step/) }] });
+    expect(sent[2]).toEqual({
+      role: 'user',
+      content: [
+        { type: 'text', text: '[Request interrupted by user]' },
+        { type: 'text', text: 'shorter please' },
+      ],
+    });
   });
 });
 

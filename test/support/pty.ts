@@ -11,6 +11,8 @@ export interface PtySession {
   /** Resolves when `pattern` appears after `from` characters of the screen. */
   waitFor(pattern: string | RegExp, from?: number): Promise<number>;
   exited: Promise<number | null>;
+  /** Ends the terminal: the program under it gets SIGHUP when the pseudo-terminal goes away. */
+  kill(): void;
 }
 
 export function startInPty(command: string, env: Record<string, string>, cwd: string): PtySession {
@@ -30,6 +32,9 @@ export function startInPty(command: string, env: Record<string, string>, cwd: st
     screen,
     type: (text) => child.stdin.write(text),
     exited,
+    kill: () => {
+      if (child.exitCode === null) child.kill('SIGKILL');
+    },
     waitFor: (pattern, from = 0) =>
       new Promise((resolve, reject) => {
         const check = () => {

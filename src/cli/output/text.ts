@@ -1,68 +1,83 @@
-import type { ToolCall } from '../../../machines/types.js';
 import type { AgentEvent, QueryResult } from '../../engine/events.js';
 import { visible } from '../../permissions/request-view.js';
 import { stopMessage, type StopMessageLimits } from '../../engine/stop-message.js';
 import type { Renderer, Streams } from './renderer.js';
-import { Spinner } from './spinner.js';
+import { formatElapsed, formatTokens, Spinner } from './spinner.js';
 import { createStyle } from './style.js';
+import { describeActivity, summarizeResult } from './tool-activity.js';
 
-/** A short, one-line view of a call's input: the path, the pattern or the command. */
-export function describeCall(call: ToolCall): string {
-  const input = (call.input ?? {}) as Record<string, unknown>;
-  const main = input.command ?? input.path ?? input.pattern ?? '';
-  const text = typeof main === 'string' ? main : JSON.stringify(main);
-  return `${call.name}(${text.length > 80 ? `${text.slice(0, 77)}...` : text})`;
-}
+/** Roughly four characters a token: what the spinner counts while a response streams. */
+const estimateTokens = (chars: number) => Math.ceil(chars / 4);
 
-function firstLine(text: string): string {
-  const line = text.split('\n', 1)[0] ?? '';
-  const lines = text.split('\n').length;
-  return `${line.length > 100 ? `${line.slice(0, 97)}...` : line}${lines > 1 ? ` (+${lines - 1} lines)` : ''}`;
-}
-
-/** `--output-format text`: the answer streams to stdout; tool activity and the stop message to stderr. */
+/**
+ * `--output-format text`: stdout holds the final answer only; narration (text of a turn that
+ * goes on to call tools), tool activity, the spinner and the stop message go to stderr. When
+ * stdout is a terminal the text streams to it as it comes (a person reads both streams there);
+ * otherwise each turn's text is held until the turn ends and is known to be narration or answer.
+ */
 export function textRenderer(streams: Streams, limits: StopMessageLimits): Renderer {
   const { stdout, stderr } = streams;
   const style = createStyle(stderr);
   const spinner = new Spinner(stderr);
+  const live = (stdout as { isTTY?: boolean }).isTTY === true;
   let atLineStart = true;
-  const writeOut = (text: string) => {
+  let turnText = '';
+  let outputTokens = 0;
+  const write = (stream: NodeJS.WritableStream, text: string) => {
     if (!text) return;
-    stdout.write(text);
+    stream.write(text);
     atLineStart = text.endsWith('\n');
   };
   const endLine = () => {
-    if (!atLineStart) writeOut('\n');
+    if (!atLineStart) write(stdout, '\n');
   };
+  const flushTurn = (to: NodeJS.WritableStream) => {
+    if (!live && turnText) write(to, turnText.endsWith('\n') ? turnText : `${turnText}\n`);
+    turnText = '';
+  };
+  const thinking = (elapsed: number) =>
+    `${style.dim(`Thinking · ${formatElapsed(elapsed)} · ↓ ${formatTokens(outputTokens + estimateTokens(turnText.length))} tokens · Ctrl-C to stop`)}`;
 
   return {
     onEvent(event: AgentEvent) {
       switch (event.type) {
         case 'state':
-          if (event.name === 'call_model') spinner.start();
-          else spinner.stop();
+          if (event.name === 'call_model') spinner.start(thinking);
+          else if (event.name !== 'execute_tool') spinner.stop();
           break;
         case 'text_delta':
+          turnText += event.text;
+          if (!live) break;
           spinner.stop();
-          writeOut(event.text);
+          write(stdout, event.text);
           break;
-        case 'tool_start':
+        case 'usage':
+          outputTokens = event.total.output_tokens;
+          break;
+        case 'turn_end':
+          // A turn that calls tools was narration; the one that ends the task is the answer.
+          flushTurn(event.reason === 'tool_use' ? stderr : stdout);
+          break;
+        case 'tool_start': {
           spinner.stop();
           endLine();
-          // Model- and tool-written text can carry terminal escapes; show them, never obey them.
-          stderr.write(`${style.dim('⏺')} ${visible(describeCall(event.call))}\n`);
+          const label = describeActivity(event.call);
+          stderr.write(`${style.dim('⏺')} ${label}\n`);
+          spinner.start((elapsed) => style.dim(`${label} · ${formatElapsed(elapsed)} · Ctrl-C to stop`));
           break;
+        }
         case 'tool_result': {
-          const mark = event.result.is_error ? style.red('✗') : style.green('⎿');
-          stderr.write(`  ${mark} ${style.dim(visible(firstLine(event.result.content)))}\n`);
+          spinner.stop();
+          const { summary, tail } = summarizeResult(event.call, event.result);
+          const mark = event.result.is_error ? style.red('⎿') : style.dim('⎿');
+          stderr.write(`  ${mark} ${event.result.is_error ? style.red(summary) : style.dim(summary)}\n`);
+          for (const line of tail) stderr.write(`    ${style.dim(line)}\n`);
           break;
         }
         case 'retry':
           spinner.stop();
           stderr.write(style.yellow(`  retrying the model request (attempt ${event.attempt}, ${visible(event.message)})\n`));
           break;
-        case 'turn_end':
-        case 'usage':
         case 'result':
           break;
         default: {
@@ -73,6 +88,8 @@ export function textRenderer(streams: Streams, limits: StopMessageLimits): Rende
     },
     finish(result: QueryResult) {
       spinner.stop();
+      // Text cut off by a stop (an interrupt, a failed stream) is not an answer.
+      flushTurn(stderr);
       endLine();
       const message = stopMessage(result, limits);
       if (!message) return;

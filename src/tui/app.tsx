@@ -1,0 +1,123 @@
+import { Box, Static, Text, useStdout } from 'ink';
+import { useEffect, useState, useSyncExternalStore } from 'react';
+import { formatElapsed, formatTokens, Spinner } from '../cli/output/spinner.js';
+import { InputBox } from './input-box.js';
+import { markdown } from './markdown-loader.js';
+import { PermissionDialog } from './permission-dialog.js';
+import type { Activity, Item, TuiState, TuiStore } from './store.js';
+
+export interface AppProps {
+  store: TuiStore;
+  onSubmit(text: string): void;
+  /** Stops the running task; false when there is none. */
+  onInterrupt(): boolean;
+  onLeave(): void;
+  history: string[];
+}
+
+/** Lines of a streaming answer kept on screen; the whole answer is printed when its turn ends. */
+const LIVE_LINES = 12;
+
+/** The last `lines` lines of `text` wrapped at `width`, roughly: enough for a live view. */
+function tail(text: string, lines: number, width: number): string {
+  const wrapped = text.split('\n').flatMap((line) => (line.length <= width ? [line] : (line.match(new RegExp(`.{1,${width}}(\\s|$)|\\S+`, 'g')) ?? [line])));
+  return wrapped.length <= lines ? text : `…\n${wrapped.slice(-lines).join('\n')}`;
+}
+
+/** The whole screen: finished items (printed once), the live turn, the dialog or the input, the status line. */
+export function App({ store, onSubmit, onInterrupt, onLeave, history }: AppProps) {
+  const state = useSyncExternalStore(store.subscribe, store.get);
+  const { stdout } = useStdout();
+  const width = Math.max(40, (stdout.columns || 80) - 2);
+  return (
+    <Box flexDirection="column">
+      <Static items={state.items}>{(item) => <ItemView key={item.id} item={item} width={width} />}</Static>
+      {state.streaming && (
+        <Box paddingLeft={2}>
+          <Text>{tail(state.streaming, LIVE_LINES, width - 2)}</Text>
+        </Box>
+      )}
+      {state.activity && !state.dialog && <ActivityLine activity={state.activity} tokens={state.usage.output_tokens + state.turnTokens} />}
+      {state.dialog && <PermissionDialog key={state.items.length} request={state.dialog} />}
+      <InputBox
+        active={!state.dialog}
+        history={history}
+        hint={state.hint}
+        setHint={(hint) => store.update({ hint })}
+        onSubmit={onSubmit}
+        onInterrupt={onInterrupt}
+        onEscape={() => void onInterrupt()}
+        onLeave={onLeave}
+      />
+      <StatusLine state={state} />
+    </Box>
+  );
+}
+
+function ItemView({ item, width }: { item: Item; width: number }) {
+  switch (item.kind) {
+    case 'user':
+      return (
+        <Box marginTop={1}>
+          <Text color="cyan">{'› '}</Text>
+          <Text>{item.text}</Text>
+        </Box>
+      );
+    case 'assistant':
+      return (
+        <Box paddingLeft={2} marginTop={1}>
+          <Text>{markdown(item.text, width - 2)}</Text>
+        </Box>
+      );
+    case 'tool':
+      return (
+        <Box flexDirection="column">
+          <Text>
+            <Text color={item.isError ? 'red' : 'green'}>⏺ </Text>
+            {item.label}
+          </Text>
+          <Text color={item.isError ? 'red' : undefined} dimColor={!item.isError}>{`  ⎿ ${item.summary}`}</Text>
+          {item.tail.map((line, i) => (
+            <Text key={i} dimColor>{`    ${line}`}</Text>
+          ))}
+        </Box>
+      );
+    case 'note': {
+      const color = item.tone === 'error' ? 'red' : item.tone === 'warn' ? 'yellow' : undefined;
+      return <Text color={color} dimColor={item.tone === 'dim'}>{item.text}</Text>;
+    }
+    default: {
+      const unreachable: never = item;
+      return unreachable;
+    }
+  }
+}
+
+/** A spinner with elapsed time: tokens while the model works, the call while a tool runs. */
+function ActivityLine({ activity, tokens }: { activity: Activity; tokens: number }) {
+  const [now, setNow] = useState(Date.now());
+  useEffect(() => {
+    const timer = setInterval(() => setNow(Date.now()), 100);
+    return () => clearInterval(timer);
+  }, []);
+  const elapsed = formatElapsed(now - activity.since);
+  const frame = Spinner.FRAMES[Math.floor(now / 100) % Spinner.FRAMES.length];
+  const text = activity.kind === 'model' ? `Thinking · ${elapsed} · ↓ ${formatTokens(tokens)} tokens` : `${activity.label} · ${elapsed}`;
+  return (
+    <Text>
+      <Text color="magenta">{`${frame} `}</Text>
+      {text}
+      <Text dimColor> · Esc to interrupt</Text>
+    </Text>
+  );
+}
+
+function StatusLine({ state }: { state: TuiState }) {
+  const cost = state.costUsd === null ? '' : ` · $${state.costUsd.toFixed(4)}`;
+  const tokens = `↑ ${formatTokens(state.usage.input_tokens)} ↓ ${formatTokens(state.usage.output_tokens)} tokens`;
+  return (
+    <Box paddingX={1}>
+      <Text dimColor>{`${state.modelId} · session ${state.sessionId.slice(0, 8)} · ${tokens}${cost} · ${state.permissionMode} · /help`}</Text>
+    </Box>
+  );
+}

@@ -1,0 +1,156 @@
+import { startRunInspector } from '../cli/inspect-command.js';
+import type { PreparedRun } from '../cli/prepare-run.js';
+import { createApiModel } from '../cli/model-factory.js';
+import { formatTokens } from '../cli/output/spinner.js';
+import { loadSettings } from '../permissions/index.js';
+import { lastPrompt } from '../sessions/interruption.js';
+import { listSessions } from '../sessions/store.js';
+import { listCommands, registerCommand, type CommandContext } from './commands.js';
+
+/** What the built-ins need beyond the controller: opening another session of this workspace. */
+export interface BuiltinDeps {
+  /** A run in a new session (no id) or in the one `resume` names; its warnings go to `stderr`. */
+  openRun(resume: string | undefined, stderr: NodeJS.WritableStream): Promise<PreparedRun>;
+}
+
+/** A stream whose lines become transcript notes (warnings of a session opened from the UI). */
+function notes(print: (text: string, tone?: 'warn') => void): NodeJS.WritableStream {
+  return { write: (text: string) => (text.trim() && print(text.trim(), 'warn'), true) } as unknown as NodeJS.WritableStream;
+}
+
+const short = (id: string) => id.slice(0, 8);
+
+export function registerBuiltinCommands(deps: BuiltinDeps): void {
+  registerCommand({
+    name: 'help',
+    description: 'list the commands and keys',
+    whileRunning: true,
+    run: ({ print }) => {
+      const width = Math.max(...listCommands().map((c) => c.name.length + (c.args ? c.args.length + 1 : 0)));
+      const lines = listCommands().map((c) => `  /${`${c.name}${c.args ? ` ${c.args}` : ''}`.padEnd(width)}  ${c.description}`);
+      print(
+        [
+          'Commands:',
+          ...lines,
+          'Keys: Enter sends · \\ then Enter (or Shift/Alt-Enter) adds a line · ↑/↓ history · Tab completes a command',
+          '      Esc or Ctrl-C stops the running task · Ctrl-C twice or Ctrl-D leaves',
+        ].join('\n'),
+      );
+    },
+  });
+
+  registerCommand({
+    name: 'clear',
+    description: 'start a new session (the current one stays recorded)',
+    run: async ({ controller, print }) => {
+      const previous = controller.session.sessionId;
+      await controller.switchRun(await deps.openRun(undefined, notes(print)));
+      print(`New session ${controller.session.sessionId}. The previous one: xagent --resume ${previous}`, 'dim');
+    },
+  });
+
+  registerCommand({
+    name: 'resume',
+    args: '[session-id]',
+    description: 'continue a recorded session of this workspace (without an id: list them)',
+    run: async ({ controller, print }, args) => {
+      if (!args) {
+        const { sessions } = listSessions(controller.config.home);
+        const here = sessions.filter((s) => s.meta.workspace === controller.config.workspace).slice(0, 10);
+        if (here.length === 0) return print('No recorded sessions in this workspace.', 'dim');
+        return print(
+          ['Sessions in this workspace (newest first); /resume <id> continues one:', ...here.map((s) => `  ${short(s.id)}  ${s.meta.updated.slice(0, 16).replace('T', ' ')}  ${s.meta.first_prompt}`)].join('\n'),
+        );
+      }
+      const run = await deps.openRun(args, notes(print));
+      await controller.switchRun(run);
+      const next = run.session;
+      const answer = [...next.messages].reverse().find((m) => m.role === 'assistant');
+      const text = answer?.content.flatMap((b) => (b.type === 'text' ? [(b as { text: string }).text] : [])).join('') ?? '';
+      // The Resumed line came with the run's opening (as a note); the last exchange follows.
+      const prompt = lastPrompt(next.messages);
+      if (prompt) controller.store.add({ kind: 'user', text: prompt });
+      if (text) controller.store.add({ kind: 'assistant', text });
+    },
+  });
+
+  registerCommand({
+    name: 'model',
+    args: '[model-id]',
+    description: 'show or change the model for the next tasks',
+    run: ({ controller, print }, args) => {
+      const { config } = controller;
+      const scripted = config.modelLabel !== config.modelId;
+      if (!args) return print(`Model: ${config.modelLabel}`);
+      if (scripted) return print('A scripted model (--model-script) cannot be switched.', 'error');
+      config.model = createApiModel({ modelId: args, env: process.env });
+      config.modelId = args;
+      config.modelLabel = args;
+      controller.store.update({ modelId: args });
+      print(`Model: ${args} from the next task on.`);
+    },
+  });
+
+  registerCommand({
+    name: 'permissions',
+    description: 'the permission mode and the rules in force, with where each comes from',
+    whileRunning: true,
+    run: ({ controller, print }) => {
+      const { config } = controller;
+      let settings: { mode?: string; modeSource?: string } = {};
+      try {
+        settings = loadSettings({ workspace: config.workspace, home: config.home });
+      } catch {
+        // The settings were read once at start-up; a file broken since then changes nothing here.
+      }
+      let modeSource = 'default';
+      if (settings.mode === config.permissionMode && settings.modeSource) modeSource = settings.modeSource;
+      else if (settings.mode !== undefined || config.permissionMode !== 'default') modeSource = '--permission-mode';
+      const rules = controller.policy.rules();
+      const order = { deny: 0, ask: 1, allow: 2 } as const;
+      const lines = [...rules]
+        .sort((a, b) => order[a.behavior] - order[b.behavior])
+        .map((rule) => `  ${rule.behavior.padEnd(5)}  ${rule.text.padEnd(28)}  ${rule.source}`);
+      print(
+        [
+          `Permission mode: ${config.permissionMode} (from ${modeSource})`,
+          rules.length ? 'Rules (deny beats ask beats allow):' : 'No rules: read-only tools run, the others ask.',
+          ...lines,
+        ].join('\n'),
+      );
+    },
+  });
+
+  registerCommand({
+    name: 'inspect',
+    description: 'start the live inspector on this session and print its URL',
+    whileRunning: true,
+    run: async ({ controller, print }) => {
+      const { config, session } = controller;
+      let url = '';
+      const capture = { write: (text: string) => ((url += text), true) } as unknown as NodeJS.WritableStream;
+      const inspector = await startRunInspector({ config, sessionId: session.sessionId, port: 0, stderr: capture });
+      controller.inspectors.push(inspector);
+      controller.onExit(() => inspector.server.close());
+      print(`${url.trim()} · shows the tasks from now on`);
+    },
+  });
+
+  registerCommand({
+    name: 'cost',
+    description: 'tokens used in this session, and the cost when the price is known',
+    whileRunning: true,
+    run: ({ controller, print }) => {
+      const { usage, costUsd } = controller.store.get();
+      const cost = costUsd === null ? 'cost unknown for this model' : `$${costUsd.toFixed(4)}`;
+      print(`Session ${short(controller.session.sessionId)}: ↑ ${formatTokens(usage.input_tokens)} input · ↓ ${formatTokens(usage.output_tokens)} output tokens · ${cost}`);
+    },
+  });
+
+  registerCommand({
+    name: 'exit',
+    description: 'leave (the session stays recorded; xagent --resume continues it)',
+    whileRunning: true,
+    run: ({ exit }: CommandContext) => exit(),
+  });
+}

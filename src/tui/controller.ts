@@ -1,0 +1,211 @@
+import type { AgentEvent, QueryResult } from '../engine/events.js';
+import { stopMessage } from '../engine/stop-message.js';
+import { decisionFor, type PermissionAnswer } from '../permissions/answer.js';
+import { dialogView } from '../permissions/dialog-view.js';
+import type { PermissionPrompt, SessionPermissionPolicy } from '../permissions/index.js';
+import { visible } from '../permissions/request-view.js';
+import type { RunInspector } from '../cli/inspect-command.js';
+import type { Renderer } from '../cli/output/renderer.js';
+import { describeActivity, summarizeResult } from '../cli/output/tool-activity.js';
+import type { PreparedRun } from '../cli/prepare-run.js';
+import { policyFor, type RunConfig } from '../cli/run-config.js';
+import type { TuiStore } from './store.js';
+
+const estimateTokens = (chars: number) => Math.ceil(chars / 4);
+const STREAM_FLUSH_MS = 80;
+
+/**
+ * Runs the tasks of one interactive session for the terminal UI: each prompt is a task in the
+ * same conversation, its events become store updates, permission questions become the dialog.
+ * The session can be swapped (/clear, /resume); the permission policy lives as long as the UI,
+ * so "don't ask again" answers hold for every later task.
+ */
+export class TuiController {
+  run: PreparedRun;
+  readonly config: RunConfig;
+  readonly policy: SessionPermissionPolicy;
+  /** Inspectors started by /inspect; each task feeds them. */
+  readonly inspectors: RunInspector[] = [];
+  private running: { controller: AbortController; finished: Promise<QueryResult> } | null = null;
+  private readonly cleanups: Array<() => unknown> = [];
+
+  constructor(
+    private readonly initial: PreparedRun,
+    readonly store: TuiStore,
+  ) {
+    this.run = initial;
+    this.config = initial.config;
+    this.policy = policyFor(this.config, this.prompt);
+  }
+
+  get session() {
+    return this.run.session;
+  }
+
+  get busy(): boolean {
+    return this.running !== null;
+  }
+
+  /** Stops the running task (Esc, Ctrl-C); true if there was one. */
+  interrupt(): boolean {
+    if (!this.running) return false;
+    this.running.controller.abort();
+    return true;
+  }
+
+  /** Resolves when the running task (if any) has finished. */
+  async settle(): Promise<void> {
+    await this.running?.finished.catch(() => undefined);
+  }
+
+  /** Runs when the UI closes (an inspector started by /inspect stops). */
+  onExit(cleanup: () => unknown): void {
+    this.cleanups.push(cleanup);
+  }
+
+  /** Stops the running task, waits for it, runs the cleanups and lets the session go (the first run is its opener's to close). */
+  async close(): Promise<void> {
+    this.interrupt();
+    await this.settle();
+    for (const cleanup of this.cleanups.splice(0)) await cleanup();
+    this.run.session.release();
+    if (this.run !== this.initial) await this.run.close();
+  }
+
+  /** Goes on in another session (/clear, /resume). */
+  async switchRun(next: PreparedRun): Promise<void> {
+    const previous = this.run;
+    this.run = next;
+    previous.session.release();
+    if (previous !== this.initial) await previous.close();
+    this.store.update({ sessionId: next.session.sessionId, usage: { input_tokens: 0, output_tokens: 0 }, costUsd: null });
+  }
+
+  /** Puts a question to the person through the dialog; the permission layer turns the answer into a decision. */
+  private readonly prompt: PermissionPrompt = ({ call, pending, signal }) =>
+    new Promise((resolve) => {
+      const { store } = this;
+      const context = { call, pending, workspace: this.config.workspace, note: (line: string) => this.store.note(visible(line), 'dim') };
+      let answered = false;
+      const answer = (a: PermissionAnswer) => {
+        if (answered) return;
+        answered = true;
+        if (a.kind === 'feedback') {
+          store.add({ kind: 'tool', label: describeActivity(call), summary: `declined by you: ${visible(a.text)}`, isError: true, tail: [] });
+        }
+        signal.removeEventListener('abort', onAbort);
+        this.store.update({ dialog: null });
+        resolve(decisionFor(a, context));
+      };
+      const onAbort = () => answer({ kind: 'unanswered', why: 'aborted before answering' });
+      if (signal.aborted) return onAbort();
+      signal.addEventListener('abort', onAbort, { once: true });
+      this.store.update({ dialog: { view: dialogView(call, pending, this.config.workspace), answer }, activity: null });
+    });
+
+  async runTask(prompt: string): Promise<QueryResult | null> {
+    if (this.running) return null;
+    const { store } = this;
+    store.add({ kind: 'user', text: prompt });
+    store.update({ running: true, hint: '' });
+    const controller = new AbortController();
+    const feeds = this.inspectors.map((inspector) => inspector.observerFor(prompt));
+    const finished = this.run.runTask({
+      prompt,
+      permissions: this.policy,
+      signal: controller.signal,
+      renderer: this.renderer(),
+      ...(feeds.length > 0 ? { observe: (event: AgentEvent) => feeds.forEach((feed) => feed(event)) } : {}),
+    });
+    this.running = { controller, finished };
+    try {
+      return await finished;
+    } catch (error) {
+      store.note(`xagent: ${error instanceof Error ? error.message : String(error)}`, 'error');
+      return null;
+    } finally {
+      this.running = null;
+      store.update({ running: false, activity: null, dialog: null, streaming: '' });
+    }
+  }
+
+  /** Task events as store updates: finished text and tool lines become items, the rest is live. */
+  private renderer(): Renderer {
+    const { store, config } = this;
+    let base = store.get().usage;
+    let pending = '';
+    let flushTimer: NodeJS.Timeout | undefined;
+    const flush = () => {
+      clearTimeout(flushTimer);
+      flushTimer = undefined;
+      if (!pending) return;
+      const streaming = store.get().streaming + pending;
+      pending = '';
+      store.update({ streaming, turnTokens: estimateTokens(streaming.length) });
+    };
+    return {
+      onEvent: (event) => {
+        if (event.type !== 'text_delta') flush();
+        const state = store.get();
+        switch (event.type) {
+          case 'state':
+            if (event.name === 'call_model') store.update({ activity: { kind: 'model', since: Date.now() }, turnTokens: 0 });
+            break;
+          case 'text_delta':
+            // Gathered and drawn a few times a second: a redraw per delta would starve the keyboard.
+            pending += event.text;
+            flushTimer ??= setTimeout(flush, STREAM_FLUSH_MS);
+            break;
+          case 'usage':
+            store.update({ usage: addUsage(base, event.total), turnTokens: 0 });
+            break;
+          case 'turn_end':
+            if (state.streaming.trim()) store.add({ kind: 'assistant', text: state.streaming });
+            store.update({ streaming: '' });
+            break;
+          case 'tool_start':
+            store.update({ activity: { kind: 'tool', label: describeActivity(event.call), since: Date.now(), call: event.call } });
+            break;
+          case 'tool_result': {
+            const { summary, tail } = summarizeResult(event.call, event.result);
+            store.add({ kind: 'tool', label: describeActivity(event.call), summary, isError: event.result.is_error, tail });
+            store.update({ activity: null });
+            break;
+          }
+          case 'retry':
+            store.note(`retrying the model request (attempt ${event.attempt}, ${visible(event.message)})`, 'warn');
+            break;
+          case 'result':
+            break;
+          default: {
+            const unreachable: never = event;
+            return unreachable;
+          }
+        }
+      },
+      finish: (result) => {
+        flush();
+        const { streaming } = store.get();
+        // A turn cut off by a stop stays visible (and in the transcript, see recordInterruption).
+        if (streaming.trim()) store.add({ kind: 'assistant', text: streaming });
+        const cost = (result as QueryResult & { total_cost_usd?: number | null }).total_cost_usd;
+        store.update({
+          streaming: '',
+          activity: null,
+          usage: addUsage(base, result.usage),
+          ...(typeof cost === 'number' ? { costUsd: (store.get().costUsd ?? 0) + cost } : {}),
+        });
+        base = store.get().usage;
+        if (result.reason === 'user_abort') store.note('Interrupted · the next message tells xagent so', 'warn');
+        else {
+          const message = stopMessage(result, config.limits);
+          if (message) store.note(visible(message), result.reason === 'final_answer' ? 'warn' : 'error');
+        }
+      },
+    };
+  }
+}
+
+function addUsage(a: QueryResult['usage'], b: QueryResult['usage']): QueryResult['usage'] {
+  return { ...b, input_tokens: a.input_tokens + b.input_tokens, output_tokens: a.output_tokens + b.output_tokens };
+}

@@ -1,0 +1,91 @@
+import { render } from 'ink';
+import type { PreparedRun } from '../cli/prepare-run.js';
+import { lastPrompt } from '../sessions/interruption.js';
+import { App } from './app.js';
+import { registerBuiltinCommands } from './builtin-commands.js';
+import { runCommand, type CommandContext } from './commands.js';
+import { TuiController } from './controller.js';
+import { markdownReady } from './markdown-loader.js';
+import { TuiStore } from './store.js';
+
+export interface TuiOptions {
+  /** A run in a new session (no id) or the one `resume` names, for /clear and /resume; warnings go to `stderr`. */
+  openRun(resume: string | undefined, stderr: NodeJS.WritableStream): Promise<PreparedRun>;
+  stdin?: NodeJS.ReadStream;
+  stdout?: NodeJS.WriteStream;
+}
+
+export interface TuiHandle {
+  /** Resolves with the exit code when the person leaves. */
+  done: Promise<number>;
+  /** A signal from outside (kill -INT): stop the running task, else leave. */
+  interrupt(): void;
+}
+
+/**
+ * The interactive terminal UI (Ink). Loaded with a dynamic import by the interactive mode only,
+ * so `xagent -p` never loads React, Ink or the markdown renderer.
+ * The run's prompt (`xagent "fix the build"`) is the first task, as if typed.
+ * @example const tui = startTui(run, { openRun }); process.exitCode = await tui.done;
+ */
+export function startTui(run: PreparedRun, options: TuiOptions): TuiHandle {
+  const { config, session } = run;
+  const stdout = options.stdout ?? process.stdout;
+  const store = new TuiStore({ sessionId: session.sessionId, modelId: config.modelLabel, permissionMode: config.permissionMode });
+  const controller = new TuiController(run, store);
+  registerBuiltinCommands({ openRun: options.openRun });
+  const history: string[] = [];
+
+  let leave: () => void = () => undefined;
+  const left = new Promise<void>((resolve) => (leave = resolve));
+  const context: CommandContext = { controller, print: (text, tone) => store.note(text, tone), exit: () => leave() };
+
+  const submit = (text: string) => {
+    if (history.at(-1) !== text) history.push(text);
+    if (text.startsWith('/')) {
+      store.add({ kind: 'user', text });
+      void runCommand(text, context);
+      return;
+    }
+    if (controller.busy) {
+      store.update({ hint: 'A task is running: wait for it, or Esc to stop it first.' });
+      return;
+    }
+    void markdownReady.then(() => controller.runTask(text));
+  };
+
+  store.note(`xagent · ${config.modelLabel} · ${config.workspace}\nType a task; /help lists commands. Esc stops a task; Ctrl-D leaves.`, 'dim');
+  if (run.inspector) store.note(`Inspector: ${run.inspector.server.url}`, 'dim');
+  if (!session.isNew) {
+    const prompt = lastPrompt(session.messages);
+    const answer = [...session.messages].reverse().find((m) => m.role === 'assistant');
+    const text = answer?.content.flatMap((b) => (b.type === 'text' ? [(b as { text: string }).text] : [])).join('') ?? '';
+    if (prompt) store.add({ kind: 'user', text: prompt });
+    if (text) store.add({ kind: 'assistant', text });
+  }
+
+  const stdin = options.stdin ?? process.stdin;
+  // Raw at once, not when Ink's input hook mounts: keys typed meanwhile must not be echoed and cooked.
+  if (stdin.isTTY) stdin.setRawMode(true);
+  const ink = render(<App store={store} history={history} onSubmit={submit} onInterrupt={() => controller.interrupt()} onLeave={() => leave()} />, {
+    exitOnCtrlC: false,
+    stdout,
+    stdin,
+  });
+  if (config.prompt) submit(config.prompt);
+
+  const done = (async () => {
+    await left;
+    await controller.close();
+    ink.unmount();
+    await ink.waitUntilExit();
+    stdout.write(`Resume this session with: xagent --resume ${controller.session.sessionId}\n`);
+    return 0;
+  })();
+  return {
+    done,
+    interrupt: () => {
+      if (!controller.interrupt()) leave();
+    },
+  };
+}

@@ -1,0 +1,85 @@
+import type { ToolCall, Usage } from '../../machines/types.js';
+import type { PermissionAnswer } from '../permissions/answer.js';
+import type { DialogView } from '../permissions/dialog-view.js';
+
+/**
+ * The terminal UI's state, outside React: the task runner and the slash commands change it,
+ * the components read it (useSyncExternalStore). Finished items are appended, never rewritten,
+ * so Ink's <Static> prints each one once into the scrollback.
+ */
+
+export type Item =
+  | { id: number; kind: 'user'; text: string }
+  | { id: number; kind: 'assistant'; text: string }
+  | { id: number; kind: 'tool'; label: string; summary: string; isError: boolean; tail: string[] }
+  | { id: number; kind: 'note'; text: string; tone: 'info' | 'error' | 'warn' | 'dim' };
+
+export type Activity = { kind: 'model'; since: number } | { kind: 'tool'; label: string; since: number; call: ToolCall };
+
+export interface DialogRequest {
+  view: DialogView;
+  answer(answer: PermissionAnswer): void;
+}
+
+export interface TuiState {
+  items: Item[];
+  /** The text of the model turn streaming now. */
+  streaming: string;
+  activity: Activity | null;
+  dialog: DialogRequest | null;
+  running: boolean;
+  sessionId: string;
+  modelId: string;
+  permissionMode: string;
+  /** This session's tokens, across tasks. */
+  usage: Usage;
+  /** Output tokens of the turn streaming now, estimated from its text until the turn's usage arrives. */
+  turnTokens: number;
+  /** USD, when the result said (null: the price is not known). */
+  costUsd: number | null;
+  /** A hint under the input (Ctrl-C again to leave). */
+  hint: string;
+}
+
+export type ItemBody = Item extends infer I ? (I extends Item ? Omit<I, 'id'> : never) : never;
+
+export class TuiStore {
+  private state: TuiState;
+  private readonly listeners = new Set<() => void>();
+  private nextId = 1;
+
+  constructor(initial: Pick<TuiState, 'sessionId' | 'modelId' | 'permissionMode'>) {
+    this.state = {
+      items: [],
+      streaming: '',
+      activity: null,
+      dialog: null,
+      running: false,
+      usage: { input_tokens: 0, output_tokens: 0 },
+      turnTokens: 0,
+      costUsd: null,
+      hint: '',
+      ...initial,
+    };
+  }
+
+  get = (): TuiState => this.state;
+
+  subscribe = (listener: () => void): (() => void) => {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  };
+
+  update(changes: Partial<TuiState>): void {
+    this.state = { ...this.state, ...changes };
+    for (const listener of this.listeners) listener();
+  }
+
+  add(...bodies: ItemBody[]): void {
+    this.update({ items: [...this.state.items, ...bodies.map((body) => ({ ...body, id: this.nextId++ }) as Item)] });
+  }
+
+  note(text: string, tone: 'info' | 'error' | 'warn' | 'dim' = 'info'): void {
+    this.add({ kind: 'note', text, tone });
+  }
+}
