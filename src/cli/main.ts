@@ -35,6 +35,8 @@ function buildProgram(setExit: (code: number) => void): Command {
     .option('--continue', 'continue the latest session in this workspace')
     .option('--inspect [port]', 'serve the live inspector on 127.0.0.1')
     .option('--model-script <file>', 'use a scripted model instead of the API')
+    .option('--max-thinking-tokens <n>', 'extended thinking budget, >= 1024 (default: $MAX_THINKING_TOKENS, else 0 = off)')
+    .option('--context-window <tokens>', "context window for compaction (default: $XAGENT_CONTEXT_WINDOW, else the model's)")
     .action(async (promptArgs: string[], raw: RawOptions) => {
       const interactive = !raw.print && process.stdin.isTTY === true;
       setExit(interactive ? await runInteractiveMode(promptArgs, raw) : await runPrint(promptArgs, raw));

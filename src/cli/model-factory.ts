@@ -5,13 +5,19 @@ import type { ModelFactory } from './run-config.js';
  * The Anthropic API client for a run. The SDK is imported on the first request, so `--version`,
  * `--help`, usage errors and scripted runs never pay for loading it.
  */
-export const createApiModel: ModelFactory = ({ modelId, env }) => {
+export const createApiModel: ModelFactory = ({ modelId, env, maxThinkingTokens }) => {
   let client: Promise<ModelClient> | undefined;
   return {
     name: `anthropic:${modelId}`,
+    modelId,
     async createMessage(request) {
       client ??= import('../model/anthropic.js').then(({ createAnthropicClient }) =>
-        createAnthropicClient({ apiKey: env.ANTHROPIC_API_KEY ?? '', baseURL: env.ANTHROPIC_BASE_URL || undefined, model: modelId }),
+        createAnthropicClient({
+          apiKey: env.ANTHROPIC_API_KEY ?? '',
+          baseURL: env.ANTHROPIC_BASE_URL || undefined,
+          model: modelId,
+          ...(maxThinkingTokens ? { maxThinkingTokens } : {}),
+        }),
       );
       return (await client).createMessage(request);
     },

@@ -8,6 +8,7 @@ import { PERMISSION_MODES, type PermissionMode } from '../permissions/types.js';
 import { ToolRegistry } from '../tools/registry.js';
 import { builtinTools } from '../tools/builtin/index.js';
 import { UsageError } from './exit-codes.js';
+import { parseContextOptions } from './context-options.js';
 import { parseChoice, parseDuration, parsePositiveInt } from './parse-options.js';
 
 export const OUTPUT_FORMATS = ['text', 'json', 'stream-json'] as const;
@@ -31,6 +32,8 @@ export interface RawOptions {
   continue?: boolean;
   inspect?: string | boolean;
   modelScript?: string;
+  maxThinkingTokens?: string;
+  contextWindow?: string;
 }
 
 /** Everything a run needs, checked: a bad value is a UsageError (exit 2) before any request. */
@@ -46,6 +49,10 @@ export interface RunConfig {
   format: OutputFormat;
   permissionMode: PermissionMode;
   rules: PermissionRule[];
+  /** Extended thinking budget; 0 = off. */
+  maxThinkingTokens: number;
+  /** The window compaction keeps the conversation under. */
+  contextWindow: number;
   raw: RawOptions;
 }
 
@@ -60,7 +67,7 @@ function resolveWorkspace(dir: string | undefined): string {
   }
 }
 
-export type ModelFactory = (options: { modelId: string; env: NodeJS.ProcessEnv }) => ModelClient;
+export type ModelFactory = (options: { modelId: string; env: NodeJS.ProcessEnv; maxThinkingTokens?: number }) => ModelClient;
 
 export function buildRunConfig(raw: RawOptions, env: NodeJS.ProcessEnv, createApiModel: ModelFactory): RunConfig {
   const format = parseChoice(raw.outputFormat ?? 'text', OUTPUT_FORMATS, '--output-format');
@@ -70,6 +77,7 @@ export function buildRunConfig(raw: RawOptions, env: NodeJS.ProcessEnv, createAp
   const workspace = resolveWorkspace(raw.cwd);
   const modelId = raw.model ?? env.ANTHROPIC_MODEL ?? DEFAULT_MODEL;
   const home = path.resolve(xagentHome(env));
+  const { maxThinkingTokens, contextWindow } = parseContextOptions(raw, env, modelId);
   const flagMode = raw.permissionMode === undefined ? undefined : parseChoice(raw.permissionMode, PERMISSION_MODES, '--permission-mode');
   let settings;
   try {
@@ -93,7 +101,7 @@ export function buildRunConfig(raw: RawOptions, env: NodeJS.ProcessEnv, createAp
           'or try the offline demo with --model-script (see npm start).',
       );
     }
-    model = createApiModel({ modelId, env });
+    model = createApiModel({ modelId, env, maxThinkingTokens });
   }
   return {
     workspace,
@@ -107,6 +115,8 @@ export function buildRunConfig(raw: RawOptions, env: NodeJS.ProcessEnv, createAp
     maxToolCalls,
     timeoutMs,
     format,
+    maxThinkingTokens,
+    contextWindow,
     raw,
   };
 }

@@ -45,6 +45,8 @@ export async function runOneTask(config: RunConfig, run: TaskRun, renderer: Rend
     maxTurns: config.maxTurns,
     maxToolCalls: config.maxToolCalls,
     timeoutMs: config.timeoutMs,
+    contextWindow: config.contextWindow,
+    home: config.home,
     signal: run.signal,
     sessionId: run.sessionId,
     sessionDir: path.join(config.home, 'sessions', run.sessionId),

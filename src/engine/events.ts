@@ -33,6 +33,8 @@ export interface QueryResult {
   turns: number;
   tool_calls: number;
   usage: Usage;
+  /** At the model's list price; null when the price is unknown (or the model is scripted). */
+  total_cost_usd: number | null;
   duration_ms: number;
   trace_path: string | null;
   error?: EngineError;
@@ -47,6 +49,7 @@ export interface QueryResult {
 export type AgentEvent =
   | ({ type: 'state'; name: EngineState } & Omit<TraceLine, 'state'>)
   | { type: 'text_delta'; text: string }
+  | { type: 'thinking_delta'; thinking: string }
   | { type: 'tool_start'; call: ToolCall }
   | { type: 'tool_result'; call: ToolCall; result: { content: string; is_error: boolean } }
   | { type: 'usage'; usage: Usage; total: Usage }

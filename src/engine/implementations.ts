@@ -41,6 +41,7 @@ export function engineImplementations(services: EngineServices) {
           tools: toolSpecs,
           signal,
           onTextDelta: (text) => emit({ type: 'text_delta', text }),
+          onThinkingDelta: (thinking) => emit({ type: 'thinking_delta', thinking }),
           onRetry: ({ attempt, delayMs, status, message }) => {
             sink.trace({ event: 'retry', ts: new Date().toISOString(), session_id: sessionId, state: 'call_model', turn: input.turn, attempt, delay_ms: delayMs, status, message });
             emit({ type: 'retry', attempt, delay_ms: delayMs, status, message });

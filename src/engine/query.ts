@@ -6,6 +6,8 @@ import type { Message, TextBlock } from '../../machines/types.js';
 import type { ModelClient } from '../model/types.js';
 import type { PermissionPolicy } from '../permissions/types.js';
 import type { ToolRegistry } from '../tools/registry.js';
+import { loadTaskContext } from '../context/task-context.js';
+import { costUsd } from '../model/cost.js';
 import { AsyncQueue } from './async-queue.js';
 import { systemClock, type Clock } from './clock.js';
 import type { AgentEvent, QueryResult } from './events.js';
@@ -28,7 +30,12 @@ export interface QueryOptions {
   sessionDir?: string | null;
   /** The conversation so far (resume); the new task is appended to it in place. */
   messages?: Message[];
+  /** Replaces the built system prompt (environment, tool guidance, AGENTS.md files). */
   system?: string;
+  /** XAGENT_HOME, for $XAGENT_HOME/AGENTS.md; default: the XAGENT_HOME environment variable, else none. */
+  home?: string | null;
+  /** Prompt tokens the model takes; the engine compacts the conversation before passing 80 % of it. Default: the model's window. */
+  contextWindow?: number;
   clock?: Clock;
   /** Sees every inspection event of the engine actor (the live inspector). */
   inspect?: (event: InspectionEvent) => void;
@@ -58,13 +65,15 @@ export async function* query(userInput: string, options: QueryOptions): AsyncGen
   const firstNew = messages.length;
   let written = firstNew;
   let seq = 0;
+  // Read once per task: the same system prompt every round is what lets the API cache it.
+  const taskContext = options.system === undefined ? loadTaskContext({ workspace: options.workspace, home: options.home ?? process.env.XAGENT_HOME ?? null }) : null;
 
   const implementations = engineImplementations({
     model: options.model,
     tools: options.tools,
     permissions: options.permissions,
     workspace: options.workspace,
-    system: options.system ?? defaultSystemPrompt(options.workspace),
+    system: options.system ?? taskContext!.system,
     clock,
     sink,
     sessionId,
@@ -107,6 +116,7 @@ export async function* query(userInput: string, options: QueryOptions): AsyncGen
     model: options.model.name,
     prompt: userInput,
     limits: { max_turns: input.maxTurns, max_tool_calls: input.maxToolCalls, timeout_ms: input.timeoutMs },
+    instructions: taskContext?.instructions.map((f) => f.path) ?? [],
   });
   const actor = createActor(queryEngine.provide(implementations), { input, inspect: observe });
 
@@ -124,6 +134,7 @@ export async function* query(userInput: string, options: QueryOptions): AsyncGen
       turns,
       tool_calls,
       usage,
+      total_cost_usd: options.model.modelId ? costUsd(options.model.modelId, usage) : null,
       duration_ms: clock.now() - startedAt,
       trace_path: sink.tracePath,
       ...rest,

@@ -32,6 +32,7 @@ export function resultRecord(result: Omit<QueryResult, 'type' | 'session_id' | '
     turns: result.turns,
     tool_calls: result.tool_calls,
     usage: result.usage,
+    ...(result.total_cost_usd !== undefined ? { total_cost_usd: result.total_cost_usd } : {}),
     ...(result.duration_ms !== undefined ? { duration_ms: result.duration_ms } : {}),
     ...(result.error ? { error: result.error } : {}),
     ...(result.decision ? { decision: result.decision } : {}),
@@ -48,6 +49,8 @@ export function recordOf(event: AgentEvent, limits: InspectorLimits, via?: Via):
     }
     case 'text_delta':
       return { kind: 'text', text: event.text };
+    case 'thinking_delta':
+      return { kind: 'thinking', text: event.thinking };
     case 'tool_start':
       return { kind: 'tool_start', call: event.call };
     case 'tool_result':

@@ -39,6 +39,7 @@ export type RecordBody =
     }
   | ({ kind: 'state'; name: EngineState; via?: Via } & Omit<TraceLine, 'state' | 'ts' | 'session_id'>)
   | { kind: 'text'; text: string }
+  | { kind: 'thinking'; text: string }
   | { kind: 'tool_start'; call: ToolCall }
   | { kind: 'tool_result'; call: ToolCall; result: { content: string; is_error: boolean }; duration_ms?: number }
   | { kind: 'usage'; usage: Usage; total: Usage }
@@ -54,6 +55,7 @@ export type RecordBody =
       turns: number;
       tool_calls: number;
       usage: Usage;
+      total_cost_usd?: number | null;
       duration_ms?: number;
       error?: EngineError;
       decision?: PermissionDecision;

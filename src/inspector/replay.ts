@@ -1,3 +1,4 @@
+import { costUsd } from '../model/cost.js';
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { EngineState } from '../../machines/query-engine.js';
@@ -111,6 +112,7 @@ export function loadSessionHistory(traceFile: string, options: HistoryOptions = 
             turns: line.turn,
             tool_calls: line.tool_call_count,
             usage: line.usage ?? ({ input_tokens: 0, output_tokens: 0 } as Usage),
+            total_cost_usd: start?.model && line.usage ? costUsd(start.model, line.usage) : null,
             duration_ms: Date.parse(ts) - started,
             ...(line.error ? { error: line.error } : {}),
             ...(line.decision ? { decision: line.decision } : {}),

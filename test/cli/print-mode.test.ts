@@ -16,9 +16,9 @@ describe('xagent -p against the Anthropic API', () => {
     expect(run.code).toBe(0);
     expect(run.stdout).toBe('Hello from the fake API.\n');
     expect(api.fake.requests).toHaveLength(1);
-    const body = api.fake.requests[0]!.body as { model: string; system: string; tools: Array<{ name: string }> };
+    const body = api.fake.requests[0]!.body as { model: string; system: Array<{ text: string }>; tools: Array<{ name: string }> };
     expect(body.model).toBe('claude-sonnet-5-5');
-    expect(body.system).toContain(api.workspace);
+    expect(body.system[0]!.text).toContain(api.workspace);
     expect(body.tools.map((t) => t.name)).toContain('read_file');
   });
 

@@ -20,6 +20,12 @@ function firstLine(text: string): string {
   return `${line.length > 100 ? `${line.slice(0, 97)}...` : line}${lines > 1 ? ` (+${lines - 1} lines)` : ''}`;
 }
 
+/** "thinking… (1234 chars) first words of it…", one line. */
+export function thinkingSummary(text: string): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return `✻ thinking… (${text.length} chars) ${flat.length > 80 ? `${flat.slice(0, 79)}…` : flat}`.trimEnd();
+}
+
 /** `--output-format text`: the answer streams to stdout; tool activity and the stop message to stderr. */
 export function textRenderer(streams: Streams, limits: StopMessageLimits): Renderer {
   const { stdout, stderr } = streams;
@@ -34,9 +40,23 @@ export function textRenderer(streams: Streams, limits: StopMessageLimits): Rende
   const endLine = () => {
     if (!atLineStart) writeOut('\n');
   };
+  // Thinking is summed up in one dim line when it ends, never streamed: it is not the answer.
+  let thinking = '';
+  const flushThinking = () => {
+    if (!thinking) return;
+    endLine();
+    stderr.write(`${style.dim(visible(thinkingSummary(thinking)))}\n`);
+    thinking = '';
+  };
 
   return {
     onEvent(event: AgentEvent) {
+      if (event.type === 'thinking_delta') {
+        spinner.stop();
+        thinking += event.thinking;
+        return;
+      }
+      flushThinking();
       switch (event.type) {
         case 'state':
           if (event.name === 'call_model') spinner.start();
@@ -73,6 +93,7 @@ export function textRenderer(streams: Streams, limits: StopMessageLimits): Rende
     },
     finish(result: QueryResult) {
       spinner.stop();
+      flushThinking();
       endLine();
       const message = stopMessage(result, limits);
       if (!message) return;
