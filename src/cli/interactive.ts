@@ -3,6 +3,7 @@ import type { Message } from '../../machines/types.js';
 import type { AgentEvent, QueryResult } from '../engine/events.js';
 import type { QueryOptions } from '../engine/query.js';
 import { createTerminalPrompt, type LineSource } from '../permissions/index.js';
+import { CONTEXT_COMMANDS, contextCommands } from './context-commands.js';
 import { textRenderer } from './output/text.js';
 import { policyFor, type RunConfig } from './run-config.js';
 import { runOneTask } from './run-print.js';
@@ -37,7 +38,9 @@ export interface InteractiveHandle {
 }
 
 const PROMPT = '› ';
-const HELP = 'Type a task and press Enter. Ctrl-C stops the running task; /exit or Ctrl-D leaves.';
+const HELP = `Type a task and press Enter. Ctrl-C stops the running task; /exit or Ctrl-D leaves.\n${Object.entries(CONTEXT_COMMANDS)
+  .map(([name, what]) => `  ${name}: ${what}`)
+  .join('\n')}`;
 
 /**
  * The interactive mode: a prompt loop where each line is a new task in the same conversation.
@@ -69,6 +72,7 @@ export function startInteractive(config: RunConfig, io: InteractiveIO, session: 
   });
   // One policy for the whole session, so "always" answers apply to later tasks too.
   const permissions = policyFor(config, createTerminalPrompt({ lines, output: io.errorOutput, workspace: config.workspace }));
+  const commands = contextCommands(config, session);
 
   const runTask = async (prompt: string) => {
     session.onStart?.(prompt);
@@ -82,9 +86,25 @@ export function startInteractive(config: RunConfig, io: InteractiveIO, session: 
     try {
       // Not `onResult?.(await finished)`: optional chaining would skip the await when there is no callback.
       const result = await finished;
+      commands.record(result);
       session.onResult?.(result);
     } catch (error) {
       io.errorOutput.write(`xagent: ${error instanceof Error ? error.message : String(error)}\n`);
+    } finally {
+      running = null;
+      if (!closed) rl.prompt();
+    }
+  };
+
+  // Runs like a task: Ctrl-C stops it, and no prompt is read while it runs.
+  const runCompact = async () => {
+    const controller = new AbortController();
+    const finished = commands.compact(controller.signal);
+    running = { controller, finished };
+    try {
+      io.errorOutput.write(`${await finished}\n`);
+    } catch (error) {
+      io.errorOutput.write(`xagent: /compact failed: ${error instanceof Error ? error.message : String(error)}\n`);
     } finally {
       running = null;
       if (!closed) rl.prompt();
@@ -118,6 +138,11 @@ export function startInteractive(config: RunConfig, io: InteractiveIO, session: 
     const text = line.trim();
     if (text === '/exit' || text === '/quit') return rl.close();
     if (text === '/help') io.errorOutput.write(`${HELP}\n`);
+    if (text === '/context' || text === '/cost') {
+      io.errorOutput.write(`${text === '/context' ? commands.context() : commands.cost()}\n`);
+      return rl.prompt();
+    }
+    if (text === '/compact') return void runCompact();
     if (!text || text.startsWith('/')) {
       if (text && text !== '/help') io.errorOutput.write(`Unknown command ${text}. ${HELP}\n`);
       return rl.prompt();

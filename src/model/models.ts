@@ -27,6 +27,8 @@ const price = (input: number, output: number): ModelPrice => ({ input, output, c
 
 /** Public list prices; ids without their date suffix (claude-sonnet-4-5-20250929 is claude-sonnet-4-5). */
 const KNOWN: Record<string, ModelInfo> = {
+  'claude-opus-4-6': { contextWindow: 200_000, price: price(5, 25), minCacheTokens: 4096 },
+  'claude-sonnet-4-6': { contextWindow: 200_000, price: price(3, 15), minCacheTokens: 2048 },
   'claude-opus-4-5': { contextWindow: 200_000, price: price(5, 25), minCacheTokens: 4096 },
   'claude-opus-4-1': { contextWindow: 200_000, price: price(15, 75), minCacheTokens: 1024 },
   'claude-opus-4': { contextWindow: 200_000, price: price(15, 75), minCacheTokens: 1024 },

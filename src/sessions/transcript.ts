@@ -2,6 +2,7 @@ import path from 'node:path';
 import type { Message } from '../../machines/types.js';
 import { readJsonLines, type LineProblem } from './jsonl.js';
 import type { RecordedResult } from './repair.js';
+import { applyCompactionRecord, isCompactionRecord } from './compaction-record.js';
 
 export const TRANSCRIPT_FILE = 'transcript.jsonl';
 export const TRACE_FILE = 'trace.jsonl';
@@ -23,6 +24,10 @@ export function loadTranscript(dir: string): LoadedTranscript {
   const { values, problems } = readJsonLines(path.join(dir, TRANSCRIPT_FILE));
   const messages: Message[] = [];
   for (const { line, value } of values) {
+    if (isCompactionRecord(value)) {
+      applyCompactionRecord(messages, value);
+      continue;
+    }
     const message = toMessage(value);
     if (message) messages.push(message);
     else problems.push({ line, kind: 'malformed', detail: 'not a message ({role: "user" | "assistant", content})' });

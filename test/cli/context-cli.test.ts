@@ -34,12 +34,12 @@ describe('cost', () => {
   it('puts total_cost_usd = usage x price in the json result and the session list, and cache figures in usage', async () => {
     const env = await api.start([readNotes(1), { text: 'done' }]);
     writeFileSync(path.join(api.workspace, 'notes.txt'), 'hi\n');
-    const run = await runCli(['-p', 'read notes', '--cwd', api.workspace, '--model', 'claude-sonnet-4-5', '--output-format', 'json'], { env });
+    const run = await runCli(['-p', 'read notes', '--cwd', api.workspace, '--model', 'claude-haiku-4-5', '--output-format', 'json'], { env });
     const [result] = jsonLines(run.stdout) as Array<{ usage: { input_tokens: number; output_tokens: number }; total_cost_usd: number; session_id: string }>;
     expect(result!.usage).toHaveProperty('cache_read_input_tokens');
     expect(result!.usage).toHaveProperty('cache_creation_input_tokens');
     expect(result!.total_cost_usd).toBeGreaterThan(0);
-    expect(result!.total_cost_usd).toBe(costUsd('claude-sonnet-4-5', result!.usage));
+    expect(result!.total_cost_usd).toBe(costUsd('claude-haiku-4-5', result!.usage));
     const list = await runCli(['sessions', '--json'], { env });
     const [session] = JSON.parse(list.stdout) as Array<{ id: string; total_cost_usd: number; usage: unknown }>;
     expect(session).toMatchObject({ id: result!.session_id, total_cost_usd: result!.total_cost_usd, usage: result!.usage });
