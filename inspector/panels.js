@@ -1,7 +1,7 @@
 // The side panels for one step: gauges, stop reason, tool calls, event log. Text goes in with
 // textContent only; the records may hold anything a model or a tool produced.
 
-export const KINDS = ['meta', 'state', 'text', 'thinking', 'tool_start', 'tool_result', 'usage', 'retry', 'turn_end', 'result', 'notice'];
+export const KINDS = ['meta', 'state', 'text', 'thinking', 'tool_start', 'tool_result', 'usage', 'retry', 'turn_end', 'compact', 'result', 'notice'];
 const LOG_LIMIT = 400;
 
 function h(tag, attrs = {}, ...children) {
@@ -135,6 +135,10 @@ function summary(r) {
       return `attempt ${r.attempt} in ${r.delay_ms}ms: ${r.message}`;
     case 'turn_end':
       return r.reason;
+    case 'compact':
+      return r.tokens_after === null
+        ? `compaction (${r.reason}) ${r.error ? `failed: ${r.error}` : 'found nothing to cut'}`
+        : `compacted (${r.reason}): ~${r.tokens_before} → ~${r.tokens_after} tokens, ${r.removed_messages} messages summarised`;
     case 'result':
       return `${r.reason}: ${short(r.stop_message)}`;
     case 'notice':

@@ -1,5 +1,23 @@
 import type { Message, Usage } from './types.js';
 
+/** What the compactContext actor hands back: messages[0..removed) become `summary`. Null: nothing to cut. */
+export type CompactionOutcome = {
+  summary: Message;
+  removed: number;
+  /** Estimated prompt tokens after the compaction. */
+  tokensAfter: number;
+  /** The summary request's usage (it is part of the task's bill). */
+  usage: Usage;
+} | null;
+
+export interface CompactContextInput {
+  messages: Message[];
+  turn: number;
+  window: number;
+  reason: 'threshold' | 'prompt_too_long';
+  tokens: number;
+}
+
 /**
  * How full the context window is, kept as counters so the chart's guards read numbers, never the
  * (shared, append-only) message array. The estimate is a quarter of the JSON length: rough, but

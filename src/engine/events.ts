@@ -43,6 +43,15 @@ export type AgentEvent =
   | { type: 'tool_result'; call: ToolCall; result: { content: string; is_error: boolean } }
   | { type: 'usage'; usage: Usage; total: Usage }
   | { type: 'retry'; attempt: number; delay_ms: number; status?: number; message: string }
+  | {
+      type: 'compact';
+      reason: 'threshold' | 'prompt_too_long';
+      tokens_before: number;
+      /** null when the compaction failed or found nothing to cut. */
+      tokens_after: number | null;
+      removed_messages: number;
+      error?: string;
+    }
   | { type: 'turn_end'; reason: string }
   | QueryResult;
 

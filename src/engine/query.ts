@@ -9,6 +9,8 @@ import { noSessionRecord, type SessionSink } from '../sessions/session-writer.js
 import type { ToolRegistry } from '../tools/registry.js';
 import { loadTaskContext } from '../context/task-context.js';
 import { costUsd } from '../model/cost.js';
+import { modelInfo } from '../model/models.js';
+import { estimateTokens } from '../../machines/context-budget.js';
 import { AsyncQueue } from './async-queue.js';
 import { systemClock, type Clock } from './clock.js';
 import type { AgentEvent, QueryResult } from './events.js';
@@ -70,18 +72,23 @@ export async function* query(userInput: string, options: QueryOptions): AsyncGen
   };
   const messages = options.messages ?? [];
   const startedAt = clock.now();
-  const firstNew = messages.length;
+  let firstNew = messages.length;
   let written = firstNew;
+  // Compaction replaces the start of the array in place; the last message written tells where the transcript is.
+  let lastWritten: Message | undefined = messages[written - 1];
   let seq = 0;
   // Read once per task: the same system prompt every round is what lets the API cache it.
   const taskContext = options.system === undefined ? loadTaskContext({ workspace: options.workspace, home: options.home ?? process.env.XAGENT_HOME ?? null }) : null;
 
+  const system = options.system ?? taskContext!.system;
+  // Scripted models (no model id) are never compacted unless a window is given.
+  const contextWindow = options.contextWindow ?? (options.model.modelId ? modelInfo(options.model.modelId).contextWindow : null);
   const implementations = engineImplementations({
     model: options.model,
     tools: options.tools,
     permissions: options.permissions,
     workspace: options.workspace,
-    system: options.system ?? taskContext!.system,
+    system,
     clock,
     sink,
     sessionId,
@@ -96,7 +103,14 @@ export async function* query(userInput: string, options: QueryOptions): AsyncGen
     const { v: _v, state, ...fields } = sink.step(step, new Date(clock.now()).toISOString());
     emit({ type: 'state', name: state, ...fields });
     // Every message goes to the transcript as soon as it is in the (shared, append-only) array.
+    if (lastWritten && messages[written - 1] !== lastWritten) {
+      const now = messages.lastIndexOf(lastWritten) + 1;
+      // The summary stands in for what was cut, this task's earlier messages included.
+      firstNew = Math.max(1, firstNew - (written - now));
+      written = now;
+    }
     for (; written < messages.length; written++) sink.message(messages[written]!);
+    lastWritten = messages[written - 1];
   };
 
   const input: EngineInput = {
@@ -107,6 +121,8 @@ export async function* query(userInput: string, options: QueryOptions): AsyncGen
     maxToolCalls: options.maxToolCalls ?? DEFAULT_LIMITS.maxToolCalls,
     timeoutMs: options.timeoutMs ?? DEFAULT_LIMITS.timeoutMs,
     startedAt,
+    contextWindow,
+    baseTokens: estimateTokens(system) + estimateTokens(options.tools.specs()),
   };
   // An annotation (it has `event`), not a state: what a replay needs to know of the task's limits.
   sink.annotate({
@@ -117,6 +133,7 @@ export async function* query(userInput: string, options: QueryOptions): AsyncGen
     prompt: userInput,
     limits: { max_turns: input.maxTurns, max_tool_calls: input.maxToolCalls, timeout_ms: input.timeoutMs },
     instructions: taskContext?.instructions.map((f) => f.path) ?? [],
+    ...(contextWindow ? { context_window: contextWindow } : {}),
   });
   const actor = createActor(queryEngine.provide(implementations), { input, inspect: observeMicrosteps(onMicrostep) });
 

@@ -34,6 +34,10 @@ export function recordOf(event: AgentEvent, limits: InspectorLimits): RecordBody
     }
     case 'turn_end':
       return { kind: 'turn_end', reason: event.reason };
+    case 'compact': {
+      const { type: _type, ...fields } = event;
+      return { kind: 'compact', ...fields };
+    }
     case 'result':
       return resultRecord(event, limits);
     default: {

@@ -42,6 +42,14 @@ export type RecordBody =
   | { kind: 'retry'; attempt: number; delay_ms: number; status?: number; message: string }
   | { kind: 'turn_end'; reason: string }
   | {
+      kind: 'compact';
+      reason: 'threshold' | 'prompt_too_long';
+      tokens_before: number;
+      tokens_after: number | null;
+      removed_messages: number;
+      error?: string;
+    }
+  | {
       kind: 'result';
       reason: StopReason;
       is_error: boolean;

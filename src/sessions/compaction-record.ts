@@ -6,6 +6,7 @@ import type { Message } from '../../machines/types.js';
  * to the model from here on is `summary` followed by the last `kept` messages before this line.
  */
 export interface CompactionRecord {
+  v?: number;
   type: 'compaction';
   ts: string;
   summary: Message;

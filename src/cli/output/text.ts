@@ -26,6 +26,13 @@ export function thinkingSummary(text: string): string {
   return `✻ thinking… (${text.length} chars) ${flat.length > 80 ? `${flat.slice(0, 79)}…` : flat}`.trimEnd();
 }
 
+/** One line for a compaction: what it saved, or why it did not. */
+export function compactLine(event: Extract<AgentEvent, { type: 'compact' }>): string {
+  const why = event.reason === 'prompt_too_long' ? 'the prompt was too long' : 'the context is near the window';
+  if (event.tokens_after === null) return `⟳ compaction (${why}) ${event.error ? `failed: ${event.error}` : 'found nothing to cut'}`;
+  return `⟳ compacted the conversation (${why}): ~${event.tokens_before} → ~${event.tokens_after} tokens`;
+}
+
 /** `--output-format text`: the answer streams to stdout; tool activity and the stop message to stderr. */
 export function textRenderer(streams: Streams, limits: StopMessageLimits): Renderer {
   const { stdout, stderr } = streams;
@@ -80,6 +87,11 @@ export function textRenderer(streams: Streams, limits: StopMessageLimits): Rende
         case 'retry':
           spinner.stop();
           stderr.write(style.yellow(`  retrying the model request (attempt ${event.attempt}, ${visible(event.message)})\n`));
+          break;
+        case 'compact':
+          spinner.stop();
+          endLine();
+          stderr.write(`${style.dim(visible(compactLine(event)))}\n`);
           break;
         case 'turn_end':
         case 'usage':
