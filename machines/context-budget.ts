@@ -60,6 +60,12 @@ export function nearWindow(budget: ContextBudget, turn: number): boolean {
   return budget.window !== null && budget.tokens >= budget.window * COMPACTION_THRESHOLD;
 }
 
+/** The window the API states in "prompt is too long: N tokens > M maximum" (M), if it says. */
+export function statedWindow(error: unknown): number | null {
+  const match = /(\d+) tokens > (\d+) maximum/.exec(error instanceof Error ? error.message : String(error));
+  return match ? Number(match[2]) : null;
+}
+
 /** The API's 400 for a prompt past the window, whatever client threw it. */
 export function isPromptTooLong(error: unknown): boolean {
   const message = error instanceof Error ? error.message : String(error);

@@ -13,7 +13,7 @@ import {
 import { decidePermissionAction, errorMessage, toolCalls, toolFailure, validateCallAction, withDecision } from './call-steps.js';
 import { closingResults, errorResult } from './pending-results.js';
 import { isRecoverable } from './recovery.js';
-import { estimateTokens, isPromptTooLong, nearWindow, usageTokens, type CompactContextInput, type CompactionOutcome } from './context-budget.js';
+import { estimateTokens, isPromptTooLong, nearWindow, statedWindow, usageTokens, type CompactContextInput, type CompactionOutcome } from './context-budget.js';
 import type { Message, ModelResponse, PermissionDecision, StopReason, ToolCall, ToolResult, Usage } from './types.js';
 
 export { decidePermissionAction, validateCallAction } from './call-steps.js';
@@ -130,7 +130,12 @@ const setupEngine = setup({
       const budget = context.budget.window === null ? context.budget : { ...context.budget, tokens: context.budget.tokens + estimateTokens(message) };
       return { queue: [], truncatedIds: [], results: [], current: null, budget };
     }),
-    requestCompaction: assign(({ context }) => ({ budget: { ...context.budget, forced: true } })),
+    // The API's answer names the real window; a configured one that was too big is corrected.
+    requestCompaction: assign(({ context }, params: { error: unknown }) => {
+      const stated = statedWindow(params.error);
+      const window = stated !== null && context.budget.window !== null ? Math.min(stated, context.budget.window) : context.budget.window;
+      return { budget: { ...context.budget, window, forced: true } };
+    }),
     applyCompaction: assign(({ context }, params: { outcome: CompactionOutcome }) => {
       const { outcome } = params;
       const budget = { ...context.budget, compactedAtTurn: context.turn, forced: false };
@@ -224,7 +229,7 @@ export const queryEngine = setupEngine.createMachine({
           {
             guard: { type: 'promptTooLongOnce', params: ({ event }) => ({ error: event.error }) },
             target: 'build_context',
-            actions: 'requestCompaction',
+            actions: { type: 'requestCompaction', params: ({ event }) => ({ error: event.error }) },
           },
           {
             target: 'done',

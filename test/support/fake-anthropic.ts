@@ -75,6 +75,8 @@ export interface FakeAnthropicOptions {
   contextWindow?: number;
   /** Shortest cacheable prefix for a model; default 1,024 (2,048 for haiku). */
   minCacheTokens?: (model: string) => number;
+  /** Answers a valid request itself when it returns a response (a model that reads the request); otherwise the script answers. */
+  respond?: (body: Record<string, unknown>) => FakeResponse | null;
 }
 
 const STATUS_BY_ERROR_TYPE: Record<string, number> = {
@@ -154,7 +156,7 @@ export async function startFakeAnthropic(
       return sendError(res, 400, { type: 'invalid_request_error', message: tooLongMessage });
     }
 
-    const response = queue.shift();
+    const response = options.respond?.(request) ?? queue.shift();
     served++;
     if (!response) {
       rejected.push({ request: index, errors: [`fake-anthropic: no scripted response left for request #${served}`] });
