@@ -99,10 +99,11 @@ describe('xagent -p against the Anthropic API', () => {
   });
 
   it('reports a 400 with the API message', async () => {
-    const env = await withFake([{ error: { type: 'invalid_request_error', message: 'prompt is too long' } }]);
+    // (A prompt that is too long is compacted and retried first: test/cli/compaction-cli.test.ts.)
+    const env = await withFake([{ error: { type: 'invalid_request_error', message: 'max_tokens: 100000 > 64000, which is the maximum allowed' } }]);
     const run = await runCli(['-p', 'q', '--cwd', api.workspace, '--output-format', 'json'], { env });
     expect(run.code).toBe(8);
-    expect(JSON.stringify(jsonLines(run.stdout)[0])).toContain('prompt is too long');
+    expect(JSON.stringify(jsonLines(run.stdout)[0])).toContain('64000, which is the maximum allowed');
   });
 });
 
