@@ -49,14 +49,6 @@ export interface QueryOptions {
   onMicrostep?: (microstep: Microstep) => void;
 }
 
-export function defaultSystemPrompt(workspace: string): string {
-  return [
-    'You are xagent, a coding agent working in a local workspace through tools.',
-    `The workspace root is ${workspace}; tool paths are relative to it.`,
-    'Use the tools to inspect and change files and to run commands. When the task is done, answer with a short summary.',
-  ].join('\n');
-}
-
 /**
  * Runs one task through the engine's statechart and yields what happens, ending with `result`.
  * @example for await (const event of query('summarise README.md', { model, tools, permissions, workspace })) {}
