@@ -3,7 +3,7 @@
 // step picked with the buttons or the scrubber. A step is a `state` record: a state entered.
 
 import { drawChart, edgesOf, highlight } from './chart.js';
-import { KINDS, renderFilters, renderGauges, renderLog, renderStop, renderTools } from './panels.js';
+import { KINDS, renderCost, renderFilters, renderGauges, renderLog, renderStop, renderTools } from './panels.js';
 
 const RECENT_STEPS = 4;
 
@@ -94,6 +94,7 @@ function draw() {
   const startedAt = meta ? Date.parse(meta.ts) : NaN;
   const live = view.follow && !result && meta?.mode === 'live';
   const at = live ? Date.now() : state ? Date.parse(state.ts) : startedAt;
+  renderCost(result);
   renderGauges({ state, limits, elapsedMs: at - startedAt });
   renderStop(result);
   const notice = lastOf(records, 'notice');

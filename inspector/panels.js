@@ -1,7 +1,7 @@
 // The side panels for one step: gauges, stop reason, tool calls, event log. Text goes in with
 // textContent only; the records may hold anything a model or a tool produced.
 
-export const KINDS = ['meta', 'state', 'text', 'tool_start', 'tool_result', 'usage', 'retry', 'turn_end', 'result', 'notice'];
+export const KINDS = ['meta', 'state', 'text', 'thinking', 'tool_start', 'tool_result', 'usage', 'retry', 'turn_end', 'compact', 'result', 'notice'];
 
 function h(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
@@ -43,7 +43,22 @@ export function renderGauges({ state, limits, elapsedMs }) {
   setGauge('gauge-tools', tools, limits.maxToolCalls, limits.maxToolCalls ? `${tools} / ${limits.maxToolCalls}` : String(tools));
   setGauge('gauge-elapsed', elapsedMs ?? 0, limits.timeoutMs, limits.timeoutMs ? `${formatMs(elapsedMs)} / ${formatMs(limits.timeoutMs)}` : formatMs(elapsedMs));
   const usage = state?.usage ?? { input_tokens: 0, output_tokens: 0 };
-  setGauge('gauge-tokens', usage.input_tokens + usage.output_tokens, 0, `${usage.input_tokens} / ${usage.output_tokens}`);
+  const cached = usage.cache_read_input_tokens ?? 0;
+  const written = usage.cache_creation_input_tokens ?? 0;
+  const cache = cached || written ? ` · cache ${cached} read / ${written} written` : '';
+  setGauge('gauge-tokens', usage.input_tokens + usage.output_tokens, 0, `${usage.input_tokens} / ${usage.output_tokens}${cache}`);
+  const cost = document.getElementById('gauge-cost');
+  if (cost) cost.querySelector('.value').textContent = costText;
+}
+
+let costText = '–';
+/** The task's cost from its result record: dollars, or why there is no figure. */
+export function renderCost(result) {
+  if (!result) costText = '–';
+  else if (result.total_cost_usd === null) costText = 'unknown price';
+  else if (typeof result.total_cost_usd === 'number') costText = `$${result.total_cost_usd.toFixed(4)}`;
+  const cost = document.getElementById('gauge-cost');
+  if (cost) cost.querySelector('.value').textContent = costText;
 }
 
 export function renderStop(result) {
@@ -147,6 +162,7 @@ function summary(r) {
     case 'state':
       return `${r.name} · turn ${r.turn} · tools ${r.tool_call_count}${r.via ? ` ← ${r.via.event || 'always'}` : ''}${r.call ? ` · ${r.call.name}` : ''}${r.error ? ` · ${r.error.code}` : ''}${r.reason ? ` · ${r.reason}` : ''}`;
     case 'text':
+    case 'thinking':
       return short(r.text.replace(/\s+/g, ' '));
     case 'tool_start':
       return `${r.call.name}(${short(JSON.stringify(r.call.input ?? {}), 80)})`;
@@ -158,6 +174,10 @@ function summary(r) {
       return `attempt ${r.attempt} in ${r.delay_ms}ms: ${r.message}`;
     case 'turn_end':
       return r.reason;
+    case 'compact':
+      return r.tokens_after === null
+        ? `compaction (${r.reason}) ${r.error ? `failed: ${r.error}` : 'found nothing to cut'}`
+        : `compacted (${r.reason}): ~${r.tokens_before} → ~${r.tokens_after} tokens, ${r.removed_messages} messages summarised`;
     case 'result':
       return `${r.reason}: ${short(r.stop_message)}`;
     case 'notice':

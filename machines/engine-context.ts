@@ -1,3 +1,4 @@
+import { estimateMessages, type ContextBudget } from './context-budget.js';
 import type {
   EngineError,
   Message,
@@ -53,6 +54,10 @@ export interface EngineContext {
   lastStopReason: string | null;
   usage: Usage;
   stopReason: StopReason | null;
+  /** Whether build_context has added this task's prompt (it is entered again to compact). */
+  promptAppended: boolean;
+  /** How full the context window is, and whether a compaction is due. */
+  budget: ContextBudget;
 }
 
 export interface EngineInput {
@@ -64,6 +69,10 @@ export interface EngineInput {
   maxToolCalls: number;
   timeoutMs: number;
   startedAt: number;
+  /** Prompt tokens the model takes; absent or null: the conversation is never compacted. */
+  contextWindow?: number | null;
+  /** Estimated tokens of what every request carries besides the messages (system prompt, tools). */
+  baseTokens?: number;
 }
 
 export interface EngineOutput {
@@ -100,6 +109,14 @@ export function initialContext(input: EngineInput): EngineContext {
     lastStopReason: null,
     usage: { input_tokens: 0, output_tokens: 0 },
     stopReason: null,
+    promptAppended: false,
+    budget: {
+      window: input.contextWindow ?? null,
+      // A resumed conversation is measured once; from then on the counters follow each append.
+      tokens: input.contextWindow ? (input.baseTokens ?? 0) + estimateMessages(input.messages ?? []) : 0,
+      compactedAtTurn: null,
+      forced: false,
+    },
   };
 }
 

@@ -13,6 +13,7 @@ import {
 import { decidePermissionAction, errorMessage, toolCalls, toolFailure, validateCallAction, withDecision } from './call-steps.js';
 import { closingResults, errorResult } from './pending-results.js';
 import { isRecoverable } from './recovery.js';
+import { estimateTokens, isPromptTooLong, nearWindow, statedWindow, usageTokens, type CompactContextInput, type CompactionOutcome } from './context-budget.js';
 import type { Message, ModelResponse, PermissionDecision, StopReason, ToolCall, ToolResult, Usage } from './types.js';
 
 export { decidePermissionAction, validateCallAction } from './call-steps.js';
@@ -45,6 +46,8 @@ const setupEngine = setup({
       notProvided('askPermission'),
     ),
     executeTool: fromPromise<ToolResult, { call: ToolCall }>(notProvided('executeTool')),
+    /** Asks the model for a summary of the conversation; the chart swaps it in (applyCompaction). */
+    compactContext: fromPromise<CompactionOutcome, CompactContextInput>(notProvided('compactContext')),
     /** Sends CLOCK.TICK with the injected clock's time when the deadline comes. */
     deadline: fromCallback<EventObject, { startedAt: number; timeoutMs: number }>(() => undefined),
   },
@@ -61,13 +64,20 @@ const setupEngine = setup({
     responseHasToolCalls: (_, params: { response: ModelResponse }) => toolCalls(params.response).length > 0,
     responsePaused: (_, params: { response: ModelResponse }) => params.response.stopReason === 'pause_turn',
     toolErrorRecoverable: (_, params: { error: unknown }) => isRecoverable(toolFailure(params.error).code),
+    contextNearWindow: ({ context }) => nearWindow(context.budget, context.turn),
+    contextFits: ({ context }) => !nearWindow(context.budget, context.turn),
+    // One compaction per round: a prompt still too long after it is a model_error.
+    promptTooLongOnce: ({ context }, params: { error: unknown }) =>
+      isPromptTooLong(params.error) && context.budget.window !== null && context.budget.compactedAtTurn !== context.turn,
   },
   actions: {
     // An assign, not a plain action: XState runs plain actions of the initial state only at
     // start(), after the first microsteps were traced, so the prompt would reach the transcript late.
     appendUserInput: assign(({ context }) => {
-      context.messages.push({ role: 'user', content: [{ type: 'text', text: context.userInput }] });
-      return {};
+      if (context.promptAppended) return {};
+      const message: Message = { role: 'user', content: [{ type: 'text', text: context.userInput }] };
+      context.messages.push(message);
+      return { promptAppended: true, budget: { ...context.budget, tokens: context.budget.tokens + estimateTokens(message) } };
     }),
     recordResponse: assign(({ context }, params: { response: ModelResponse }) => {
       const { response } = params;
@@ -80,6 +90,8 @@ const setupEngine = setup({
         results: [],
         current: null,
         lastStopReason: response.stopReason,
+        // The API's own count: this prompt plus the answer, which the next prompt carries.
+        budget: { ...context.budget, tokens: usageTokens(response.usage) },
       };
     }),
     validateCall: validateCallAction((call) => ({
@@ -111,8 +123,24 @@ const setupEngine = setup({
     })),
     collectErrorResult: assign(({ context }) => ({ results: [...context.results, errorResult(workingCall(context))] })),
     appendToolResults: assign(({ context }) => {
-      context.messages.push({ role: 'user', content: context.results });
-      return { queue: [], truncatedIds: [], results: [], current: null };
+      const message: Message = { role: 'user', content: context.results };
+      context.messages.push(message);
+      const budget = context.budget.window === null ? context.budget : { ...context.budget, tokens: context.budget.tokens + estimateTokens(message) };
+      return { queue: [], truncatedIds: [], results: [], current: null, budget };
+    }),
+    // The API's answer names the real window; a configured one that was too big is corrected.
+    requestCompaction: assign(({ context }, params: { error: unknown }) => {
+      const stated = statedWindow(params.error);
+      const window = stated !== null && context.budget.window !== null ? Math.min(stated, context.budget.window) : context.budget.window;
+      return { budget: { ...context.budget, window, forced: true } };
+    }),
+    applyCompaction: assign(({ context }, params: { outcome: CompactionOutcome }) => {
+      const { outcome } = params;
+      const budget = { ...context.budget, compactedAtTurn: context.turn, forced: false };
+      if (!outcome) return { budget };
+      // In place, like every other change to the conversation: the array is shared with the session.
+      context.messages.splice(0, outcome.removed, outcome.summary);
+      return { budget: { ...budget, tokens: outcome.tokensAfter }, usage: addUsage(context.usage, outcome.usage) };
     }),
     recordModelError: assign({
       modelError: (_, params: { error: unknown }) => ({ code: 'MODEL_ERROR' as const, message: errorMessage(params.error) }),
@@ -148,10 +176,29 @@ export const queryEngine = setupEngine.createMachine({
   states: {
     build_context: {
       entry: 'appendUserInput',
-      always: 'call_model',
+      // Usually passed straight through; near the window it stays to compact (the actor is only
+      // started when the state is not left in the same step).
+      always: { guard: 'contextFits', target: 'call_model' },
+      invoke: {
+        id: 'compactContext',
+        src: 'compactContext',
+        input: ({ context }) => ({
+          messages: context.messages,
+          turn: context.turn,
+          window: context.budget.window ?? 0,
+          reason: context.budget.forced ? ('prompt_too_long' as const) : ('threshold' as const),
+          tokens: context.budget.tokens,
+        }),
+        onDone: { target: 'call_model', actions: { type: 'applyCompaction', params: ({ event }) => ({ outcome: event.output }) } },
+        // A failed summary leaves the conversation as it was; the request may still fit.
+        onError: { target: 'call_model', actions: { type: 'applyCompaction', params: { outcome: null } } },
+      },
     },
     call_model: {
-      always: { guard: 'maxTurnsReached', target: 'done', actions: { type: 'stop', params: { reason: 'max_turns' } } },
+      always: [
+        { guard: 'maxTurnsReached', target: 'done', actions: { type: 'stop', params: { reason: 'max_turns' } } },
+        { guard: 'contextNearWindow', target: 'build_context' },
+      ],
       invoke: {
         id: 'callModel',
         src: 'callModel',
@@ -176,13 +223,20 @@ export const queryEngine = setupEngine.createMachine({
             ],
           },
         ],
-        onError: {
-          target: 'done',
-          actions: [
-            { type: 'recordModelError', params: ({ event }) => ({ error: event.error }) },
-            { type: 'stop', params: { reason: 'model_error' } },
-          ],
-        },
+        onError: [
+          {
+            guard: { type: 'promptTooLongOnce', params: ({ event }) => ({ error: event.error }) },
+            target: 'build_context',
+            actions: { type: 'requestCompaction', params: ({ event }) => ({ error: event.error }) },
+          },
+          {
+            target: 'done',
+            actions: [
+              { type: 'recordModelError', params: ({ event }) => ({ error: event.error }) },
+              { type: 'stop', params: { reason: 'model_error' } },
+            ],
+          },
+        ],
       },
     },
     validate_tool: {

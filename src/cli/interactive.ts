@@ -1,5 +1,6 @@
 import { createInterface } from 'node:readline';
 import { createTerminalPrompt, type LineSource } from '../permissions/index.js';
+import { CONTEXT_COMMANDS, contextCommands } from './context-commands.js';
 import { textRenderer } from './output/text.js';
 import type { PreparedRun } from './prepare-run.js';
 import { policyFor } from './run-config.js';
@@ -20,7 +21,9 @@ export interface InteractiveHandle {
 }
 
 const PROMPT = '› ';
-const HELP = 'Type a task and press Enter. Ctrl-C stops the running task; /exit or Ctrl-D leaves.';
+const HELP = `Type a task and press Enter. Ctrl-C stops the running task; /exit or Ctrl-D leaves.\n${Object.entries(CONTEXT_COMMANDS)
+  .map(([name, what]) => `  ${name}: ${what}`)
+  .join('\n')}`;
 
 /**
  * The interactive mode: a prompt loop where each line is a new task in the same conversation.
@@ -53,6 +56,7 @@ export function startInteractive(run: PreparedRun, io: InteractiveIO): Interacti
   });
   // One policy for the whole session, so "always" answers apply to later tasks too.
   const permissions = policyFor(config, createTerminalPrompt({ lines, output: io.errorOutput, workspace: config.workspace }));
+  const commands = contextCommands(config, run.session);
 
   const runTask = async (prompt: string) => {
     const controller = new AbortController();
@@ -64,9 +68,25 @@ export function startInteractive(run: PreparedRun, io: InteractiveIO): Interacti
     });
     running = { controller, finished };
     try {
-      await finished;
+      const result = await finished;
+      commands.record(result);
     } catch (error) {
       io.errorOutput.write(`xagent: ${error instanceof Error ? error.message : String(error)}\n`);
+    } finally {
+      running = null;
+      if (!closed) rl.prompt();
+    }
+  };
+
+  // Runs like a task: Ctrl-C stops it, and no prompt is read while it runs.
+  const runCompact = async () => {
+    const controller = new AbortController();
+    const finished = commands.compact(controller.signal);
+    running = { controller, finished };
+    try {
+      io.errorOutput.write(`${await finished}\n`);
+    } catch (error) {
+      io.errorOutput.write(`xagent: /compact failed: ${error instanceof Error ? error.message : String(error)}\n`);
     } finally {
       running = null;
       if (!closed) rl.prompt();
@@ -100,6 +120,11 @@ export function startInteractive(run: PreparedRun, io: InteractiveIO): Interacti
     const text = line.trim();
     if (text === '/exit' || text === '/quit') return rl.close();
     if (text === '/help') io.errorOutput.write(`${HELP}\n`);
+    if (text === '/context' || text === '/cost') {
+      io.errorOutput.write(`${text === '/context' ? commands.context() : commands.cost()}\n`);
+      return rl.prompt();
+    }
+    if (text === '/compact') return void runCompact();
     if (!text || text.startsWith('/')) {
       if (text && text !== '/help') io.errorOutput.write(`Unknown command ${text}. ${HELP}\n`);
       return rl.prompt();

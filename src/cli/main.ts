@@ -40,6 +40,8 @@ function buildProgram(setExit: (code: number) => void): Command {
     .option('--model-script <file>', 'use a scripted model instead of the API')
     .option('--sandbox', 'run bash inside an OS sandbox (bubblewrap); settings: "sandbox": {"enabled": true}')
     .option('--no-sandbox', 'run bash without the sandbox, whatever the settings say')
+    .option('--max-thinking-tokens <n>', 'extended thinking budget, >= 1024 (default: $MAX_THINKING_TOKENS, else 0 = off)')
+    .option('--context-window <tokens>', "context window for compaction (default: $XAGENT_CONTEXT_WINDOW, else the model's)")
     .action(async (promptArgs: string[], raw: RawOptions) => {
       const interactive = !raw.print && process.stdin.isTTY === true;
       // Loaded here, so that --version, --help and the other commands never load the engine.

@@ -7,7 +7,7 @@ import type { ModelFactory } from './run-config.js';
  * so it loads while settings are read and the session opens instead of after; `--version`,
  * `--help`, usage errors and scripted runs never get here and never pay for it.
  */
-export const createApiModel: ModelFactory = ({ modelId, env }) => {
+export const createApiModel: ModelFactory = ({ modelId, env, maxThinkingTokens }) => {
   if (!env.ANTHROPIC_API_KEY) {
     throw new UsageError(
       'ANTHROPIC_API_KEY is not set. Export your key (export ANTHROPIC_API_KEY=sk-ant-...), ' +
@@ -15,12 +15,18 @@ export const createApiModel: ModelFactory = ({ modelId, env }) => {
     );
   }
   const client: Promise<ModelClient> = import('../model/anthropic.js').then(({ createAnthropicClient }) =>
-    createAnthropicClient({ apiKey: env.ANTHROPIC_API_KEY ?? '', baseURL: env.ANTHROPIC_BASE_URL || undefined, model: modelId }),
+    createAnthropicClient({
+      apiKey: env.ANTHROPIC_API_KEY ?? '',
+      baseURL: env.ANTHROPIC_BASE_URL || undefined,
+      model: modelId,
+      ...(maxThinkingTokens ? { maxThinkingTokens } : {}),
+    }),
   );
   // A failure belongs to the first request (a run may end before making one).
   client.catch(() => undefined);
   return {
     name: `anthropic:${modelId}`,
+    modelId,
     async createMessage(request) {
       return (await client).createMessage(request);
     },

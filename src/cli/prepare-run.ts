@@ -60,6 +60,8 @@ export async function prepareRun(config: RunConfig, io: { stderr: NodeJS.Writabl
       permissions,
       workspace: config.workspace,
       ...config.limits,
+      contextWindow: config.contextWindow,
+      home: config.home,
       signal,
       sessionId: session.sessionId,
       session: openSessionWriter(sessionDir(config.home, session.sessionId), session.sessionId),

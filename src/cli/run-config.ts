@@ -10,6 +10,7 @@ import { ToolRegistry } from '../tools/registry.js';
 import { builtinTools } from '../tools/builtin/index.js';
 import { sandboxForRun, SandboxUnavailableError, type Sandbox, type SandboxSettings } from '../sandbox/index.js';
 import { UsageError } from './exit-codes.js';
+import { parseContextOptions } from './context-options.js';
 import { parseChoice, parseDuration, parsePositiveInt, splitInspectFlag } from './parse-options.js';
 import { DEFAULT_LIMITS, type TaskLimits } from '../engine/limits.js';
 
@@ -36,6 +37,8 @@ export interface RawOptions {
   modelScript?: string;
   /** --sandbox (true) / --no-sandbox (false). */
   sandbox?: boolean;
+  maxThinkingTokens?: string;
+  contextWindow?: string;
 }
 
 /**
@@ -54,6 +57,10 @@ export interface RunConfig {
   format: OutputFormat;
   permissionMode: PermissionMode;
   rules: PermissionRule[];
+  /** Extended thinking budget; 0 = off. */
+  maxThinkingTokens: number;
+  /** The window compaction keeps the conversation under. */
+  contextWindow: number;
   /** The inspector's port (0 picks a free one), or null without --inspect. */
   inspectPort: number | null;
   /** Which recorded session to continue, if any. */
@@ -76,7 +83,7 @@ function resolveWorkspace(dir: string | undefined): string {
   }
 }
 
-export type ModelFactory = (options: { modelId: string; env: NodeJS.ProcessEnv }) => ModelClient;
+export type ModelFactory = (options: { modelId: string; env: NodeJS.ProcessEnv; maxThinkingTokens?: number }) => ModelClient;
 
 
 /**
@@ -95,6 +102,7 @@ export function resolveRunConfig(raw: RawOptions, promptArgs: string[], env: Nod
   if (raw.model !== undefined && raw.model.trim() === '') throw new UsageError('--model is empty: give a model id, e.g. --model claude-sonnet-4-5');
   const modelId = raw.model ?? env.ANTHROPIC_MODEL ?? DEFAULT_MODEL;
   const home = path.resolve(xagentHome(env));
+  const { maxThinkingTokens, contextWindow } = parseContextOptions(raw, env, modelId);
   const flagMode = raw.permissionMode === undefined ? undefined : parseChoice(raw.permissionMode, PERMISSION_MODES, '--permission-mode');
   let settings;
   try {
@@ -119,7 +127,7 @@ export function resolveRunConfig(raw: RawOptions, promptArgs: string[], env: Nod
       throw error;
     }
   } else {
-    model = createApiModel({ modelId, env });
+    model = createApiModel({ modelId, env, maxThinkingTokens });
   }
   return {
     workspace,
@@ -132,6 +140,8 @@ export function resolveRunConfig(raw: RawOptions, promptArgs: string[], env: Nod
     tools: new ToolRegistry(builtinTools(sandboxed.sandbox ? { sandbox: sandboxed.sandbox } : {})),
     limits,
     format,
+    maxThinkingTokens,
+    contextWindow,
     inspectPort,
     session: { ...(raw.resume !== undefined ? { resume: raw.resume } : {}), continue: raw.continue === true },
     prompt: words.join(' ').trim(),

@@ -47,6 +47,8 @@ export function sessionJson(session: SessionSummary) {
     turns: meta.turns,
     tasks: meta.tasks,
     last_stop_reason: meta.last_stop_reason,
+    usage: meta.usage ?? null,
+    total_cost_usd: meta.total_cost_usd ?? null,
     state: session.state,
     derived: session.derived,
   };

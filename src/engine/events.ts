@@ -22,6 +22,8 @@ export interface QueryResult {
   turns: number;
   tool_calls: number;
   usage: Usage;
+  /** At the model's list price; null when the price is unknown (or the model is scripted). */
+  total_cost_usd: number | null;
   duration_ms: number;
   trace_path: string | null;
   error?: EngineError;
@@ -36,10 +38,20 @@ export interface QueryResult {
 export type AgentEvent =
   | ({ type: 'state'; name: EngineState } & Omit<TraceLine, 'state'>)
   | { type: 'text_delta'; text: string }
+  | { type: 'thinking_delta'; thinking: string }
   | { type: 'tool_start'; call: ToolCall }
   | { type: 'tool_result'; call: ToolCall; result: { content: string; is_error: boolean; sandboxed?: boolean } }
   | { type: 'usage'; usage: Usage; total: Usage }
   | { type: 'retry'; attempt: number; delay_ms: number; status?: number; message: string }
+  | {
+      type: 'compact';
+      reason: 'threshold' | 'prompt_too_long';
+      tokens_before: number;
+      /** null when the compaction failed or found nothing to cut. */
+      tokens_after: number | null;
+      removed_messages: number;
+      error?: string;
+    }
   | { type: 'turn_end'; reason: string }
   | QueryResult;
 

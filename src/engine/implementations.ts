@@ -1,7 +1,7 @@
 import { fromCallback, fromPromise, type EventObject } from 'xstate';
 import { decidePermissionAction, validateCallAction, type CallModelInput } from '../../machines/query-engine.js';
 import { addUsage } from '../../machines/engine-context.js';
-import type { ModelResponse, PermissionDecision, ToolCall, ToolResult } from '../../machines/types.js';
+import type { ModelResponse, PermissionDecision, ToolCall, ToolResult, Usage } from '../../machines/types.js';
 import type { ModelClient } from '../model/types.js';
 import type { PermissionPolicy } from '../permissions/types.js';
 import { limitInputDepth } from '../tools/input-depth.js';
@@ -9,6 +9,8 @@ import type { ToolRegistry } from '../tools/registry.js';
 import type { Clock } from './clock.js';
 import type { AgentEvent } from './events.js';
 import type { SessionSink } from '../sessions/session-writer.js';
+import type { CompactContextInput, CompactionOutcome } from '../../machines/context-budget.js';
+import { compactionRecord, runCompaction } from '../context/run-compaction.js';
 
 export interface EngineServices {
   model: ModelClient;
@@ -42,6 +44,7 @@ export function engineImplementations(services: EngineServices) {
           tools: toolSpecs,
           signal,
           onTextDelta: (text) => emit({ type: 'text_delta', text }),
+          onThinkingDelta: (thinking) => emit({ type: 'thinking_delta', thinking }),
           onRetry: ({ attempt, delayMs, status, message }) => {
             sink.annotate({ event: 'retry', ts: new Date(clock.now()).toISOString(), session_id: sessionId, state: 'call_model', turn: input.turn, attempt, delay_ms: delayMs, ...(status !== undefined ? { status } : {}), message });
             emit({ type: 'retry', attempt, delay_ms: delayMs, status, message });
@@ -80,6 +83,29 @@ export function engineImplementations(services: EngineServices) {
           throw error;
         } finally {
           signal.removeEventListener('abort', onAbort);
+        }
+      }),
+      compactContext: fromPromise<CompactionOutcome, CompactContextInput>(async ({ input, signal }) => {
+        await yieldToEventLoop();
+        const { reason, turn } = input;
+        const note = (fields: { tokens_after: number | null; removed: number; kept: number; usage?: Usage; error?: string }) => {
+          const { removed, kept, ...rest } = fields;
+          sink.annotate({ event: 'compact', ts: new Date(clock.now()).toISOString(), session_id: sessionId, turn, reason, tokens_before: input.tokens, removed_messages: removed, kept_messages: kept, ...rest });
+          emit({ type: 'compact', reason, tokens_before: input.tokens, tokens_after: fields.tokens_after, removed_messages: removed, ...(fields.error ? { error: fields.error } : {}) });
+        };
+        try {
+          const compaction = await runCompaction({ model, system, tools: toolSpecs, messages: input.messages, window: input.window, signal });
+          if (!compaction) {
+            note({ tokens_after: null, removed: 0, kept: input.messages.length });
+            return null;
+          }
+          const record = compactionRecord(compaction, input.messages.length, reason);
+          sink.compaction(record);
+          note({ tokens_after: compaction.tokensAfter, removed: compaction.removed, kept: record.kept, usage: compaction.usage });
+          return { summary: compaction.summary, removed: compaction.removed, tokensAfter: compaction.tokensAfter, usage: compaction.usage };
+        } catch (error) {
+          if (!signal.aborted) note({ tokens_after: null, removed: 0, kept: input.messages.length, error: error instanceof Error ? error.message : String(error) });
+          throw error;
         }
       }),
       deadline: fromCallback<EventObject, { startedAt: number; timeoutMs: number }>(({ sendBack, input }) => {

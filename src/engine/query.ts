@@ -7,6 +7,10 @@ import type { ModelClient } from '../model/types.js';
 import type { PermissionPolicy } from '../permissions/types.js';
 import { noSessionRecord, type SessionSink } from '../sessions/session-writer.js';
 import type { ToolRegistry } from '../tools/registry.js';
+import { loadTaskContext } from '../context/task-context.js';
+import { costUsd } from '../model/cost.js';
+import { modelInfo } from '../model/models.js';
+import { estimateTokens } from '../../machines/context-budget.js';
 import { AsyncQueue } from './async-queue.js';
 import { systemClock, type Clock } from './clock.js';
 import type { AgentEvent, QueryResult } from './events.js';
@@ -32,20 +36,17 @@ export interface QueryOptions {
   session?: SessionSink;
   /** The conversation so far (resume); the new task is appended to it in place. */
   messages?: Message[];
+  /** Replaces the built system prompt (environment, tool guidance, AGENTS.md files). */
   system?: string;
+  /** XAGENT_HOME, for $XAGENT_HOME/AGENTS.md; default: the XAGENT_HOME environment variable, else none. */
+  home?: string | null;
+  /** Prompt tokens the model takes; the engine compacts the conversation before passing 80 % of it. Default: the model's window. */
+  contextWindow?: number;
   clock?: Clock;
   /** Sees every event as it happens, before it is yielded (the live inspector attaches here). */
   observe?: (event: AgentEvent) => void;
   /** Sees every microstep of the engine, targetless ones too (coverage, benchmarks). */
   onMicrostep?: (microstep: Microstep) => void;
-}
-
-export function defaultSystemPrompt(workspace: string): string {
-  return [
-    'You are xagent, a coding agent working in a local workspace through tools.',
-    `The workspace root is ${workspace}; tool paths are relative to it.`,
-    'Use the tools to inspect and change files and to run commands. When the task is done, answer with a short summary.',
-  ].join('\n');
 }
 
 /**
@@ -63,16 +64,23 @@ export async function* query(userInput: string, options: QueryOptions): AsyncGen
   };
   const messages = options.messages ?? [];
   const startedAt = clock.now();
-  const firstNew = messages.length;
+  let firstNew = messages.length;
   let written = firstNew;
+  // Compaction replaces the start of the array in place; the last message written tells where the transcript is.
+  let lastWritten: Message | undefined = messages[written - 1];
   let seq = 0;
+  // Read once per task: the same system prompt every round is what lets the API cache it.
+  const taskContext = options.system === undefined ? loadTaskContext({ workspace: options.workspace, home: options.home ?? process.env.XAGENT_HOME ?? null }) : null;
 
+  const system = options.system ?? taskContext!.system;
+  // Scripted models (no model id) are never compacted unless a window is given.
+  const contextWindow = options.contextWindow ?? (options.model.modelId ? modelInfo(options.model.modelId).contextWindow : null);
   const implementations = engineImplementations({
     model: options.model,
     tools: options.tools,
     permissions: options.permissions,
     workspace: options.workspace,
-    system: options.system ?? defaultSystemPrompt(options.workspace),
+    system,
     clock,
     sink,
     sessionId,
@@ -87,7 +95,14 @@ export async function* query(userInput: string, options: QueryOptions): AsyncGen
     const { v: _v, state, ...fields } = sink.step(step, new Date(clock.now()).toISOString());
     emit({ type: 'state', name: state, ...fields });
     // Every message goes to the transcript as soon as it is in the (shared, append-only) array.
+    if (lastWritten && messages[written - 1] !== lastWritten) {
+      const now = messages.lastIndexOf(lastWritten) + 1;
+      // The summary stands in for what was cut, this task's earlier messages included.
+      firstNew = Math.max(1, firstNew - (written - now));
+      written = now;
+    }
     for (; written < messages.length; written++) sink.message(messages[written]!);
+    lastWritten = messages[written - 1];
   };
 
   const input: EngineInput = {
@@ -98,6 +113,8 @@ export async function* query(userInput: string, options: QueryOptions): AsyncGen
     maxToolCalls: options.maxToolCalls ?? DEFAULT_LIMITS.maxToolCalls,
     timeoutMs: options.timeoutMs ?? DEFAULT_LIMITS.timeoutMs,
     startedAt,
+    contextWindow,
+    baseTokens: estimateTokens(system) + estimateTokens(options.tools.specs()),
   };
   // An annotation (it has `event`), not a state: what a replay needs to know of the task's limits.
   sink.annotate({
@@ -107,6 +124,8 @@ export async function* query(userInput: string, options: QueryOptions): AsyncGen
     model: options.model.name,
     prompt: userInput,
     limits: { max_turns: input.maxTurns, max_tool_calls: input.maxToolCalls, timeout_ms: input.timeoutMs },
+    instructions: taskContext?.instructions.map((f) => f.path) ?? [],
+    ...(contextWindow ? { context_window: contextWindow } : {}),
   });
   const actor = createActor(queryEngine.provide(implementations), { input, inspect: observeMicrosteps(onMicrostep) });
 
@@ -124,6 +143,7 @@ export async function* query(userInput: string, options: QueryOptions): AsyncGen
       turns,
       tool_calls,
       usage,
+      total_cost_usd: options.model.modelId ? costUsd(options.model.modelId, usage) : null,
       duration_ms: clock.now() - startedAt,
       trace_path: sink.tracePath,
       ...rest,

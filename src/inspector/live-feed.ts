@@ -24,6 +24,8 @@ export function recordOf(event: AgentEvent, limits: InspectorLimits): RecordBody
     }
     case 'text_delta':
       return { kind: 'text', text: event.text };
+    case 'thinking_delta':
+      return { kind: 'thinking', text: event.thinking };
     case 'tool_start':
       return { kind: 'tool_start', call: event.call };
     case 'tool_result':
@@ -36,6 +38,10 @@ export function recordOf(event: AgentEvent, limits: InspectorLimits): RecordBody
     }
     case 'turn_end':
       return { kind: 'turn_end', reason: event.reason };
+    case 'compact': {
+      const { type: _type, ...fields } = event;
+      return { kind: 'compact', ...fields };
+    }
     case 'result':
       return resultRecord(event, limits);
     default: {

@@ -35,11 +35,20 @@ export type RecordBody =
     }
   | ({ kind: 'state'; name: EngineState } & Omit<TraceLine, 'state' | 'ts' | 'session_id' | 'via'> & { via?: Via })
   | { kind: 'text'; text: string }
+  | { kind: 'thinking'; text: string }
   | { kind: 'tool_start'; call: ToolCall }
   | { kind: 'tool_result'; call: ToolCall; result: { content: string; is_error: boolean; sandboxed?: boolean }; duration_ms?: number }
   | { kind: 'usage'; usage: Usage; total: Usage }
   | { kind: 'retry'; attempt: number; delay_ms: number; status?: number; message: string }
   | { kind: 'turn_end'; reason: string }
+  | {
+      kind: 'compact';
+      reason: 'threshold' | 'prompt_too_long';
+      tokens_before: number;
+      tokens_after: number | null;
+      removed_messages: number;
+      error?: string;
+    }
   | {
       kind: 'result';
       reason: StopReason;
@@ -50,6 +59,7 @@ export type RecordBody =
       turns: number;
       tool_calls: number;
       usage: Usage;
+      total_cost_usd?: number | null;
       duration_ms?: number;
       error?: EngineError;
       decision?: PermissionDecision;

@@ -1,3 +1,4 @@
+import { costUsd } from '../model/cost.js';
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { Message, TextBlock, ToolCall, Usage } from '../../machines/types.js';
@@ -64,6 +65,7 @@ export function loadSessionHistory(traceFile: string, options: HistoryOptions = 
     trace[0]!.ts,
   );
   const retries = annotations.filter((l) => isAnnotation(l, 'retry'));
+  const compactions = annotations.filter((l) => isAnnotation(l, 'compact'));
   let nextAssistant = 0;
   let lastText = '';
   let previous: TraceStateRecord | undefined;
@@ -86,6 +88,11 @@ export function loadSessionHistory(traceFile: string, options: HistoryOptions = 
       const { event: _event, ts, v: _v, session_id: _sid, state: _state, turn: _turn, ...fields } = retry;
       history.append({ kind: 'retry', ...fields }, ts);
     }
+    for (const compact of compactions.filter((r) => r.ts <= line.ts && (!previous || r.ts > previous.ts))) {
+      if (!isAnnotation(compact, 'compact')) continue;
+      const { reason, tokens_before, tokens_after, removed_messages, error } = compact;
+      history.append({ kind: 'compact', reason, tokens_before, tokens_after, removed_messages, ...(error ? { error } : {}) }, compact.ts);
+    }
     if (previous?.state === 'execute_tool' && previous.call) toolResult(previous.call, line.ts);
     // Old traces have no `via`: the page then matches the transition by its two states.
     const { v: _v, state, ts, session_id: _sid, ...fields } = line;
@@ -101,6 +108,7 @@ export function loadSessionHistory(traceFile: string, options: HistoryOptions = 
             turns: line.turn,
             tool_calls: line.tool_call_count,
             usage: line.usage ?? ({ input_tokens: 0, output_tokens: 0 } as Usage),
+            total_cost_usd: start?.model && line.usage ? costUsd(start.model, line.usage) : null,
             duration_ms: Date.parse(ts) - started,
             ...(line.error ? { error: line.error } : {}),
             ...(line.decision ? { decision: line.decision } : {}),

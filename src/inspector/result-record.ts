@@ -20,6 +20,7 @@ export function resultRecord(result: ResultFields, limits: InspectorLimits): Rec
     turns: result.turns,
     tool_calls: result.tool_calls,
     usage: result.usage,
+    ...(result.total_cost_usd !== undefined ? { total_cost_usd: result.total_cost_usd } : {}),
     ...(result.duration_ms !== undefined ? { duration_ms: result.duration_ms } : {}),
     ...(result.error ? { error: result.error } : {}),
     ...(result.decision ? { decision: result.decision } : {}),

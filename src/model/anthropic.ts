@@ -48,6 +48,10 @@ export interface AnthropicClientOptions {
   retryTiming?: Partial<RetryTiming>;
   /** Per-attempt HTTP timeout in ms (the SDK's own default is 10 minutes). */
   timeoutMs?: number;
+  /** Extended thinking budget (>= 1024); 0 or absent = off. */
+  maxThinkingTokens?: number;
+  /** Prompt caching breakpoints; default on. */
+  promptCaching?: boolean;
 }
 
 /**
@@ -74,6 +78,7 @@ export function createAnthropicClient(options: AnthropicClientOptions): ModelCli
 
   return {
     name: `anthropic:${options.model}`,
+    modelId: options.model,
     async createMessage(request: ModelRequest): Promise<ModelResponse> {
       const body = buildRequestBody({
         model: options.model,
@@ -81,6 +86,8 @@ export function createAnthropicClient(options: AnthropicClientOptions): ModelCli
         system: request.system,
         messages: request.messages,
         tools: request.tools,
+        cache: options.promptCaching ?? true,
+        thinkingBudget: options.maxThinkingTokens ?? 0,
       });
       for (let attempt = 0; ; attempt++) {
         if (request.signal.aborted) throw abortReason(request.signal);
@@ -90,7 +97,7 @@ export function createAnthropicClient(options: AnthropicClientOptions): ModelCli
           request.onTextDelta?.(text);
         };
         try {
-          return await streamOnce({ sdk, body, signal: request.signal, onTextDelta });
+          return await streamOnce({ sdk, body, signal: request.signal, onTextDelta, onThinkingDelta: request.onThinkingDelta });
         } catch (error) {
           if (request.signal.aborted) throw abortReason(request.signal);
           const failure = classifyFailure(error);
@@ -112,16 +119,18 @@ async function streamOnce({
   body,
   signal,
   onTextDelta,
+  onThinkingDelta,
 }: {
   sdk: MessagesClient;
   body: MessagesRequestBody;
   signal: AbortSignal;
   onTextDelta: (text: string) => void;
+  onThinkingDelta?: (thinking: string) => void;
 }): Promise<ModelResponse> {
   // Our Message/ToolSpec types are structurally the API's; the SDK's own unions are narrower than `unknown` inputs.
   const params = body as unknown as MessageCreateParamsStreaming;
   const stream = await sdk.messages.create(params, { signal, maxRetries: 0 });
-  const assembler = new ResponseAssembler(onTextDelta);
+  const assembler = new ResponseAssembler(onTextDelta, onThinkingDelta);
   // The SDK ends iteration quietly when its request is aborted, so the signal is checked after the loop.
   for await (const event of stream) assembler.handle(event);
   if (signal.aborted) throw abortReason(signal);

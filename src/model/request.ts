@@ -11,6 +11,7 @@
  * here: a silent repair would hide an engine bug that the fake server's validation should catch.
  */
 import type { Message, ModelResponse } from '../../machines/types.js';
+import { markLatestMessage, markSystem, markTools, type CachedTool, type SystemBlock } from './cache-breakpoints.js';
 import type { ToolSpec } from './types.js';
 
 type Block = Message['content'][number];
@@ -19,14 +20,20 @@ export interface MessagesRequestBody {
   model: string;
   max_tokens: number;
   messages: Message[];
-  system?: string;
-  tools?: ToolSpec[];
+  system?: string | SystemBlock[];
+  tools?: CachedTool[];
+  thinking?: { type: 'enabled'; budget_tokens: number };
   stream: true;
 }
 
+/** Room for the answer itself when thinking takes `budget_tokens` of max_tokens. */
+export const ANSWER_TOKENS_BEYOND_THINKING = 4096;
+
 /**
  * The request body for one streamed model round. Never carries temperature/top_p/top_k:
- * the API version the SDK sends rejects them.
+ * the API version the SDK sends rejects them. With `cache` (the default) it carries the prompt
+ * caching breakpoints (see cache-breakpoints.ts); with `thinkingBudget` > 0 it asks for extended
+ * thinking, raising max_tokens above the budget as the API requires.
  * @example buildRequestBody({ model: 'claude-x', maxTokens: 4096, system: '', messages, tools: [] })
  */
 export function buildRequestBody({
@@ -35,16 +42,27 @@ export function buildRequestBody({
   system,
   messages,
   tools,
+  cache = true,
+  thinkingBudget = 0,
 }: {
   model: string;
   maxTokens: number;
   system: string;
   messages: readonly Message[];
   tools: readonly ToolSpec[];
+  cache?: boolean;
+  thinkingBudget?: number;
 }): MessagesRequestBody {
-  const body: MessagesRequestBody = { model, max_tokens: maxTokens, messages: normalizeMessages(messages), stream: true };
-  if (system.trim() !== '') body.system = system;
-  if (tools.length > 0) body.tools = tools.map(normalizeTool);
+  const normalized = normalizeMessages(messages);
+  const body: MessagesRequestBody = {
+    model,
+    max_tokens: thinkingBudget > 0 ? Math.max(maxTokens, thinkingBudget + ANSWER_TOKENS_BEYOND_THINKING) : maxTokens,
+    messages: cache ? markLatestMessage(normalized) : normalized,
+    stream: true,
+  };
+  if (system.trim() !== '') body.system = cache ? markSystem(system) : system;
+  if (tools.length > 0) body.tools = cache ? markTools(tools.map(normalizeTool)) : tools.map(normalizeTool);
+  if (thinkingBudget > 0) body.thinking = { type: 'enabled', budget_tokens: thinkingBudget };
   return body;
 }
 

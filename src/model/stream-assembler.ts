@@ -29,7 +29,10 @@ export class ResponseAssembler {
   private stopReason: string | null = null;
   private stopped = false;
 
-  constructor(private readonly onTextDelta?: (text: string) => void) {}
+  constructor(
+    private readonly onTextDelta?: (text: string) => void,
+    private readonly onThinkingDelta?: (thinking: string) => void,
+  ) {}
 
   handle(event: RawMessageStreamEvent): void {
     switch (event.type) {
@@ -96,6 +99,7 @@ export class ResponseAssembler {
         return;
       case 'thinking_delta':
         block.thinking = String(block.thinking ?? '') + delta.thinking;
+        this.onThinkingDelta?.(delta.thinking);
         return;
       case 'signature_delta':
         block.signature = String(block.signature ?? '') + delta.signature;

@@ -10,6 +10,8 @@ export interface ToolSpec {
 /** Things a client reports while a request is in flight; the engine turns them into events. */
 export interface ModelCallbacks {
   onTextDelta?: (text: string) => void;
+  /** Extended thinking as it streams (never part of the answer text). */
+  onThinkingDelta?: (thinking: string) => void;
   /** A retried failure: attempt is 1 for the first retry. */
   onRetry?: (info: { attempt: number; delayMs: number; status?: number; message: string }) => void;
 }
@@ -27,5 +29,7 @@ export interface ModelRequest extends ModelCallbacks {
  */
 export interface ModelClient {
   readonly name: string;
+  /** The API's model id, for the price and the context window; absent for scripted models. */
+  readonly modelId?: string;
   createMessage(request: ModelRequest): Promise<ModelResponse>;
 }

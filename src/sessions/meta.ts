@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { STOP_REASONS, type StopReason } from '../../machines/types.js';
+import { STOP_REASONS, type StopReason, type Usage } from '../../machines/types.js';
 import { writeFileAtomicSync } from '../files/write-file-atomic-sync.js';
 
 /** The meta.json format this xagent writes. Older versions are read; newer ones are refused. */
@@ -27,6 +27,10 @@ export interface SessionMeta {
   /** `running` from task start to task end: still `running` with a dead pid means the process died. */
   status: 'running' | 'idle';
   pid: number | null;
+  /** Tokens over all tasks (absent in sessions recorded before it was kept). */
+  usage?: Usage;
+  /** US dollars over all tasks; null once any task's price was unknown. */
+  total_cost_usd?: number | null;
 }
 
 export type MetaRead =

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { appendFileSync, copyFileSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
-import type { Message, StopReason } from '../../machines/types.js';
+import type { Message, StopReason, Usage } from '../../machines/types.js';
+import { addCost, addUsageTotals } from './usage-totals.js';
 import { writeFileAtomicSync } from '../files/write-file-atomic-sync.js';
 import { SessionError } from './errors.js';
 import { healTornTail } from './jsonl.js';
@@ -37,7 +38,7 @@ export interface RunSession {
   /** Call before each task: meta.json says a task is running (and who runs it). */
   startTask(prompt: string): void;
   /** Call after each task with its result (after query() has appended to `messages`). */
-  endTask(result: { reason: StopReason }): void;
+  endTask(result: { reason: StopReason; usage?: Usage; total_cost_usd?: number | null }): void;
   /** Lets other processes open the session again. */
   release(): void;
 }
@@ -133,7 +134,14 @@ export function openSessionForRun(options: OpenSessionOptions): RunSession {
       }),
     // Counted from the conversation, so rounds of a task whose process died are counted too.
     endTask: (result) =>
-      save({ turns: messages.filter((m) => m.role === 'assistant').length, last_stop_reason: result.reason, status: 'idle', pid: null }),
+      save({
+        turns: messages.filter((m) => m.role === 'assistant').length,
+        last_stop_reason: result.reason,
+        status: 'idle',
+        pid: null,
+        ...(result.usage ? { usage: addUsageTotals(current.usage, result.usage) } : {}),
+        ...(result.total_cost_usd !== undefined ? { total_cost_usd: addCost(current, result.total_cost_usd) } : {}),
+      }),
     release: () => {
       if (released) return;
       released = true;

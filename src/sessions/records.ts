@@ -1,4 +1,4 @@
-import type { Message, ToolCall } from '../../machines/types.js';
+import type { Message, ToolCall, Usage } from '../../machines/types.js';
 import type { Step } from '../engine/step.js';
 import { SessionError } from './errors.js';
 
@@ -36,6 +36,10 @@ export type TraceAnnotation =
       model: string;
       prompt: string;
       limits: { max_turns: number; max_tool_calls: number; timeout_ms: number };
+      /** The instruction files (AGENTS.md, CLAUDE.md) in the system prompt, in order. */
+      instructions?: string[];
+      /** The window compaction keeps the conversation under. */
+      context_window?: number;
     }
   | {
       v: number;
@@ -48,6 +52,21 @@ export type TraceAnnotation =
       delay_ms: number;
       status?: number;
       message: string;
+    }
+  | {
+      v: number;
+      event: 'compact';
+      ts: string;
+      session_id: string;
+      turn: number;
+      reason: 'threshold' | 'prompt_too_long';
+      /** Estimated prompt tokens before and after; null after when the compaction failed or had nothing to cut. */
+      tokens_before: number;
+      tokens_after: number | null;
+      removed_messages: number;
+      kept_messages: number;
+      usage?: Usage;
+      error?: string;
     };
 
 export type TraceRecord = TraceStateRecord | TraceAnnotation;

@@ -2,6 +2,7 @@ import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import type { Message } from '../../machines/types.js';
 import type { Step } from '../engine/step.js';
+import type { CompactionRecord } from './compaction-record.js';
 import { AUDIT_FILE, TRACE_FILE, TRANSCRIPT_FILE } from './layout.js';
 import {
   RECORD_VERSION,
@@ -22,6 +23,8 @@ export interface SessionSink {
   step(step: Step, ts: string): TraceStateRecord;
   annotate(record: WithoutVersion<TraceAnnotation>): void;
   message(message: Message): void;
+  /** Marks a compaction in the transcript (the messages before it stay in the file). */
+  compaction(record: Omit<CompactionRecord, 'v'>): void;
   audit(record: Omit<AuditRecord, 'v'>): void;
   close(): void;
 }
@@ -49,6 +52,7 @@ export function openSessionWriter(dir: string, sessionId: string): SessionSink {
     },
     annotate: (record) => append(fds.trace, { v: RECORD_VERSION, ...record }),
     message: (message) => append(fds.transcript, transcriptRecord(message)),
+    compaction: (record) => append(fds.transcript, { v: RECORD_VERSION, ...record }),
     audit: (record) => append(fds.audit, { v: RECORD_VERSION, ...record }),
     close: () => {
       if (closed) return;
@@ -66,6 +70,7 @@ export function noSessionRecord(sessionId: string): SessionSink {
     step: (step, ts) => traceStateRecord(step, ts, sessionId),
     annotate: () => undefined,
     message: () => undefined,
+    compaction: () => undefined,
     audit: () => undefined,
     close: () => undefined,
   };

@@ -4,6 +4,7 @@ import { readJsonLines, type LineProblem } from './jsonl.js';
 import { AUDIT_FILE, TRANSCRIPT_FILE } from './layout.js';
 import { recordVersion } from './records.js';
 import type { RecordedResult } from './repair.js';
+import { applyCompactionRecord, isCompactionRecord } from './compaction-record.js';
 
 export { AUDIT_FILE, TRACE_FILE, TRANSCRIPT_FILE } from './layout.js';
 
@@ -25,6 +26,10 @@ export function loadTranscript(dir: string): LoadedTranscript {
   const messages: Message[] = [];
   for (const { line, value } of values) {
     recordVersion(value, file);
+    if (isCompactionRecord(value)) {
+      applyCompactionRecord(messages, value);
+      continue;
+    }
     const message = toMessage(value);
     if (message) messages.push(message);
     else problems.push({ line, kind: 'malformed', detail: 'not a message ({role: "user" | "assistant", content})' });

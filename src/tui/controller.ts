@@ -7,6 +7,7 @@ import { visible } from '../permissions/request-view.js';
 import type { RunInspector } from '../cli/inspect-command.js';
 import type { Renderer } from '../cli/output/renderer.js';
 import { describeActivity, summarizeResult } from '../cli/output/tool-activity.js';
+import { compactLine, thinkingSummary } from '../cli/output/text.js';
 import type { PreparedRun } from '../cli/prepare-run.js';
 import { policyFor, type RunConfig } from '../cli/run-config.js';
 import type { TuiStore } from './store.js';
@@ -134,6 +135,7 @@ export class TuiController {
     const { store, config } = this;
     let base = store.get().usage;
     let pending = '';
+    let thought = '';
     let flushTimer: NodeJS.Timeout | undefined;
     const flush = () => {
       clearTimeout(flushTimer);
@@ -146,6 +148,11 @@ export class TuiController {
     return {
       onEvent: (event) => {
         if (event.type !== 'text_delta') flush();
+        // Thinking shows as one dim line when it ends, as in text mode.
+        if (event.type !== 'thinking_delta' && thought) {
+          store.note(visible(thinkingSummary(thought)), 'dim');
+          thought = '';
+        }
         const state = store.get();
         switch (event.type) {
           case 'state':
@@ -172,6 +179,12 @@ export class TuiController {
             store.update({ activity: null });
             break;
           }
+          case 'thinking_delta':
+            thought += event.thinking;
+            break;
+          case 'compact':
+            store.note(visible(compactLine(event)), 'dim');
+            break;
           case 'retry':
             store.note(`retrying the model request (attempt ${event.attempt}, ${visible(event.message)})`, 'warn');
             break;

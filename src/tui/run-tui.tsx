@@ -2,6 +2,7 @@ import { render } from 'ink';
 import type { PreparedRun } from '../cli/prepare-run.js';
 import { lastPrompt } from '../sessions/interruption.js';
 import { App } from './app.js';
+import { registerContextCommands } from './context-commands.js';
 import { registerBuiltinCommands } from './builtin-commands.js';
 import { runCommand, type CommandContext } from './commands.js';
 import { TuiController } from './controller.js';
@@ -34,6 +35,7 @@ export function startTui(run: PreparedRun, options: TuiOptions): TuiHandle {
   const store = new TuiStore({ sessionId: session.sessionId, modelId: config.modelLabel, permissionMode: config.permissionMode });
   const controller = new TuiController(run, store);
   registerBuiltinCommands({ openRun: options.openRun });
+  registerContextCommands();
   const history: string[] = [];
 
   let leave: () => void = () => undefined;

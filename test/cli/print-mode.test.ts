@@ -16,9 +16,9 @@ describe('xagent -p against the Anthropic API', () => {
     expect(run.code).toBe(0);
     expect(run.stdout).toBe('Hello from the fake API.\n');
     expect(api.fake.requests).toHaveLength(1);
-    const body = api.fake.requests[0]!.body as { model: string; system: string; tools: Array<{ name: string }> };
+    const body = api.fake.requests[0]!.body as { model: string; system: Array<{ text: string }>; tools: Array<{ name: string }> };
     expect(body.model).toBe('claude-sonnet-5-5');
-    expect(body.system).toContain(api.workspace);
+    expect(body.system[0]!.text).toContain(api.workspace);
     expect(body.tools.map((t) => t.name)).toContain('read_file');
   });
 
@@ -99,10 +99,11 @@ describe('xagent -p against the Anthropic API', () => {
   });
 
   it('reports a 400 with the API message', async () => {
-    const env = await withFake([{ error: { type: 'invalid_request_error', message: 'prompt is too long' } }]);
+    // (A prompt that is too long is compacted and retried first: test/cli/compaction-cli.test.ts.)
+    const env = await withFake([{ error: { type: 'invalid_request_error', message: 'max_tokens: 100000 > 64000, which is the maximum allowed' } }]);
     const run = await runCli(['-p', 'q', '--cwd', api.workspace, '--output-format', 'json'], { env });
     expect(run.code).toBe(8);
-    expect(JSON.stringify(jsonLines(run.stdout)[0])).toContain('prompt is too long');
+    expect(JSON.stringify(jsonLines(run.stdout)[0])).toContain('64000, which is the maximum allowed');
   });
 });
 

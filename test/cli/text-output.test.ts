@@ -15,7 +15,7 @@ function capture() {
 const limits = { maxTurns: 8, maxToolCalls: 12, timeoutMs: 120_000 };
 const result = (fields: Partial<QueryResult>): QueryResult => ({
   type: 'result', reason: 'final_answer', is_error: false, text: '', session_id: 's', turns: 1, tool_calls: 0,
-  usage: { input_tokens: 0, output_tokens: 0 }, duration_ms: 1, trace_path: null, ...fields,
+  usage: { input_tokens: 0, output_tokens: 0 }, total_cost_usd: null, duration_ms: 1, trace_path: null, ...fields,
 });
 
 describe('text output', () => {

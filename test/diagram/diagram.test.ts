@@ -42,7 +42,7 @@ describe('diagrams generated from the engine chart', () => {
     ]);
     expect(graph.edges.find((e) => e.id === 'call_model:xstate.done.actor.callModel:1')).toMatchObject({ to: 'call_model', reenter: true, kind: 'done' });
     expect(graph.edges.find((e) => e.id === 'ask_permission:xstate.done.actor.askPermission:0')).toMatchObject({ internal: true });
-    expect(graph.edges).toHaveLength(23);
+    expect(graph.edges).toHaveLength(27);
   });
 
   it('matches the committed Mermaid file', async () => {

@@ -108,7 +108,10 @@ describe('requests', () => {
     const [sent] = fake.requests;
     expect(sent.headers.authorization).toBe('Bearer [redacted]');
     expect(sent.headers['anthropic-version']).toBeTruthy();
-    expect(sent.body).toMatchObject({ model: 'claude-test', max_tokens: 1234, system: 'You are a test.', stream: true, tools: TOOLS });
+    expect(sent.body).toMatchObject({ model: 'claude-test', max_tokens: 1234, system: [{ type: 'text', text: 'You are a test.' }], stream: true });
+    expect((sent.body as { tools: unknown[] }).tools.map((t) => ({ ...(t as object), cache_control: undefined }))).toEqual(
+      TOOLS.map((t) => ({ ...t, cache_control: undefined })),
+    );
     for (const key of ['temperature', 'top_p', 'top_k']) expect(sent.body).not.toHaveProperty(key);
   });
 

@@ -63,12 +63,12 @@ describe('normalizeMessages', () => {
 
 describe('buildRequestBody', () => {
   it('streams, leaves out an empty system prompt and empty tools, and has no sampling parameters', () => {
-    const body = buildRequestBody({ model: 'm', maxTokens: 10, system: '  ', messages: [{ role: 'user', content: [text('x')] }], tools: [] });
+    const body = buildRequestBody({ model: 'm', maxTokens: 10, system: '  ', messages: [{ role: 'user', content: [text('x')] }], tools: [], cache: false });
     expect(body).toEqual({ model: 'm', max_tokens: 10, stream: true, messages: [{ role: 'user', content: [text('x')] }] });
   });
 
   it('gives a tool schema without a type the object type the API requires', () => {
-    const body = buildRequestBody({ model: 'm', maxTokens: 10, system: 's', messages: [], tools: [{ name: 't', description: 'd', input_schema: {} }] });
+    const body = buildRequestBody({ model: 'm', maxTokens: 10, system: 's', messages: [], tools: [{ name: 't', description: 'd', input_schema: {} }], cache: false });
     expect(body.tools).toEqual([{ name: 't', description: 'd', input_schema: { type: 'object' } }]);
     expect(body.system).toBe('s');
   });

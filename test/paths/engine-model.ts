@@ -1,5 +1,6 @@
 import type { EventObject, Snapshot, SnapshotFrom } from 'xstate';
 import { serializeSnapshot } from 'xstate/graph';
+import { nearWindow } from '../../machines/context-budget.js';
 import type { EngineInput } from '../../machines/engine-context.js';
 import { decidePermissionAction, queryEngine, validateCallAction } from '../../machines/query-engine.js';
 import type { ContentBlock, ModelResponse, PermissionDecision, ToolCall, ToolResult, Validation } from '../../machines/types.js';
@@ -13,7 +14,11 @@ import type { ContentBlock, ModelResponse, PermissionDecision, ToolCall, ToolRes
 
 export const LIMITS = { maxTurns: 2, maxToolCalls: 2, timeoutMs: 1_000, startedAt: 10_000 } as const;
 
-export const INPUT: EngineInput = { sessionId: 'paths', userInput: 'do the task', ...LIMITS };
+/** A window the near-window answer (usage 900) passes 80 % of, and the other answers (15) never do. */
+export const CONTEXT_WINDOW = 1000;
+export const NEAR_WINDOW_USAGE = { input_tokens: 890, output_tokens: 10 };
+
+export const INPUT: EngineInput = { sessionId: 'paths', userInput: 'do the task', ...LIMITS, contextWindow: CONTEXT_WINDOW, baseTokens: 0 };
 
 export type Perm = 'allow' | 'ask' | 'deny' | 'plan';
 
@@ -61,7 +66,7 @@ export type EngineSnapshot = SnapshotFrom<typeof testMachine>;
 /** An event of a generated path: a machine event, or the done/error of an invoked actor. */
 export type PathEvent = EventObject & {
   variant: string;
-  output?: ModelResponse | PermissionDecision | ToolResult;
+  output?: ModelResponse | PermissionDecision | ToolResult | null;
   error?: unknown;
   now?: number;
 };
@@ -102,9 +107,20 @@ function modelEvents(turn: number): PathEvent[] {
     done('callModel', 'two-calls', response([echo(1, 'allow'), echo(2, 'ask')], 'tool_use')),
     done('callModel', 'truncated', response([echo(1, 'allow')], 'max_tokens', { truncatedToolUseIds: [id(1)] })),
     done('callModel', 'pause-turn', response([{ type: 'text', text: 'Still searching...' }], 'pause_turn')),
+    done('callModel', 'call-near-window', response([echo(1, 'allow')], 'tool_use', { usage: NEAR_WINDOW_USAGE })),
     failed('callModel', 'model-error', withCode('529 overloaded_error after 2 retries')),
+    failed('callModel', 'prompt-too-long', withCode('Invalid request (400): prompt is too long: 1200 tokens > 1000 maximum')),
   ];
 }
+
+/**
+ * The summary's outcomes. The output here is a stand-in: the replay swaps in a real cut of its own
+ * conversation (the traversal's message array is shared by every path and means nothing).
+ */
+const compactEvents: PathEvent[] = [
+  done('compactContext', 'compacted', null),
+  failed('compactContext', 'compact-fails', withCode('529 overloaded_error after 2 retries')),
+];
 
 const promptEvents: PathEvent[] = [
   done('askPermission', 'user-allows', { behavior: 'allow', decidedBy: 'user: yes' }),
@@ -144,11 +160,13 @@ export function eventsFor(snapshot: EngineSnapshot): PathEvent[] {
         ? promptEvents
         : snapshot.value === 'execute_tool'
           ? toolEvents
-          : [];
+          : snapshot.value === 'build_context'
+            ? compactEvents
+            : [];
   return [...waiting, ...rootEvents].filter((e) => !dropped.has(e.variant));
 }
 
-export const ALL_VARIANTS = [...modelEvents(0), ...promptEvents, ...toolEvents, ...rootEvents].map((e) => e.variant);
+export const ALL_VARIANTS = [...modelEvents(0), ...promptEvents, ...toolEvents, ...compactEvents, ...rootEvents].map((e) => e.variant);
 
 /**
  * What decides the future of a snapshot. `messages` is left out: it is one array appended in place
@@ -173,6 +191,8 @@ export function routingView(snapshot: EngineSnapshot) {
     },
     modelError: c.modelError?.code ?? null,
     stopReason: c.stopReason,
+    // The token count itself differs by result text; what routes is whether compaction is due.
+    budget: { near: nearWindow(c.budget, c.turn), compactedAtTurn: c.budget.compactedAtTurn, forced: c.budget.forced },
   };
 }
 

@@ -1,6 +1,6 @@
 import type { EngineState } from '../../machines/query-engine.js';
 import type { ModelResponse, PermissionDecision, StopReason, ToolCall, ToolResult, ToolUseBlock } from '../../machines/types.js';
-import { LIMITS, policyFromInput, validateEcho, type PathEvent } from './engine-model.js';
+import { CONTEXT_WINDOW, LIMITS, policyFromInput, validateEcho, type PathEvent } from './engine-model.js';
 
 /**
  * What a path implies, worked out without the chart: a straight reading of the seed's rules
@@ -28,7 +28,11 @@ export class Oracle {
   private toolCalls = 0;
   private queue: Queued[] = [];
   private results: string[] = [];
-  private readonly transcript: string[][] = [['user:text']];
+  private transcript: string[][] = [['user:text']];
+  /** The last answer's usage passed 80 % of the window: the next model call compacts first. */
+  private near = false;
+  /** At most one compaction per round; a prompt too long after it is a model_error. */
+  private compactedAtTurn: number | null = null;
 
   expected(): Expected {
     return { state: this.state, reason: this.reason, turn: this.turn, toolCalls: this.toolCalls, transcript: this.transcript };
@@ -45,7 +49,22 @@ export class Oracle {
       case 'xstate.done.actor.callModel':
         return this.modelAnswered(event.output as ModelResponse);
       case 'xstate.error.actor.callModel':
+        if (/prompt is too long/.test(String((event.error as Error).message)) && this.compactedAtTurn !== this.turn) {
+          this.state = 'build_context';
+          return;
+        }
         return this.stop('model_error');
+      case 'xstate.done.actor.compactContext':
+        this.compactedAtTurn = this.turn;
+        this.near = false;
+        this.cutBeforeLastAnswer();
+        this.state = 'call_model';
+        return;
+      case 'xstate.error.actor.compactContext':
+        this.compactedAtTurn = this.turn;
+        this.near = false;
+        this.state = 'call_model';
+        return;
       case 'xstate.done.actor.askPermission':
         return this.userDecided(event.output as PermissionDecision);
       case 'xstate.error.actor.askPermission':
@@ -66,6 +85,7 @@ export class Oracle {
 
   private modelAnswered(response: ModelResponse): void {
     this.turn++;
+    this.near = response.usage.input_tokens + response.usage.output_tokens >= CONTEXT_WINDOW * 0.8;
     const calls = response.content.filter((b): b is ToolUseBlock => b.type === 'tool_use');
     this.transcript.push(response.content.map((b) => (b.type === 'tool_use' ? `assistant:tool_use:${(b as ToolUseBlock).id}` : `assistant:${b.type}`)));
     if (calls.length > 0) {
@@ -119,7 +139,14 @@ export class Oracle {
 
   private nextModelCall(): void {
     if (this.turn >= LIMITS.maxTurns) return this.stop('max_turns');
-    this.state = 'call_model';
+    this.state = this.near && this.compactedAtTurn !== this.turn ? 'build_context' : 'call_model';
+  }
+
+  /** A compaction keeps the last answer and what follows, after one summary message. */
+  private cutBeforeLastAnswer(): void {
+    let last = this.transcript.length - 1;
+    while (last >= 1 && !this.transcript[last]!.some((b) => b.startsWith('assistant:'))) last--;
+    if (last >= 1) this.transcript = [['user:text'], ...this.transcript.slice(last)];
   }
 
   private result(isError: boolean): void {

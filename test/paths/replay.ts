@@ -3,6 +3,7 @@ import type { EngineContext } from '../../machines/engine-context.js';
 import type { CallModelInput } from '../../machines/query-engine.js';
 import type { EngineState } from '../../machines/query-engine.js';
 import type { Message, ModelResponse, PermissionDecision, ToolCall, ToolResult } from '../../machines/types.js';
+import type { CompactContextInput, CompactionOutcome } from '../../machines/context-budget.js';
 import { decidePermissionAction } from '../../machines/query-engine.js';
 import { observeMicrosteps, type Microstep } from '../../src/engine/step-adapter.js';
 import { unpairedToolUses } from '../support/engine-harness.js';
@@ -11,7 +12,7 @@ import { INPUT, LIMITS, policyFromInput, routingView, testMachine, type EngineSn
 import type { EnginePath } from './generate-paths.js';
 import { Oracle } from './oracle.js';
 
-type ActorId = 'callModel' | 'askPermission' | 'executeTool';
+type ActorId = 'callModel' | 'askPermission' | 'executeTool' | 'compactContext';
 
 /** One invocation of a controlled actor: the path's next done/error event settles it. */
 interface Invocation {
@@ -26,7 +27,24 @@ const RESTS_IN: Record<ActorId, EngineState> = {
   callModel: 'call_model',
   askPermission: 'ask_permission',
   executeTool: 'execute_tool',
+  compactContext: 'build_context',
 };
+
+/**
+ * What a real compaction of `messages` looks like: everything before the last assistant message
+ * becomes one summary (so no tool_use loses its result); null when there is no assistant message.
+ */
+export function compactionOf(messages: readonly Message[]): CompactionOutcome {
+  let cut = -1;
+  for (let i = messages.length - 1; i >= 1; i--) {
+    if (messages[i]!.role === 'assistant') {
+      cut = i;
+      break;
+    }
+  }
+  if (cut < 1) return null;
+  return { summary: { role: 'user', content: [{ type: 'text', text: 'summary of the earlier part' }] }, removed: cut, tokensAfter: 100, usage: { input_tokens: 50, output_tokens: 20 } };
+}
 
 const turnOfEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
@@ -95,6 +113,7 @@ export async function replay(path: EnginePath, coverage: Coverage): Promise<void
       callModel: controlled<ModelResponse, CallModelInput>('callModel'),
       askPermission: controlled<PermissionDecision, { call: ToolCall; decision: PermissionDecision }>('askPermission'),
       executeTool: controlled<ToolResult, { call: ToolCall }>('executeTool'),
+      compactContext: controlled<CompactionOutcome, CompactContextInput>('compactContext'),
       deadline: fromCallback<EventObject, { startedAt: number; timeoutMs: number }>(() => undefined),
     },
     actions: {
@@ -185,7 +204,8 @@ export async function replay(path: EnginePath, coverage: Coverage): Promise<void
         invocation.settled = true;
         if (actorEvent[1] === 'done') {
           if (id === 'askPermission') decisions.set((invocation.input as { call: ToolCall }).call.id, step.output as PermissionDecision);
-          invocation.settle({ output: step.output });
+          const output = id === 'compactContext' ? compactionOf((invocation.input as CompactContextInput).messages) : step.output;
+          invocation.settle({ output });
         } else {
           if (id === 'askPermission') {
             decisions.set((invocation.input as { call: ToolCall }).call.id, { behavior: 'deny', decidedBy: 'prompt failed' });

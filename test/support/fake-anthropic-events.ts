@@ -15,6 +15,8 @@ export interface FakeBlock {
   rawInputJson?: string;
   thinking?: string;
   signature?: string;
+  /** For redacted_thinking. */
+  data?: string;
 }
 
 export interface FakeUsage {

@@ -10,6 +10,8 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { validateMessagesRequest } from './fake-anthropic-validate.js';
 import { streamEvents, toMessage, type FakeBlock, type FakeUsage } from './fake-anthropic-events.js';
+import { DEFAULT_CACHE_RULES, PromptCache, validateCacheControl, type PromptAccounting } from './fake-anthropic-cache.js';
+import { redactedData, signThinking, thinkingEnabled, validateThinking } from './fake-anthropic-thinking.js';
 
 /** One scripted answer; the --model-script format plus options for failure modes. */
 export interface FakeResponse {
@@ -57,6 +59,10 @@ export interface FakeAnthropic {
   rejected: Rejection[];
   /** Indices into `requests` whose connection closed before the response was complete (client abort, dropAfterBytes). */
   disconnected: number[];
+  /** Indices into `requests` answered 400 "prompt is too long" (a scenario, not a broken rule). */
+  tooLong: number[];
+  /** The usage the fake reported for each answered request, in order. */
+  usages: Array<PromptAccounting & { request: number }>;
   /** Adds responses to the end of the script. */
   push(...responses: FakeResponse[]): void;
   close(): Promise<void>;
@@ -65,6 +71,12 @@ export interface FakeAnthropic {
 export interface FakeAnthropicOptions {
   /** When set, any other key gets a 401 authentication_error, like the real API. */
   apiKey?: string;
+  /** Prompt tokens a request may have before the 400 "prompt is too long"; default 200,000. */
+  contextWindow?: number;
+  /** Shortest cacheable prefix for a model; default 1,024 (2,048 for haiku). */
+  minCacheTokens?: (model: string) => number;
+  /** Answers a valid request itself when it returns a response (a model that reads the request); otherwise the script answers. */
+  respond?: (body: Record<string, unknown>) => FakeResponse | null;
 }
 
 const STATUS_BY_ERROR_TYPE: Record<string, number> = {
@@ -96,6 +108,12 @@ export async function startFakeAnthropic(
   const requests: RecordedRequest[] = [];
   const rejected: Rejection[] = [];
   const disconnected: number[] = [];
+  const tooLong: number[] = [];
+  const usages: FakeAnthropic['usages'] = [];
+  const cache = new PromptCache({
+    contextWindow: options.contextWindow ?? DEFAULT_CACHE_RULES.contextWindow,
+    minCacheTokens: options.minCacheTokens ?? DEFAULT_CACHE_RULES.minCacheTokens,
+  });
   let served = 0;
 
   const server = createServer((req, res) => {
@@ -129,10 +147,16 @@ export async function startFakeAnthropic(
     }
     if (!req.headers['anthropic-version']) return reject(400, 'invalid_request_error', ['anthropic-version: header is required']);
     if (typeof body !== 'object' || body === null) return reject(400, 'invalid_request_error', ['There was an error parsing the body as JSON']);
-    const errors = validateMessagesRequest(body);
+    const request = body as Record<string, unknown>;
+    const errors = [...validateMessagesRequest(body), ...validateCacheControl(request), ...validateThinking(request)];
     if (errors.length > 0) return reject(400, 'invalid_request_error', errors);
+    const tooLongMessage = cache.tooLong(request);
+    if (tooLongMessage) {
+      tooLong.push(index);
+      return sendError(res, 400, { type: 'invalid_request_error', message: tooLongMessage });
+    }
 
-    const response = queue.shift();
+    const response = options.respond?.(request) ?? queue.shift();
     served++;
     if (!response) {
       rejected.push({ request: index, errors: [`fake-anthropic: no scripted response left for request #${served}`] });
@@ -141,7 +165,10 @@ export async function startFakeAnthropic(
         'x-should-retry': 'false',
       });
     }
-    await respond(res, response, body as Record<string, unknown>, served);
+    const accounting = cache.account(request);
+    usages.push({ request: index, ...accounting });
+    const answer = withThinking(response, request, served);
+    await respond(res, { ...answer, usage: { ...accounting, ...answer.usage } }, request, served);
   }
 
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -152,6 +179,8 @@ export async function startFakeAnthropic(
     requests,
     rejected,
     disconnected,
+    tooLong,
+    usages,
     push: (...responses) => {
       queue.push(...responses);
     },
@@ -161,6 +190,25 @@ export async function startFakeAnthropic(
         server.close(() => resolve());
       }),
   };
+}
+
+/** With thinking on, every answer starts with a signed thinking block (scripted or made up); blocks get their signatures. */
+function withThinking(response: FakeResponse, body: Record<string, unknown>, n: number): FakeResponse {
+  const blocks = response.content ?? (response.text !== undefined ? [{ type: 'text', text: response.text }] : undefined);
+  if (!blocks) return response;
+  const signed = blocks.map((block): FakeBlock => {
+    if (block.type === 'thinking' && block.signature === undefined) return { ...block, signature: signThinking(block.thinking ?? '') };
+    if (block.type === 'redacted_thinking' && block.data === undefined) return { ...block, data: redactedData(`${n}`) };
+    return block;
+  });
+  const hasThinking = signed.some((b) => b.type === 'thinking' || b.type === 'redacted_thinking');
+  if (thinkingEnabled(body) && !hasThinking) {
+    const thinking = `Let me think about request ${n}.`;
+    signed.unshift({ type: 'thinking', thinking, signature: signThinking(thinking) });
+  }
+  const { text, ...rest } = response;
+  void text;
+  return { ...rest, content: signed };
 }
 
 async function respond(res: ServerResponse, response: FakeResponse, body: Record<string, unknown>, n: number): Promise<void> {

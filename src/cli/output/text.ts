@@ -9,6 +9,19 @@ import { describeActivity, summarizeResult } from './tool-activity.js';
 /** Roughly four characters a token: what the spinner counts while a response streams. */
 const estimateTokens = (chars: number) => Math.ceil(chars / 4);
 
+/** "thinking… (1234 chars) first words of it…", one line. */
+export function thinkingSummary(text: string): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return `✻ thinking… (${text.length} chars) ${flat.length > 80 ? `${flat.slice(0, 79)}…` : flat}`.trimEnd();
+}
+
+/** One line for a compaction: what it saved, or why it did not. */
+export function compactLine(event: Extract<AgentEvent, { type: 'compact' }>): string {
+  const why = event.reason === 'prompt_too_long' ? 'the prompt was too long' : 'the context is near the window';
+  if (event.tokens_after === null) return `⟳ compaction (${why}) ${event.error ? `failed: ${event.error}` : 'found nothing to cut'}`;
+  return `⟳ compacted the conversation (${why}): ~${event.tokens_before} → ~${event.tokens_after} tokens`;
+}
+
 /**
  * `--output-format text`: stdout holds the final answer only; narration (text of a turn that
  * goes on to call tools), tool activity, the spinner and the stop message go to stderr. When
@@ -35,11 +48,25 @@ export function textRenderer(streams: Streams, limits: StopMessageLimits): Rende
     if (!live && turnText) write(to, turnText.endsWith('\n') ? turnText : `${turnText}\n`);
     turnText = '';
   };
+  // Thinking is summed up in one dim line on stderr when it ends, never streamed: it is not the answer.
+  let thought = '';
+  const flushThinking = () => {
+    if (!thought) return;
+    spinner.stop();
+    endLine();
+    stderr.write(`${style.dim(visible(thinkingSummary(thought)))}\n`);
+    thought = '';
+  };
   const thinking = (elapsed: number) =>
     `${style.dim(`Thinking · ${formatElapsed(elapsed)} · ↓ ${formatTokens(outputTokens + estimateTokens(turnText.length))} tokens · Ctrl-C to stop`)}`;
 
   return {
     onEvent(event: AgentEvent) {
+      if (event.type === 'thinking_delta') {
+        thought += event.thinking;
+        return;
+      }
+      flushThinking();
       switch (event.type) {
         case 'state':
           if (event.name === 'call_model') spinner.start(thinking);
@@ -74,6 +101,11 @@ export function textRenderer(streams: Streams, limits: StopMessageLimits): Rende
           for (const line of tail) stderr.write(`    ${style.dim(line)}\n`);
           break;
         }
+        case 'compact':
+          spinner.stop();
+          endLine();
+          stderr.write(`${style.dim(visible(compactLine(event)))}\n`);
+          break;
         case 'retry':
           spinner.stop();
           stderr.write(style.yellow(`  retrying the model request (attempt ${event.attempt}, ${visible(event.message)})\n`));
@@ -88,6 +120,7 @@ export function textRenderer(streams: Streams, limits: StopMessageLimits): Rende
     },
     finish(result: QueryResult) {
       spinner.stop();
+      flushThinking();
       // Text cut off by a stop (an interrupt, a failed stream) is not an answer.
       flushTurn(stderr);
       endLine();

@@ -1,0 +1,68 @@
+import path from 'node:path';
+import { estimateTokens } from '../../machines/context-budget.js';
+import { costUsd } from '../model/cost.js';
+import type { Message, Usage } from '../../machines/types.js';
+import { describeContext, describeCost } from '../context/describe.js';
+import { compactBetweenTasks } from '../context/run-compaction.js';
+import { loadTaskContext } from '../context/task-context.js';
+import type { QueryResult } from '../engine/events.js';
+import { addCost, addUsageTotals } from '../sessions/usage-totals.js';
+import type { RunConfig } from './run-config.js';
+
+/**
+ * `/context`, `/cost` and `/compact` for interactive mode. Each is a function of the run's config
+ * and the session's conversation, returning the text to show, so another front end (a command
+ * registry) can call the same three.
+ */
+export interface ContextCommands {
+  /** Call with each task's result: the totals /cost shows and the last count /context shows. */
+  record(result: QueryResult): void;
+  context(): string;
+  cost(): string;
+  compact(signal: AbortSignal): Promise<string>;
+}
+
+export const CONTEXT_COMMANDS = {
+  '/context': 'what fills the context window, and which instruction files were loaded',
+  '/cost': 'tokens and cost of this session so far',
+  '/compact': 'summarise the conversation now, keeping the most recent messages',
+} as const;
+
+export function contextCommands(config: RunConfig, session: { sessionId: string; messages: Message[] }): ContextCommands {
+  let usage: Usage = { input_tokens: 0, output_tokens: 0 };
+  let cost: number | null | undefined;
+  const taskContext = () => loadTaskContext({ workspace: config.workspace, home: config.home });
+  return {
+    record(result) {
+      usage = addUsageTotals(usage, result.usage);
+      cost = addCost({ total_cost_usd: cost }, result.total_cost_usd);
+    },
+    context() {
+      const { system, instructions } = taskContext();
+      return describeContext({
+        messages: session.messages,
+        contextWindow: config.contextWindow,
+        systemTokens: estimateTokens(system) + estimateTokens(config.tools.specs()),
+        instructions,
+      });
+    },
+    cost: () => describeCost({ modelId: config.modelId, usage, costUsd: cost ?? (config.model.modelId ? 0 : null) }),
+    async compact(signal) {
+      const compaction = await compactBetweenTasks({
+        model: config.model,
+        system: taskContext().system,
+        tools: config.tools.specs(),
+        messages: session.messages,
+        window: config.contextWindow,
+        signal,
+        // On demand, everything but the last answer goes into the summary.
+        keepShare: 0,
+        transcriptFile: path.join(config.home, 'sessions', session.sessionId, 'transcript.jsonl'),
+      });
+      if (!compaction) return 'Nothing to compact yet.';
+      usage = addUsageTotals(usage, compaction.usage);
+      cost = addCost({ total_cost_usd: cost }, config.model.modelId ? costUsd(config.model.modelId, compaction.usage) : null);
+      return `Compacted ${compaction.removed} messages into a summary: ~${compaction.tokensBefore.toLocaleString('en-US')} → ~${compaction.tokensAfter.toLocaleString('en-US')} tokens.`;
+    },
+  };
+}

@@ -1,0 +1,20 @@
+import { readEnvironment, type Environment } from './environment.js';
+import { loadProjectInstructions, type InstructionFile } from './project-instructions.js';
+import { buildSystemPrompt } from './system-prompt.js';
+
+/** What a task starts from: the system prompt and where its parts came from (for the trace and /context). */
+export interface TaskContext {
+  system: string;
+  environment: Environment;
+  instructions: InstructionFile[];
+}
+
+/**
+ * Reads the environment and the instruction files once, for one task.
+ * @example const { system, instructions } = loadTaskContext({ workspace, home: process.env.XAGENT_HOME ?? null });
+ */
+export function loadTaskContext({ workspace, home, now }: { workspace: string; home: string | null; now?: Date }): TaskContext {
+  const environment = readEnvironment(workspace, now);
+  const instructions = loadProjectInstructions({ workspace, repoRoot: environment.git?.root ?? null, home });
+  return { system: buildSystemPrompt({ environment, instructions }), environment, instructions };
+}

@@ -1,0 +1,23 @@
+import { CONTEXT_COMMANDS, contextCommands } from '../cli/context-commands.js';
+import { registerCommand } from './commands.js';
+
+/**
+ * /context and /compact in the terminal UI: the same functions the line-mode prompt calls
+ * (src/cli/context-commands.ts), registered like every other slash command.
+ */
+export function registerContextCommands(): void {
+  registerCommand({
+    name: 'context',
+    description: CONTEXT_COMMANDS['/context'],
+    whileRunning: true,
+    run: ({ controller, print }) => print(contextCommands(controller.config, controller.session).context()),
+  });
+  registerCommand({
+    name: 'compact',
+    description: CONTEXT_COMMANDS['/compact'],
+    run: async ({ controller, print }) => {
+      print('Compacting the conversation…', 'dim');
+      print(await contextCommands(controller.config, controller.session).compact(new AbortController().signal));
+    },
+  });
+}
