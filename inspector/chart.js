@@ -38,10 +38,11 @@ export function drawChart(container, layout) {
   for (const edge of layout.edges ?? []) {
     const g = el('g', { class: `edge kind-${edge.kind ?? 'on'}`, 'data-edge-id': edge.id, 'data-from': edge.from, 'data-to': edge.to, 'data-event': edge.event ?? '' }, edgeLayer);
     for (const section of edge.sections ?? []) el('path', { d: pathOf(section), 'marker-end': 'url(#arrow)' }, g);
-    if (edge.label?.text) {
-      const text = el('text', { x: edge.label.x + 2, y: edge.label.y + edge.label.height - 4, class: 'edge-label' }, g);
-      text.textContent = edge.label.text;
-    }
+    // A label is a block of lines (trigger, [guard], / actions) on the arrow it shares with its siblings.
+    (edge.label?.lines ?? (edge.label?.text ? [edge.label.text] : [])).forEach((line, k) => {
+      const text = el('text', { x: edge.label.x + 4, y: edge.label.y + 12 + k * 15, class: 'edge-label' }, g);
+      text.textContent = line;
+    });
     const title = el('title', {}, g);
     title.textContent = `${edge.from} → ${edge.to}${edge.event ? ` on ${edge.event}` : ' (always)'}${edge.guard ? ` if ${edge.guard}` : ''}${edge.actions ? ` / ${edge.actions.join(', ')}` : ''}`;
     edges.push({ edge, g });
