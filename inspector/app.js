@@ -3,6 +3,7 @@
 // step picked with the buttons or the scrubber. A step is a `state` record: a state entered.
 
 import { drawChart, highlight } from './chart.js';
+import { embeddedRun } from './embedded.js';
 import { KINDS, renderFilters, renderGauges, renderLog, renderStop, renderTools } from './panels.js';
 
 const RECENT_STEPS = 4;
@@ -10,6 +11,7 @@ const RECENT_STEPS = 4;
 const model = { records: [], steps: [], result: null };
 const view = { follow: true, cursor: -1, filters: new Set(KINDS.filter((k) => k !== 'usage')), chart: null };
 const $ = (id) => document.getElementById(id);
+const exported = embeddedRun();
 
 // The token is in the cookie the page was served with; keep it out of the address bar and history.
 if (location.search.includes('token=')) history.replaceState(null, '', location.pathname);
@@ -147,9 +149,13 @@ setInterval(() => {
 
 async function loadChart() {
   try {
-    const response = await fetch('/api/chart', { credentials: 'same-origin' });
-    if (!response.ok) throw new Error(`${response.status}`);
-    view.chart = drawChart($('chart'), await response.json());
+    let layout = exported?.chart;
+    if (!layout) {
+      const response = await fetch('/api/chart', { credentials: 'same-origin' });
+      if (!response.ok) throw new Error(`${response.status}`);
+      layout = await response.json();
+    }
+    view.chart = drawChart($('chart'), layout);
     $('chart').dataset.ready = 'true';
   } catch (error) {
     $('chart').textContent = `The chart could not be loaded (${error.message}).`;
@@ -158,6 +164,13 @@ async function loadChart() {
 }
 
 function connect() {
+  if (exported) {
+    $('connection').textContent = 'exported file';
+    $('connection').dataset.state = 'exported';
+    for (const record of exported.records ?? []) add(record);
+    render();
+    return;
+  }
   const source = new EventSource('/api/events');
   const status = $('connection');
   source.addEventListener('open', () => {
