@@ -47,6 +47,12 @@ export function edgeLines(edge: Pick<ChartEdge, 'event' | 'guard' | 'actions' | 
   ];
 }
 
+/** The line a heat map adds under a transition's label. */
+export function countLine(edge: Pick<ChartEdge, 'internal'>, count: number | undefined): string {
+  if (edge.internal) return 'not in traces';
+  return count ? `taken ${count}×` : 'never taken';
+}
+
 /** The edge's label on one line, as in the chart: `event [guard] / actions`. */
 export function edgeText(edge: Pick<ChartEdge, 'event' | 'guard' | 'actions'>): string {
   const guard = edge.guard ? ` [${edge.guard}]` : '';

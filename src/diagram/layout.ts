@@ -1,6 +1,6 @@
 import type { ELK, ELKConstructorArguments, ElkExtendedEdge, ElkNode } from 'elkjs/lib/elk-api.js';
-import type { ChartGraph } from './chart-graph.js';
-import { ANY_STATE, edgeGroups, edgeLines, edgeText } from './edge-groups.js';
+import type { ChartEdge, ChartGraph } from './chart-graph.js';
+import { ANY_STATE, countLine, edgeGroups, edgeLines, edgeText } from './edge-groups.js';
 
 /**
  * Positions for the chart, from ELK's layered algorithm (pure JavaScript, no browser). The SVG
@@ -65,6 +65,8 @@ export interface ChartLayout {
 export interface LayoutOptions {
   /** Leave room for the labels (default) or lay out the bare arrows (the inspector shows labels on demand). */
   labels?: boolean;
+  /** Times each transition was taken (a heat map): adds a line to each label. */
+  counts?: ReadonlyMap<string, number>;
 }
 
 // elkjs is a 1.6 MB CommonJS bundle (~140 ms to load): loaded on the first layout, so that the CLI,
@@ -108,6 +110,8 @@ const blockHeight = (lines: string[]) => lines.length * LINE.label;
  */
 export async function layoutChart(graph: ChartGraph, options: LayoutOptions = {}): Promise<ChartLayout> {
   const withLabels = options.labels ?? true;
+  const { counts } = options;
+  const linesOf = (edge: ChartEdge) => [...edgeLines(edge), ...(counts ? [countLine(edge, counts.get(edge.id))] : [])];
   const groups = edgeGroups(graph);
   const ids = [...graph.nodes.map((n) => n.id), ...(groups.some((g) => g.from === ANY_STATE) ? [ANY_STATE] : [])];
   const children: ElkNode[] = ids.map((id) => {
@@ -119,7 +123,7 @@ export async function layoutChart(graph: ChartGraph, options: LayoutOptions = {}
     };
   });
   const edges: ElkExtendedEdge[] = groups.map((group) => {
-    const blocks = group.edges.map((e) => edgeLines(e));
+    const blocks = group.edges.map(linesOf);
     const lines = blocks.flat();
     return {
       id: group.id,
@@ -176,7 +180,7 @@ export async function layoutChart(graph: ChartGraph, options: LayoutOptions = {}
     const box = elkEdge?.labels?.[0];
     let top = (box?.y ?? 0) + 2;
     return group.edges.map((edge): LaidOutEdge => {
-      const lines = edgeLines(edge);
+      const lines = linesOf(edge);
       const label = box
         ? { text: edgeText(edge), lines, x: round(box.x ?? 0), y: round(top), width: round(box.width ?? 0), height: blockHeight(lines) }
         : null;

@@ -1,5 +1,5 @@
-import type { ChartGraph } from './chart-graph.js';
-import { ANY_STATE, edgeGroups, edgeText } from './edge-groups.js';
+import type { ChartEdge, ChartGraph } from './chart-graph.js';
+import { ANY_STATE, countLine, edgeGroups, edgeText } from './edge-groups.js';
 
 export { ANY_STATE, edgeText } from './edge-groups.js';
 
@@ -13,7 +13,9 @@ const mermaidText = (text: string) => text.replaceAll(';', ',').replaceAll(':', 
  * Deterministic: the same chart gives the same text, so the committed file can be diffed.
  * @example toMermaid(chartGraph(queryEngine)).startsWith('stateDiagram-v2') // true
  */
-export function toMermaid(graph: ChartGraph): string {
+export function toMermaid(graph: ChartGraph, options: { counts?: ReadonlyMap<string, number> } = {}): string {
+  const { counts } = options;
+  const counted = (edge: ChartEdge, text: string) => (counts ? `${text} (${countLine(edge, counts.get(edge.id))})` : text);
   const lines = ['stateDiagram-v2', `  %% generated from machines/ by src/diagram (npm run diagrams); do not edit`];
   for (const node of graph.nodes) {
     const details = [
@@ -25,7 +27,7 @@ export function toMermaid(graph: ChartGraph): string {
     // Targetless transitions are listed inside their state, as UML draws internal transitions:
     // Mermaid puts a self-loop's label over its neighbours' labels.
     for (const edge of graph.edges.filter((e) => e.from === node.id && e.internal && e.kind !== 'root')) {
-      lines.push(`  ${mermaidId(node.id)} : ${mermaidText(`${edgeText(edge)} (stays)`)}`);
+      lines.push(`  ${mermaidId(node.id)} : ${mermaidText(counted(edge, `${edgeText(edge)} (stays)`))}`);
     }
   }
   const rootEdges = graph.edges.filter((e) => e.kind === 'root');
@@ -39,7 +41,7 @@ export function toMermaid(graph: ChartGraph): string {
   // parallel arrows on top of each other, and the root's handlers are drawn once.
   for (const group of edgeGroups({ ...graph, edges: graph.edges.filter((e) => !e.internal || e.kind === 'root') })) {
     const from = group.from === ANY_STATE ? ANY_STATE : mermaidId(group.from);
-    const label = group.edges.map((edge) => mermaidText(edgeText(edge))).join('<br/>');
+    const label = group.edges.map((edge) => mermaidText(counted(edge, edgeText(edge)))).join('<br/>');
     lines.push(`  ${from} --> ${mermaidId(group.to)} : ${label}`);
   }
   for (const node of graph.nodes.filter((n) => n.final)) lines.push(`  ${mermaidId(node.id)} --> [*]`);

@@ -29,9 +29,22 @@ const STYLE = `
   .edge.kind-error text { fill: #b22; }
   .edge.kind-always text { fill: #335; font-style: italic; }
   .edge.taken text { fill: #c80; font-weight: 600; }
+  .arrow.heat-0 path { stroke: #c8c8c8; }
+  .arrow.heat-1 path { stroke: #e6a23c; stroke-width: 1.8; }
+  .arrow.heat-2 path { stroke: #e07b24; stroke-width: 2.6; }
+  .arrow.heat-3 path { stroke: #d0461c; stroke-width: 3.6; }
+  .arrow.heat-4 path { stroke: #a4161a; stroke-width: 4.8; }
+  .edge.heat-0 text { fill: #999; }
   .legend text { font: ${FONT.label}px ${FONT.family}; fill: #333; }
   .legend .heading { font-weight: 600; }
 `;
+
+/** 0 for never taken, then 1-4 on a log scale up to the busiest transition. */
+export function heatLevel(count: number, max: number): number {
+  if (count <= 0) return 0;
+  if (max <= 1) return 4;
+  return Math.min(4, 1 + Math.floor((3.999 * Math.log(count)) / Math.log(max)));
+}
 
 /** What an arrow is drawn as: its transitions' kind when they agree, plain otherwise. */
 function arrowKind(edges: ChartEdge[]): EdgeKind | 'mixed' {
@@ -51,7 +64,9 @@ const LEGEND_NOTE = 'One arrow per pair of states; its label lists each transiti
 const LEGEND_ROW = 20;
 
 /** The legend under the chart: what dashed, red and the box styles mean. */
-function legend(x: number, y: number): string[] {
+const HEAT_NOTE = 'Heat map: arrow colour and width grow with how often it was taken in the recorded sessions; grey: never taken.';
+
+function legend(x: number, y: number, heat: boolean): string[] {
   const out = [`<g class="legend" transform="translate(${x},${y})">`, `  <text class="heading" x="0" y="${FONT.label}">Legend</text>`];
   LEGEND_ROWS.forEach((row, k) => {
     const top = LINE.label + 6 + k * LEGEND_ROW;
@@ -63,14 +78,17 @@ function legend(x: number, y: number): string[] {
     }
     out.push(`  <text x="56" y="${mid + 4}">${escapeXml(row.text)}</text>`);
   });
-  out.push(`  <text x="0" y="${LINE.label + 6 + LEGEND_ROWS.length * LEGEND_ROW + 12}">${escapeXml(LEGEND_NOTE)}</text>`, '</g>');
+  const bottom = LINE.label + 6 + LEGEND_ROWS.length * LEGEND_ROW + 12;
+  out.push(`  <text x="0" y="${bottom}">${escapeXml(LEGEND_NOTE)}</text>`);
+  if (heat) out.push(`  <text x="0" y="${bottom + LEGEND_ROW}">${escapeXml(HEAT_NOTE)}</text>`);
+  out.push('</g>');
   return out;
 }
 
 /** Height and width the legend adds under the chart. */
 export const LEGEND_SIZE = {
   height: LINE.label + 6 + LEGEND_ROWS.length * LEGEND_ROW + 24,
-  width: Math.max(textWidth(LEGEND_NOTE, FONT.label), ...LEGEND_ROWS.map((r) => 56 + textWidth(r.text, FONT.label))),
+  width: Math.max(textWidth(LEGEND_NOTE, FONT.label), textWidth(HEAT_NOTE, FONT.label), ...LEGEND_ROWS.map((r) => 56 + textWidth(r.text, FONT.label))),
 };
 
 /**
@@ -80,19 +98,22 @@ export const LEGEND_SIZE = {
  * Pass a layout to reuse one; otherwise it is computed.
  * @example const svg = await toSvg(chartGraph(queryEngine)); svg.includes('data-state="call_model"') // true
  */
-export async function toSvg(graph: ChartGraph, layout?: ChartLayout): Promise<string> {
-  const laid = layout ?? (await layoutChart(graph));
+export async function toSvg(graph: ChartGraph, layout?: ChartLayout, options: { counts?: ReadonlyMap<string, number> } = {}): Promise<string> {
+  const { counts } = options;
+  const laid = layout ?? (await layoutChart(graph, { counts }));
+  const max = Math.max(0, ...(counts?.values() ?? []));
+  const heat = (ids: string[]) => (counts ? ` heat-${heatLevel(ids.reduce((n, id) => n + (counts.get(id) ?? 0), 0), max)}` : '');
   const transient = new Set(transientStates(graph));
   const specs = new Map(graph.edges.map((e) => [e.id, e]));
   const width = Math.ceil(Math.max(laid.width, LEGEND_SIZE.width + 40));
-  const height = Math.ceil(laid.height + LEGEND_SIZE.height);
+  const height = Math.ceil(laid.height + LEGEND_SIZE.height + (counts ? LEGEND_ROW : 0));
   const out: string[] = [
     `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" data-chart="${escapeXml(graph.id)}">`,
     `<!-- generated from machines/ by src/diagram (npm run diagrams); do not edit -->`,
     `<style>${STYLE}</style>`,
     `<defs>`,
-    `<marker id="arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="#555"/></marker>`,
-    `<marker id="arrow-error" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="#b22"/></marker>`,
+    `<marker id="arrow" viewBox="0 0 10 10" refX="9" refY="5" markerUnits="userSpaceOnUse" markerWidth="9" markerHeight="9" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="#555"/></marker>`,
+    `<marker id="arrow-error" viewBox="0 0 10 10" refX="9" refY="5" markerUnits="userSpaceOnUse" markerWidth="9" markerHeight="9" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="#b22"/></marker>`,
     `</defs>`,
     `<rect width="100%" height="100%" fill="#fff"/>`,
   ];
@@ -100,7 +121,7 @@ export async function toSvg(graph: ChartGraph, layout?: ChartLayout): Promise<st
   for (const edge of laid.edges) groups.set(edge.group, [...(groups.get(edge.group) ?? []), edge]);
   for (const [group, edges] of groups) {
     const kind = arrowKind(edges.map((e) => specs.get(e.id)).filter((e): e is ChartEdge => e !== undefined));
-    out.push(`<g class="arrow kind-${kind}" data-group="${escapeXml(group)}"><path d="${sectionsPath(edges[0]!.sections)}"/></g>`);
+    out.push(`<g class="arrow kind-${kind}${heat(edges.map((e) => e.id))}" data-group="${escapeXml(group)}"><path d="${sectionsPath(edges[0]!.sections)}"/></g>`);
   }
   for (const [, edges] of groups) {
     const box = edges[0]?.label;
@@ -109,7 +130,7 @@ export async function toSvg(graph: ChartGraph, layout?: ChartLayout): Promise<st
     out.push(`<rect class="label-box" x="${box.x}" y="${box.y - 2}" width="${box.width}" height="${Math.round(boxHeight + 4)}" rx="3"/>`);
     for (const edge of edges) {
       const spec = specs.get(edge.id);
-      out.push(`<g class="edge kind-${spec?.kind ?? 'on'}" data-edge="${escapeXml(edge.id)}" data-from="${escapeXml(spec?.from ?? edge.from)}" data-to="${escapeXml(edge.to)}">`);
+      out.push(`<g class="edge kind-${spec?.kind ?? 'on'}${spec?.internal ? '' : heat([edge.id])}" data-edge="${escapeXml(edge.id)}" data-from="${escapeXml(spec?.from ?? edge.from)}" data-to="${escapeXml(edge.to)}">`);
       edge.label!.lines.forEach((line, k) => {
         out.push(`  <text x="${edge.label!.x + 4}" y="${Math.round((edge.label!.y + k * LINE.label + FONT.label) * 10) / 10}">${escapeXml(line)}</text>`);
       });
@@ -135,7 +156,7 @@ export async function toSvg(graph: ChartGraph, layout?: ChartLayout): Promise<st
     });
     out.push('</g>');
   }
-  out.push(...legend(20, Math.round(laid.height)));
+  out.push(...legend(20, Math.round(laid.height), counts !== undefined));
   out.push('</svg>');
   return `${out.join('\n')}\n`;
 }
