@@ -7,6 +7,7 @@ import { UsageError, USAGE_EXIT_CODE } from './exit-codes.js';
 import { registerInspectCommand } from './inspect-command.js';
 import { runInteractiveMode } from './interactive-mode.js';
 import { parseChoice } from './parse-options.js';
+import { registerPathsCommand } from './paths-command.js';
 import { watchOutputStreams } from './output-closed.js';
 import { runPrint } from './print-mode.js';
 import type { RawOptions } from './run-config.js';
@@ -59,6 +60,7 @@ function buildProgram(setExit: (code: number) => void): Command {
       process.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
     });
   registerInspectCommand(program, setExit);
+  registerPathsCommand(program, process.stdout);
   registerSessionsCommand(program, { stdout: process.stdout, stderr: process.stderr });
   return program;
 }

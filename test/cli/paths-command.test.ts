@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+import { generatePaths } from '../../src/paths/generate-paths.js';
+import { pathName } from '../paths/replay.js';
+import { runCli } from '../support/run-cli.js';
+
+interface JsonReport {
+  paths: Array<{ name: string; transitions: string[]; stopReason: string | null }>;
+  coverage: Array<{ what: string; covered: number; total: number }>;
+  transitions: Array<{ id: string; paths: number }>;
+}
+
+describe('xagent paths', () => {
+  it('lists exactly the paths the test suite replays, each with the transitions it takes, and full coverage', async () => {
+    const run = await runCli(['paths', '--format', 'json']);
+    expect(run.code, run.stderr).toBe(0);
+    const report = JSON.parse(run.stdout) as JsonReport;
+    const suite = generatePaths().map(pathName).sort();
+    expect(report.paths.map((p) => p.name).sort()).toEqual(suite);
+    expect(report.coverage.map((row) => [row.what, row.covered === row.total])).toEqual([
+      ['states', true], ['transitions', true], ['guard outcomes', true], ['stop reasons', true], ['event variants', true],
+    ]);
+    expect(report.transitions.every((t) => t.paths > 0)).toBe(true);
+    const denied = report.paths.find((p) => p.name === 'call-deny');
+    expect(denied).toMatchObject({
+      stopReason: 'permission_denied',
+      transitions: ['build_context:always:0', 'call_model:xstate.done.actor.callModel:0', 'validate_tool:always:2', 'ask_permission:always:2'],
+    });
+  }, 30_000);
+
+  it('prints Markdown by default: the coverage table, every transition and every path', async () => {
+    const run = await runCli(['paths']);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/^\| transitions \| (\d+) \/ \1 \| 100\.0 % \|$/m);
+    expect(run.stdout).toContain('| `validate_tool --always [callInvalid]--> recover` | `validate_tool:always:1` |');
+    expect(run.stdout.match(/^\| \d+ \| /gm)).toHaveLength(generatePaths().length);
+  }, 30_000);
+
+  it('refuses an unknown format with exit 2', async () => {
+    const run = await runCli(['paths', '--format', 'html']);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('markdown, json');
+  });
+});
