@@ -1,4 +1,3 @@
-import type { InspectionEvent } from 'xstate';
 import type { AgentEvent, QueryResult } from '../src/engine/events.js';
 import { query } from '../src/engine/query.js';
 import type { ModelClient } from '../src/model/types.js';
@@ -13,8 +12,7 @@ export async function engineRun(
   options: RoundKit & {
     model: ModelClient;
     rounds: number;
-    inspect?: (event: InspectionEvent) => void;
-    onEvent?: (event: AgentEvent) => void;
+    observe?: (event: AgentEvent) => void;
   },
 ): Promise<QueryResult> {
   const { rounds } = options;
@@ -23,14 +21,12 @@ export async function engineRun(
     tools: options.tools,
     permissions: options.permissions,
     workspace: options.workspace,
-    sessionDir: null,
     maxTurns: rounds + 2,
     maxToolCalls: rounds + 1,
     timeoutMs: 3_600_000,
-    ...(options.inspect ? { inspect: options.inspect } : {}),
+    ...(options.observe ? { observe: options.observe } : {}),
   });
   for await (const event of events) {
-    options.onEvent?.(event);
     if (event.type === 'result') {
       if (event.reason !== 'final_answer' || event.tool_calls !== rounds) {
         throw new Error(`engine run ended with ${event.reason} after ${event.tool_calls} tool calls (expected ${rounds}): ${event.error?.message ?? ''}`);

@@ -38,7 +38,7 @@ async function attachedPerRound(rounds: number): Promise<number> {
   try {
     await waitFor(() => output, (text) => text.includes('connected'), 10_000, 'the history event');
     const start = performance.now();
-    await engineRun({ ...kit, model: roundsModel(rounds), rounds, inspect: feed.inspect, onEvent: feed.onEvent });
+    await engineRun({ ...kit, model: roundsModel(rounds), rounds, observe: feed });
     const perRound = ((performance.now() - start) * 1000) / rounds;
     await waitFor(() => output, (text) => text.includes('result'), 30_000, 'the result record');
     return perRound;

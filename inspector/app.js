@@ -2,7 +2,7 @@
 // each new one), and shows the run at one step: the head while following live, or any earlier
 // step picked with the buttons or the scrubber. A step is a `state` record: a state entered.
 
-import { drawChart, highlight } from './chart.js';
+import { drawChart, edgesOf, highlight } from './chart.js';
 import { embeddedRun } from './embedded.js';
 import { KINDS, renderFilters, renderGauges, renderLog, renderStop, renderTools } from './panels.js';
 
@@ -59,12 +59,14 @@ function draw() {
 
   const visits = new Map();
   const taken = new Set();
-  for (const s of stepRecords) {
+  let enteredBy;
+  stepRecords.forEach((s, k) => {
     visits.set(s.name, (visits.get(s.name) ?? 0) + 1);
-    if (s.via) taken.add(`${s.via.from}>${s.via.to}`);
-  }
+    enteredBy = edgesOf(view.chart, s, stepRecords[k - 1]);
+    for (const id of enteredBy) taken.add(id);
+  });
   const recent = new Set(stepRecords.slice(-RECENT_STEPS).map((s) => s.name));
-  highlight(view.chart, { current: state?.name, recent, visits, via: state?.via, taken });
+  highlight(view.chart, { current: state?.name, recent, visits, last: enteredBy, taken });
 
   $('current-state').textContent = state ? state.name : '–';
   $('current-state').dataset.state = state?.name ?? '';

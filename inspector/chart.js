@@ -15,6 +15,20 @@ function pathOf(section) {
   return points.map((p, k) => `${k === 0 ? 'M' : 'L'}${p.x.toFixed(1)},${p.y.toFixed(1)}`).join(' ');
 }
 
+/**
+ * The chart edges that entered a step's state. The trace names the edge (`via.transition`); lines
+ * recorded before it did are matched by their two states and the event, which can leave several.
+ */
+export function edgesOf(chart, step, previous) {
+  if (!chart || !step?.via) return new Set();
+  if (step.via.transition) return new Set([step.via.transition]);
+  if (!previous) return new Set();
+  const event = step.via.event === 'always' ? '' : step.via.event;
+  const between = chart.edges.filter(({ edge }) => edge.from === previous.name && edge.to === step.name);
+  const exact = between.filter(({ edge }) => (edge.event ?? '') === event);
+  return new Set((exact.length > 0 ? exact : between).map(({ edge }) => edge.id));
+}
+
 /** Builds the SVG once; returns the handle `highlight()` works on. */
 export function drawChart(container, layout) {
   container.textContent = '';
@@ -68,9 +82,10 @@ export function drawChart(container, layout) {
 
 /**
  * Marks the chart for one step: `current` (lit), `recent` (passed in the last few steps, so the
- * transient states show), `visited` with a count, and the transition that entered the state.
+ * transient states show), `visited` with a count, and the transition that entered the state:
+ * `last` is a chart edge id from the trace; `taken` holds the ids of the task's transitions so far.
  */
-export function highlight(chart, { current, recent, visits, via, taken }) {
+export function highlight(chart, { current, recent, visits, last, taken }) {
   if (!chart) return;
   for (const [id, { g, badge }] of chart.nodes) {
     g.classList.toggle('current', id === current);
@@ -78,15 +93,12 @@ export function highlight(chart, { current, recent, visits, via, taken }) {
     g.classList.toggle('visited', visits.has(id));
     badge.textContent = visits.get(id) ? `×${visits.get(id)}` : '';
   }
-  const exact = via ? chart.edges.filter(({ edge }) => edge.from === via.from && edge.to === via.to && (edge.event ?? '') === via.event) : [];
-  const loose = via && exact.length === 0 ? chart.edges.filter(({ edge }) => edge.from === via.from && edge.to === via.to) : [];
-  const last = new Set([...exact, ...loose].map(({ edge }) => edge.id));
   for (const { edge, g } of chart.edges) {
-    const isLast = last.has(edge.id);
+    const isLast = last !== undefined && last.has(edge.id);
     g.classList.toggle('last', isLast);
-    g.classList.toggle('taken', taken.has(`${edge.from}>${edge.to}`));
+    g.classList.toggle('taken', taken.has(edge.id));
     for (const p of g.querySelectorAll('path')) p.setAttribute('marker-end', isLast ? 'url(#arrow-last)' : 'url(#arrow)');
   }
   chart.svg.setAttribute('data-current', current ?? '');
-  chart.svg.setAttribute('data-last-transition', via ? `${via.from}>${via.to}` : '');
+  chart.svg.setAttribute('data-last-transition', last ? [...last].join(' ') : '');
 }

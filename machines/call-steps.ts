@@ -1,5 +1,5 @@
 import { assign } from 'xstate';
-import { currentCall, type EngineContext, type EngineEvent } from './engine-context.js';
+import type { CurrentCall, EngineContext, EngineEvent } from './engine-context.js';
 import type { EngineError, ModelResponse, PermissionDecision, ToolCall, ToolUseBlock, Validation } from './types.js';
 
 /**
@@ -7,38 +7,43 @@ import type { EngineError, ModelResponse, PermissionDecision, ToolCall, ToolUseB
  * builders take the pure rules src/ provides (the tool registry's validator, the permission policy).
  */
 
-/** Builds the entry action of `validate_tool` from a pure validator (the tool registry's). */
+function checkCall(current: CurrentCall, validate: (call: ToolCall) => Validation): Validation {
+  if (!current.truncated) return validate(current.call);
+  return {
+    ok: false,
+    error: {
+      code: 'TOOL_INPUT_TRUNCATED',
+      message: `The input of ${current.call.name} was cut off (the response hit max_tokens), so it was not run. Send it again, shorter.`,
+    },
+  };
+}
+
+/** Builds the action that validates the current call with a pure validator (the tool registry's). */
 export function validateCallAction(validate: (call: ToolCall) => Validation) {
   return assign<EngineContext, EngineEvent, undefined, EngineEvent, never>(({ context }) => {
-    const call = currentCall(context);
-    const validation: Validation = !call
-      ? { ok: false, error: { code: 'TOOL_NOT_FOUND', message: 'No tool call is pending.' } }
-      : context.truncatedIds.includes(call.id)
-        ? {
-            ok: false,
-            error: {
-              code: 'TOOL_INPUT_TRUNCATED',
-              message: `The input of ${call.name} was cut off (the response hit max_tokens), so it was not run. Send it again, shorter.`,
-            },
-          }
-        : validate(call);
-    return { validation, lastError: validation.ok ? null : validation.error };
+    const { current } = context;
+    if (!current) return {};
+    const validation: Validation = checkCall(current, validate);
+    return { current: { ...current, validation, error: validation.ok ? null : validation.error } };
   });
 }
 
 /** Builds the entry action of `ask_permission` from a pure policy (rules, mode, defaults). */
 export function decidePermissionAction(decide: (call: ToolCall) => PermissionDecision) {
   return assign<EngineContext, EngineEvent, undefined, EngineEvent, never>(({ context }) => {
-    const call = currentCall(context);
-    const decision: PermissionDecision = call ? decide(call) : { behavior: 'deny', decidedBy: 'no pending call' };
-    return {
-      decision,
-      lastError:
-        decision.behavior === 'deny'
-          ? ({ code: 'PERMISSION_DENIED', message: decision.message ?? `Permission denied (${decision.decidedBy}).` } as EngineError)
-          : null,
-    };
+    const { current } = context;
+    if (!current) return {};
+    return { current: withDecision(current, decide(current.call)) };
   });
+}
+
+/** The call with a decision made; a denial is also the call's error. */
+export function withDecision(current: CurrentCall, decision: PermissionDecision): CurrentCall {
+  const error: EngineError | null =
+    decision.behavior === 'deny'
+      ? { code: 'PERMISSION_DENIED', message: decision.message ?? `Permission denied (${decision.decidedBy}).` }
+      : null;
+  return { ...current, decision, error };
 }
 
 export function errorMessage(error: unknown): string {

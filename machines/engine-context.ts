@@ -9,6 +9,23 @@ import type {
   Validation,
 } from './types.js';
 
+/**
+ * The tool call being worked on, from validation to its result. It is replaced whole when the
+ * next call starts (and cleared when a new model round starts), so nothing one call found out
+ * (its validation, decision or error) can leak into another call or into the reason for a stop.
+ */
+export interface CurrentCall {
+  call: ToolCall;
+  /** The model was cut off (max_tokens) while writing this call's input. */
+  truncated: boolean;
+  /** null until validate_tool has checked the input. */
+  validation: Validation | null;
+  /** null until ask_permission has decided. */
+  decision: PermissionDecision | null;
+  /** Why this call went wrong: invalid input, refused, or failed while running. */
+  error: EngineError | null;
+}
+
 /** Everything one task knows. Counters are per snapshot; `messages` is one append-only array. */
 export interface EngineContext {
   sessionId: string;
@@ -28,16 +45,14 @@ export interface EngineContext {
   queue: ToolCall[];
   /** Ids of queued calls whose input the model was cut off writing. */
   truncatedIds: string[];
-  /** One result per call already worked through; `results.length` is the current call's index. */
+  /** One result per call already worked through; `results.length` is the queue index of `current`. */
   results: ToolResultBlock[];
-  validation: Validation | null;
-  decision: PermissionDecision | null;
-  lastError: EngineError | null;
+  current: CurrentCall | null;
+  /** Why the last model request failed (the task then stops with model_error). */
+  modelError: EngineError | null;
   lastStopReason: string | null;
   usage: Usage;
   stopReason: StopReason | null;
-  /** The call being worked on when the task stopped, if any. */
-  stoppedCall: ToolCall | null;
 }
 
 export interface EngineInput {
@@ -58,6 +73,7 @@ export interface EngineOutput {
   usage: Usage;
   error: EngineError | null;
   decision: PermissionDecision | null;
+  /** The call being worked on when the task stopped, if any. */
   stoppedCall: ToolCall | null;
   /** The API's stop_reason of the last response (end_turn, max_tokens, refusal...). */
   modelStopReason: string | null;
@@ -79,19 +95,32 @@ export function initialContext(input: EngineInput): EngineContext {
     queue: [],
     truncatedIds: [],
     results: [],
-    validation: null,
-    decision: null,
-    lastError: null,
+    current: null,
+    modelError: null,
     lastStopReason: null,
     usage: { input_tokens: 0, output_tokens: 0 },
     stopReason: null,
-    stoppedCall: null,
   };
 }
 
-/** The call being worked on, if any. */
-export function currentCall(context: EngineContext): ToolCall | undefined {
-  return context.queue[context.results.length];
+/** The next call of the queue as a fresh record: nothing checked or decided yet. */
+export function nextCall(context: EngineContext): CurrentCall | null {
+  const call = context.queue[context.results.length];
+  return call ? { call, truncated: context.truncatedIds.includes(call.id), validation: null, decision: null, error: null } : null;
+}
+
+/**
+ * The call an invoked actor works on. The chart only invokes those actors while a call is current;
+ * if that were ever broken, the throw ends the task as an internal error instead of a wrong call.
+ */
+export function workingCall(context: EngineContext): CurrentCall {
+  if (!context.current) throw new Error('no tool call is being worked on');
+  return context.current;
+}
+
+/** The error a stop reports: the current call's, or the failed model request's. */
+export function stopError(context: EngineContext): EngineError | null {
+  return context.current?.error ?? context.modelError;
 }
 
 export function addUsage(total: Usage, more: Usage): Usage {

@@ -1,4 +1,4 @@
-import { currentCall, type EngineContext } from './engine-context.js';
+import type { CurrentCall, EngineContext } from './engine-context.js';
 import { notExecutedText } from './recovery.js';
 import type { StopReason, ToolResultBlock } from './types.js';
 
@@ -8,24 +8,24 @@ import type { StopReason, ToolResultBlock } from './types.js';
  * tool_result and the conversation stays valid for the API.
  */
 export function closingResults(context: EngineContext, reason: StopReason): ToolResultBlock[] {
-  const current = currentCall(context);
+  const { current } = context;
   const closing = context.queue.slice(context.results.length).map((call): ToolResultBlock => ({
     type: 'tool_result',
     tool_use_id: call.id,
-    content: call === current ? currentCallText(context, reason) : notExecutedText(reason),
+    content: current && call.id === current.call.id ? currentCallText(current, reason) : notExecutedText(reason),
     is_error: true,
   }));
   return [...context.results, ...closing];
 }
 
-function currentCallText(context: EngineContext, reason: StopReason): string {
+function currentCallText(current: CurrentCall, reason: StopReason): string {
   switch (reason) {
     case 'permission_denied':
-      return `Permission denied (${context.decision?.decidedBy ?? 'no decision'})${
-        context.decision?.message ? `: ${context.decision.message}` : ''
+      return `Permission denied (${current.decision?.decidedBy ?? 'no decision'})${
+        current.decision?.message ? `: ${current.decision.message}` : ''
       }`;
     case 'tool_error':
-      return `The tool failed: ${context.lastError?.message ?? 'unknown error'}`;
+      return `The tool failed: ${current.error?.message ?? 'unknown error'}`;
     case 'user_abort':
       return 'interrupted: task aborted by the user';
     case 'timeout':
@@ -36,12 +36,11 @@ function currentCallText(context: EngineContext, reason: StopReason): string {
 }
 
 /** The is_error result that tells the model what was wrong with its call, so it can retry. */
-export function errorResult(context: EngineContext): ToolResultBlock {
-  const call = currentCall(context);
+export function errorResult(current: CurrentCall): ToolResultBlock {
   return {
     type: 'tool_result',
-    tool_use_id: call?.id ?? 'unknown',
-    content: context.lastError?.message ?? 'The tool call failed.',
+    tool_use_id: current.call.id,
+    content: current.error?.message ?? 'The tool call failed.',
     is_error: true,
   };
 }

@@ -1,17 +1,19 @@
 import { assign, fromCallback, fromPromise, setup, type EventObject } from 'xstate';
 import {
   addUsage,
-  currentCall,
   initialContext,
+  nextCall,
+  stopError,
+  workingCall,
   type EngineContext,
   type EngineEvent,
   type EngineInput,
   type EngineOutput,
 } from './engine-context.js';
-import { decidePermissionAction, errorMessage, toolCalls, toolFailure, validateCallAction } from './call-steps.js';
+import { decidePermissionAction, errorMessage, toolCalls, toolFailure, validateCallAction, withDecision } from './call-steps.js';
 import { closingResults, errorResult } from './pending-results.js';
 import { isRecoverable } from './recovery.js';
-import type { EngineError, Message, ModelResponse, PermissionDecision, StopReason, ToolCall, ToolResult } from './types.js';
+import type { Message, ModelResponse, PermissionDecision, StopReason, ToolCall, ToolResult, Usage } from './types.js';
 
 export { decidePermissionAction, validateCallAction } from './call-steps.js';
 
@@ -23,6 +25,13 @@ export { decidePermissionAction, validateCallAction } from './call-steps.js';
 
 const notProvided = (what: string) => () => Promise.reject(new Error(`${what} is not provided`));
 
+/** What the model actor gets: the conversation, the round, and the usage so far (for running totals). */
+export interface CallModelInput {
+  messages: Message[];
+  turn: number;
+  usage: Usage;
+}
+
 const setupEngine = setup({
   types: {
     context: {} as EngineContext,
@@ -31,7 +40,7 @@ const setupEngine = setup({
     output: {} as EngineOutput,
   },
   actors: {
-    callModel: fromPromise<ModelResponse, { messages: Message[]; turn: number }>(notProvided('callModel')),
+    callModel: fromPromise<ModelResponse, CallModelInput>(notProvided('callModel')),
     askPermission: fromPromise<PermissionDecision, { call: ToolCall; decision: PermissionDecision }>(
       notProvided('askPermission'),
     ),
@@ -43,11 +52,12 @@ const setupEngine = setup({
     maxTurnsReached: ({ context }) => context.turn >= context.maxTurns,
     maxToolCallsReached: ({ context }) => context.toolCallCount >= context.maxToolCalls,
     timedOut: ({ context, event }) => event.type === 'CLOCK.TICK' && event.now - context.startedAt >= context.timeoutMs,
-    callInvalid: ({ context }) => context.validation?.ok === false,
-    permissionAllowed: ({ context }) => context.decision?.behavior === 'allow',
+    callUnchecked: ({ context }) => context.current !== null && context.current.validation === null,
+    callInvalid: ({ context }) => context.current?.validation?.ok === false,
+    permissionAllowed: ({ context }) => context.current?.decision?.behavior === 'allow',
     permissionDeniedWithFeedback: ({ context }) =>
-      context.decision?.behavior === 'deny' && context.decision.continueWithFeedback === true,
-    permissionDenied: ({ context }) => context.decision?.behavior === 'deny',
+      context.current?.decision?.behavior === 'deny' && context.current.decision.continueWithFeedback === true,
+    permissionDenied: ({ context }) => context.current?.decision?.behavior === 'deny',
     queueHasMore: ({ context }) => context.results.length < context.queue.length,
     responseHasToolCalls: (_, params: { response: ModelResponse }) => toolCalls(params.response).length > 0,
     responsePaused: (_, params: { response: ModelResponse }) => params.response.stopReason === 'pause_turn',
@@ -69,65 +79,58 @@ const setupEngine = setup({
         queue: toolCalls(response),
         truncatedIds: response.truncatedToolUseIds ?? [],
         results: [],
-        validation: null,
-        decision: null,
-        lastError: null,
+        current: null,
         lastStopReason: response.stopReason,
       };
     }),
+    startCall: assign(({ context }) => ({ current: nextCall(context) })),
     validateCall: validateCallAction((call) => ({
       ok: false,
       error: { code: 'TOOL_NOT_FOUND', message: `No tool named "${call.name}". No tools are available.` },
     })),
     decidePermission: decidePermissionAction(() => ({ behavior: 'ask', decidedBy: 'default: no policy provided' })),
-    recordUserDecision: assign({
+    recordUserDecision: assign(({ context }, params: { decision: PermissionDecision }) => {
       // A prompt can only answer allow or deny; anything else would leave ask_permission with no way out.
-      decision: (_, params: { decision: PermissionDecision }): PermissionDecision =>
+      const decision: PermissionDecision =
         params.decision.behavior === 'ask'
           ? { behavior: 'deny', decidedBy: `the prompt gave no answer (${params.decision.decidedBy})` }
-          : params.decision,
-      lastError: (_, params: { decision: PermissionDecision }) =>
-        params.decision.behavior === 'deny'
-          ? ({ code: 'PERMISSION_DENIED', message: params.decision.message ?? 'The user refused this tool call.' } as EngineError)
-          : null,
+          : params.decision;
+      return context.current ? { current: withDecision(context.current, decision) } : {};
     }),
-    collectResult: assign(({ context }, params: { result: ToolResult }) => ({
-      toolCallCount: context.toolCallCount + 1,
-      results: [
-        ...context.results,
-        {
-          type: 'tool_result' as const,
-          tool_use_id: currentCall(context)?.id ?? 'unknown',
-          content: params.result.content,
-          is_error: params.result.isError,
-        },
-      ],
-    })),
+    collectResult: assign(({ context }, params: { result: ToolResult }) => {
+      const { call } = workingCall(context);
+      return {
+        toolCallCount: context.toolCallCount + 1,
+        results: [
+          ...context.results,
+          { type: 'tool_result' as const, tool_use_id: call.id, content: params.result.content, is_error: params.result.isError },
+        ],
+      };
+    }),
     recordToolFailure: assign(({ context }, params: { error: unknown }) => ({
       toolCallCount: context.toolCallCount + 1,
-      lastError: toolFailure(params.error),
+      current: { ...workingCall(context), error: toolFailure(params.error) },
     })),
-    collectErrorResult: assign(({ context }) => ({ results: [...context.results, errorResult(context)] })),
-    clearCallState: assign({ validation: null, decision: null, lastError: null }),
+    collectErrorResult: assign(({ context }) => ({ results: [...context.results, errorResult(workingCall(context))] })),
     appendToolResults: assign(({ context }) => {
       context.messages.push({ role: 'user', content: context.results });
-      return { queue: [], truncatedIds: [], results: [], validation: null, decision: null, lastError: null };
+      return { queue: [], truncatedIds: [], results: [], current: null };
     }),
     recordModelError: assign({
-      lastError: (_, params: { error: unknown }): EngineError => ({ code: 'MODEL_ERROR', message: errorMessage(params.error) }),
+      modelError: (_, params: { error: unknown }) => ({ code: 'MODEL_ERROR' as const, message: errorMessage(params.error) }),
     }),
     stop: assign({ stopReason: (_, params: { reason: StopReason }) => params.reason }),
     closeOpenToolUses: assign(({ context }) => {
       if (context.queue.length === 0) return {};
       context.messages.push({ role: 'user', content: closingResults(context, context.stopReason ?? 'user_abort') });
-      return { queue: [], truncatedIds: [], results: [], stoppedCall: currentCall(context) ?? null };
+      return { queue: [], truncatedIds: [], results: [] };
     }),
   },
 });
 
 /** After a call's result is collected: next call in the queue, or all results back to the model. */
 const afterResult = [
-  { guard: 'queueHasMore', target: 'validate_tool', actions: 'clearCallState' },
+  { guard: 'queueHasMore', target: 'validate_tool' },
   { target: 'call_model', actions: 'appendToolResults' },
 ] as const;
 
@@ -154,7 +157,7 @@ export const queryEngine = setupEngine.createMachine({
       invoke: {
         id: 'callModel',
         src: 'callModel',
-        input: ({ context }) => ({ messages: context.messages, turn: context.turn }),
+        input: ({ context }) => ({ messages: context.messages, turn: context.turn, usage: context.usage }),
         onDone: [
           {
             guard: { type: 'responseHasToolCalls', params: ({ event }) => ({ response: event.output }) },
@@ -185,9 +188,11 @@ export const queryEngine = setupEngine.createMachine({
       },
     },
     validate_tool: {
-      entry: 'validateCall',
+      entry: 'startCall',
+      // The budget comes first: a call that will not run is not validated, so it cannot report an error.
       always: [
         { guard: 'maxToolCallsReached', target: 'done', actions: { type: 'stop', params: { reason: 'max_tool_calls' } } },
+        { guard: 'callUnchecked', actions: 'validateCall' },
         { guard: 'callInvalid', target: 'recover' },
         { target: 'ask_permission' },
       ],
@@ -202,7 +207,10 @@ export const queryEngine = setupEngine.createMachine({
       invoke: {
         id: 'askPermission',
         src: 'askPermission',
-        input: ({ context }) => ({ call: currentCall(context)!, decision: context.decision! }),
+        input: ({ context }) => {
+          const { call, decision } = workingCall(context);
+          return { call, decision: decision ?? { behavior: 'ask', decidedBy: 'no decision yet' } };
+        },
         // Targetless: the `always` list above routes the user's answer, so the routing lives once.
         onDone: { actions: { type: 'recordUserDecision', params: ({ event }) => ({ decision: event.output }) } },
         onError: {
@@ -219,7 +227,7 @@ export const queryEngine = setupEngine.createMachine({
       invoke: {
         id: 'executeTool',
         src: 'executeTool',
-        input: ({ context }) => ({ call: currentCall(context)! }),
+        input: ({ context }) => ({ call: workingCall(context).call }),
         onDone: {
           target: 'append_tool_result',
           actions: { type: 'collectResult', params: ({ event }) => ({ result: event.output }) },
@@ -257,9 +265,9 @@ export const queryEngine = setupEngine.createMachine({
     turn: context.turn,
     toolCallCount: context.toolCallCount,
     usage: context.usage,
-    error: context.lastError,
-    decision: context.decision,
-    stoppedCall: context.stoppedCall,
+    error: stopError(context),
+    decision: context.current?.decision ?? null,
+    stoppedCall: context.current?.call ?? null,
     modelStopReason: context.lastStopReason,
   }),
 });

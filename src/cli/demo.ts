@@ -7,6 +7,8 @@ import { createScriptedClient } from '../model/scripted.js';
 import { ToolRegistry } from '../tools/registry.js';
 import { builtinTools } from '../tools/builtin/index.js';
 import { createPermissionPolicy } from '../permissions/index.js';
+import { sessionDir } from '../sessions/layout.js';
+import { openSessionWriter } from '../sessions/session-writer.js';
 import { describeCall } from './output/text.js';
 
 /**
@@ -31,7 +33,7 @@ for await (const event of query('What is this project called?', {
   permissions: createPermissionPolicy({ mode: 'default', rules: [], workspace: projectRoot }),
   workspace: projectRoot,
   sessionId,
-  sessionDir: path.join(home, 'sessions', sessionId),
+  session: openSessionWriter(sessionDir(home, sessionId), sessionId),
 })) {
   switch (event.type) {
     case 'state': {

@@ -5,9 +5,9 @@ import { chartGraph, eventLabel } from '../diagram/chart-graph.js';
 import type { DiagramFormat } from '../diagram/formats.js';
 import { renderDiagram } from '../diagram/render.js';
 import { countTransitions, neverTaken, type CountedLine } from '../diagram/transition-counts.js';
-import { xagentHome } from '../permissions/index.js';
-import { readJsonLines } from '../sessions/jsonl.js';
-import { sessionsRoot } from '../sessions/store.js';
+import { SessionError } from '../sessions/errors.js';
+import { sessionsRoot, TRACE_FILE, xagentHome } from '../sessions/layout.js';
+import { readSessionRecords } from '../sessions/session-reader.js';
 import { UsageError } from './exit-codes.js';
 
 /** `--since`: a date or an ISO time (`2026-11-30`, `2026-11-30T12:00Z`); anything else is a usage error. */
@@ -18,17 +18,26 @@ export function parseSince(value: string | undefined): number | undefined {
   return at;
 }
 
-/** Every session's trace lines under `<home>/sessions`, one array per trace file. */
-function sessionTraces(home: string): { traces: CountedLine[][]; sessions: number } {
+/** Every session's state lines under `<home>/sessions`, one array per trace; unreadable ones are named. */
+function sessionTraces(home: string): { traces: CountedLine[][]; unreadable: string[] } {
   const root = sessionsRoot(home);
-  if (!existsSync(root)) return { traces: [], sessions: 0 };
-  const traces = readdirSync(root, { withFileTypes: true })
+  if (!existsSync(root)) return { traces: [], unreadable: [] };
+  const traces: CountedLine[][] = [];
+  const unreadable: string[] = [];
+  const files = readdirSync(root, { withFileTypes: true })
     .filter((entry) => entry.isDirectory())
-    .map((entry) => path.join(root, entry.name, 'trace.jsonl'))
+    .map((entry) => path.join(root, entry.name, TRACE_FILE))
     .filter((file) => existsSync(file))
-    .sort()
-    .map((file) => readJsonLines(file).values.map(({ value }) => value as CountedLine));
-  return { traces, sessions: traces.length };
+    .sort();
+  for (const file of files) {
+    try {
+      traces.push(readSessionRecords(file).states);
+    } catch (error) {
+      if (!(error instanceof SessionError)) throw error;
+      unreadable.push(error.message);
+    }
+  }
+  return { traces, unreadable };
 }
 
 /**
@@ -47,7 +56,8 @@ export async function diagramFromSessions(options: {
   const since = parseSince(options.since);
   const home = xagentHome(options.env ?? process.env);
   const graph = chartGraph(queryEngine);
-  const { traces, sessions } = sessionTraces(home);
+  const { traces, unreadable } = sessionTraces(home);
+  const sessions = traces.length;
   const result = countTransitions(graph, traces, { since });
   const text = await renderDiagram(options.format, { counts: result.counts });
   options.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
@@ -59,6 +69,7 @@ export async function diagramFromSessions(options: {
     ...(result.skipped.withoutVia ? [`Skipped ${result.skipped.withoutVia} steps of traces without "via" that more than one transition could explain.`] : []),
     ...(result.skipped.unmatched ? [`Skipped ${result.skipped.unmatched} steps whose "via" event matches no transition of this chart (recorded by another version).`] : []),
     ...(skipped === 0 ? ['Skipped no steps.'] : []),
+    ...unreadable.map((why) => `Left out a session: ${why}`),
     `Never taken (${never.length} of ${graph.edges.filter((e) => !e.internal).length}):`,
     ...never.map((e) => `  ${e.kind === 'root' ? 'any state' : e.from} --${eventLabel(e)}${e.guard ? ` [${e.guard}]` : ''}--> ${e.to}`),
     'Targetless transitions (they stay in their state) leave no state line and are not counted.',

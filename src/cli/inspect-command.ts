@@ -1,11 +1,12 @@
 import type { Command } from 'commander';
 import { inspectorChart } from '../inspector/chart.js';
 import { createHistory } from '../inspector/history.js';
-import { liveFeed, type LiveFeed } from '../inspector/live-feed.js';
+import type { AgentEvent } from '../engine/events.js';
+import { liveFeed } from '../inspector/live-feed.js';
 import { loadSessionHistory, ReplayError, resolveSessionTarget } from '../inspector/replay.js';
 import { startInspectorServer, type InspectorServer } from '../inspector/server.js';
 import { UsageError } from './exit-codes.js';
-import { xagentHome } from '../permissions/index.js';
+import { xagentHome } from '../sessions/layout.js';
 import type { RunConfig } from './run-config.js';
 
 /** Values that must never reach the page even if a tool prints them. */
@@ -43,7 +44,8 @@ function untilInterrupted(): Promise<void> {
 }
 
 export interface RunInspector {
-  feed: LiveFeed;
+  /** query()'s `observe`: feeds the page. */
+  feed: (event: AgentEvent) => void;
   server: InspectorServer;
   /** After a -p task: say so, keep serving until Ctrl-C, then close. */
   holdUntilInterrupted(): Promise<void>;

@@ -24,7 +24,7 @@ export async function runInteractiveMode(args: string[], raw: RawOptions): Promi
       initialPrompt,
       onStart: (prompt) => session.startTask(prompt),
       onResult: (result) => session.endTask(result),
-      ...(inspector ? { inspect: inspector.feed.inspect, onEvent: inspector.feed.onEvent } : {}),
+      ...(inspector ? { observe: inspector.feed } : {}),
     },
   );
   // A signal from outside (kill -INT, kill -TERM) does what Ctrl-C at the keyboard does.

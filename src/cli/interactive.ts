@@ -1,7 +1,6 @@
 import { createInterface } from 'node:readline';
 import type { Message } from '../../machines/types.js';
 import type { AgentEvent, QueryResult } from '../engine/events.js';
-import type { QueryOptions } from '../engine/query.js';
 import { createTerminalPrompt, type LineSource } from '../permissions/index.js';
 import { textRenderer } from './output/text.js';
 import { policyFor, type RunConfig } from './run-config.js';
@@ -19,11 +18,10 @@ export interface InteractiveSession {
   sessionId: string;
   /** The conversation; each task is appended to it, so the next one sees everything before. */
   messages: Message[];
-  onEvent?: (event: AgentEvent) => void;
   /** Before each task (the session store marks the task running). */
   onStart?: (prompt: string) => void;
-  /** Sees the engine's inspection events (the live inspector). */
-  inspect?: QueryOptions['inspect'];
+  /** Sees every event as it happens (the live inspector). */
+  observe?: (event: AgentEvent) => void;
   onResult?: (result: QueryResult) => void;
   /** A task to run first, as if typed (`xagent "fix the build"` on a terminal). */
   initialPrompt?: string;
@@ -75,7 +73,7 @@ export function startInteractive(config: RunConfig, io: InteractiveIO, session: 
     const controller = new AbortController();
     const finished = runOneTask(
       config,
-      { prompt, sessionId: session.sessionId, messages: session.messages, permissions, signal: controller.signal, onEvent: session.onEvent, inspect: session.inspect },
+      { prompt, sessionId: session.sessionId, messages: session.messages, permissions, signal: controller.signal, observe: session.observe },
       textRenderer({ stdout: io.output, stderr: io.errorOutput }, config),
     );
     running = { controller, finished };

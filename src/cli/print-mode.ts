@@ -48,7 +48,7 @@ export async function runPrint(args: string[], raw: RawOptions): Promise<number>
         messages: session.messages,
         permissions: policyFor(config, askPerson),
         signal: controller.signal,
-        ...(inspector ? { inspect: inspector.feed.inspect, onEvent: inspector.feed.onEvent } : {}),
+        ...(inspector ? { observe: inspector.feed } : {}),
       },
       rendererFor(config, { stdout: process.stdout, stderr: process.stderr }),
     );

@@ -1,8 +1,9 @@
-import path from 'node:path';
 import type { Message } from '../../machines/types.js';
 import type { AgentEvent, QueryResult } from '../engine/events.js';
-import { query, type QueryOptions } from '../engine/query.js';
+import { query } from '../engine/query.js';
 import type { PermissionPolicy } from '../permissions/types.js';
+import { sessionDir } from '../sessions/layout.js';
+import { openSessionWriter } from '../sessions/session-writer.js';
 import { exitCodeFor } from './exit-codes.js';
 import { jsonRenderer, streamJsonRenderer } from './output/json.js';
 import type { Renderer, Streams } from './output/renderer.js';
@@ -30,9 +31,8 @@ export interface TaskRun {
   messages: Message[];
   permissions: PermissionPolicy;
   signal: AbortSignal;
-  onEvent?: (event: AgentEvent) => void;
-  /** Sees the engine's inspection events (the live inspector). */
-  inspect?: QueryOptions['inspect'];
+  /** Sees every event as it happens (the live inspector). */
+  observe?: (event: AgentEvent) => void;
 }
 
 /** Runs one task through the engine, rendering as it goes; resolves with the result. */
@@ -47,12 +47,11 @@ export async function runOneTask(config: RunConfig, run: TaskRun, renderer: Rend
     timeoutMs: config.timeoutMs,
     signal: run.signal,
     sessionId: run.sessionId,
-    sessionDir: path.join(config.home, 'sessions', run.sessionId),
+    session: openSessionWriter(sessionDir(config.home, run.sessionId), run.sessionId),
     messages: run.messages,
-    ...(run.inspect ? { inspect: run.inspect } : {}),
+    ...(run.observe ? { observe: run.observe } : {}),
   });
   for await (const event of events) {
-    run.onEvent?.(event);
     if (event.type === 'result') {
       renderer.finish(event);
       return event;

@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { Command } from 'commander';
 import { listSessions, type SessionSummary } from '../sessions/store.js';
 import { parsePositiveInt } from './parse-options.js';
-import { xagentHome } from '../permissions/index.js';
+import { xagentHome } from '../sessions/layout.js';
 
 interface SessionsStreams {
   stdout: NodeJS.WritableStream;

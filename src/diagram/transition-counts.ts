@@ -13,7 +13,7 @@ export interface CountedLine {
   state?: unknown;
   seq?: unknown;
   ts?: unknown;
-  via?: { event?: unknown } | null;
+  via?: { event?: unknown; transition?: unknown } | null;
 }
 
 export interface TransitionCounts {
@@ -64,9 +64,11 @@ export function countTransitions(graph: ChartGraph, traces: Iterable<readonly Co
       previous = line.state;
       if (from === undefined) continue;
       if (options.since !== undefined && !(typeof line.ts === 'string' && Date.parse(line.ts) >= options.since)) continue;
-      const found = candidates(graph, from, line.state, event);
+      // Since the step record the trace names the edge itself; older lines are matched.
+      const named = typeof line.via?.transition === 'string' && counts.has(line.via.transition) ? [line.via.transition] : undefined;
+      const found = named ?? candidates(graph, from, line.state, event).map((e) => e.id);
       if (found.length === 1) {
-        counts.set(found[0]!.id, counts.get(found[0]!.id)! + 1);
+        counts.set(found[0]!, counts.get(found[0]!)! + 1);
         result.counted++;
       } else if (event === undefined) result.skipped.withoutVia++;
       else result.skipped.unmatched++;

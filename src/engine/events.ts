@@ -1,4 +1,5 @@
 import type { EngineState } from '../../machines/query-engine.js';
+import type { TraceStateRecord } from '../sessions/records.js';
 import type {
   EngineError,
   PermissionDecision,
@@ -7,20 +8,8 @@ import type {
   Usage,
 } from '../../machines/types.js';
 
-/** One line of trace.jsonl: a state entered, with what the state has. */
-export interface TraceLine {
-  seq: number;
-  ts: string;
-  session_id: string;
-  state: EngineState;
-  turn: number;
-  tool_call_count: number;
-  usage: Usage;
-  call?: ToolCall;
-  error?: EngineError;
-  decision?: PermissionDecision;
-  reason?: StopReason;
-}
+/** One state line of trace.jsonl (the record version aside): a state entered, how, and what the state has. */
+export type TraceLine = Omit<TraceStateRecord, 'v'>;
 
 /** The summary of a finished task; the `result` event and the CLI's json output. */
 export interface QueryResult {

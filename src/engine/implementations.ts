@@ -1,13 +1,13 @@
 import { fromCallback, fromPromise, type EventObject } from 'xstate';
-import { decidePermissionAction, validateCallAction } from '../../machines/query-engine.js';
+import { decidePermissionAction, validateCallAction, type CallModelInput } from '../../machines/query-engine.js';
 import { addUsage } from '../../machines/engine-context.js';
-import type { Message, ModelResponse, PermissionDecision, ToolCall, ToolResult, Usage } from '../../machines/types.js';
+import type { ModelResponse, PermissionDecision, ToolCall, ToolResult } from '../../machines/types.js';
 import type { ModelClient } from '../model/types.js';
 import type { PermissionPolicy } from '../permissions/types.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import type { Clock } from './clock.js';
 import type { AgentEvent } from './events.js';
-import type { SessionSink } from './session-files.js';
+import type { SessionSink } from '../sessions/session-writer.js';
 
 export interface EngineServices {
   model: ModelClient;
@@ -27,12 +27,11 @@ const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resol
 /** The real actors and rules behind the chart's names, for `queryEngine.provide(...)`. */
 export function engineImplementations(services: EngineServices) {
   const { model, tools, permissions, workspace, system, clock, sink, emit, sessionId } = services;
-  let total: Usage = { input_tokens: 0, output_tokens: 0 };
   // The tool list does not change during a task: built once, not per model round.
   const toolSpecs = tools.specs();
   return {
     actors: {
-      callModel: fromPromise<ModelResponse, { messages: Message[]; turn: number }>(async ({ input, signal }) => {
+      callModel: fromPromise<ModelResponse, CallModelInput>(async ({ input, signal }) => {
         await yieldToEventLoop();
         signal.throwIfAborted();
         const response = await model.createMessage({
@@ -42,12 +41,11 @@ export function engineImplementations(services: EngineServices) {
           signal,
           onTextDelta: (text) => emit({ type: 'text_delta', text }),
           onRetry: ({ attempt, delayMs, status, message }) => {
-            sink.trace({ event: 'retry', ts: new Date().toISOString(), session_id: sessionId, state: 'call_model', turn: input.turn, attempt, delay_ms: delayMs, status, message });
+            sink.annotate({ event: 'retry', ts: new Date(clock.now()).toISOString(), session_id: sessionId, state: 'call_model', turn: input.turn, attempt, delay_ms: delayMs, ...(status !== undefined ? { status } : {}), message });
             emit({ type: 'retry', attempt, delay_ms: delayMs, status, message });
           },
         });
-        total = addUsage(total, response.usage);
-        emit({ type: 'usage', usage: response.usage, total });
+        emit({ type: 'usage', usage: response.usage, total: addUsage(input.usage, response.usage) });
         emit({ type: 'turn_end', reason: response.stopReason });
         return response;
       }),
@@ -57,8 +55,8 @@ export function engineImplementations(services: EngineServices) {
       executeTool: fromPromise<ToolResult, { call: ToolCall }>(async ({ input: { call }, signal }) => {
         emit({ type: 'tool_start', call });
         const started = clock.now();
-        const audit = (fields: object) =>
-          sink.audit({ ts: new Date().toISOString(), session_id: sessionId, call, duration_ms: clock.now() - started, ...fields });
+        const audit = (fields: { is_error: boolean; aborted: boolean; crashed?: boolean; content: string }) =>
+          sink.audit({ ts: new Date(clock.now()).toISOString(), session_id: sessionId, call, duration_ms: clock.now() - started, ...fields });
         try {
           const result = await tools.execute(call, { signal, workspace });
           audit({ is_error: result.isError, aborted: signal.aborted, content: result.content.slice(0, 2000) });

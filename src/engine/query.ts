@@ -1,17 +1,21 @@
 import { randomUUID } from 'node:crypto';
-import { createActor, type InspectionEvent } from 'xstate';
-import type { EngineContext, EngineInput } from '../../machines/engine-context.js';
-import { queryEngine, type EngineState } from '../../machines/query-engine.js';
+import { createActor } from 'xstate';
+import type { EngineInput } from '../../machines/engine-context.js';
+import { queryEngine } from '../../machines/query-engine.js';
 import type { Message, TextBlock } from '../../machines/types.js';
 import type { ModelClient } from '../model/types.js';
 import type { PermissionPolicy } from '../permissions/types.js';
+import { noSessionRecord, type SessionSink } from '../sessions/session-writer.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import { AsyncQueue } from './async-queue.js';
 import { systemClock, type Clock } from './clock.js';
 import type { AgentEvent, QueryResult } from './events.js';
 import { engineImplementations } from './implementations.js';
-import { noSessionFiles, openSessionFiles, type SessionSink } from './session-files.js';
-import { traceLine } from './trace.js';
+import { DEFAULT_LIMITS } from './limits.js';
+import { stepOf } from './step.js';
+import { observeMicrosteps, type Microstep } from './step-adapter.js';
+
+export { DEFAULT_LIMITS } from './limits.js';
 
 export interface QueryOptions {
   model: ModelClient;
@@ -24,17 +28,17 @@ export interface QueryOptions {
   timeoutMs?: number;
   signal?: AbortSignal;
   sessionId?: string;
-  /** Where trace.jsonl, transcript.jsonl and audit.jsonl go; null keeps no record. */
-  sessionDir?: string | null;
+  /** Where the trace, transcript and audit go (`openSessionWriter`); without one nothing is recorded. */
+  session?: SessionSink;
   /** The conversation so far (resume); the new task is appended to it in place. */
   messages?: Message[];
   system?: string;
   clock?: Clock;
-  /** Sees every inspection event of the engine actor (the live inspector). */
-  inspect?: (event: InspectionEvent) => void;
+  /** Sees every event as it happens, before it is yielded (the live inspector attaches here). */
+  observe?: (event: AgentEvent) => void;
+  /** Sees every microstep of the engine, targetless ones too (coverage, benchmarks). */
+  onMicrostep?: (microstep: Microstep) => void;
 }
-
-export const DEFAULT_LIMITS = { maxTurns: 8, maxToolCalls: 12, timeoutMs: 120_000 } as const;
 
 export function defaultSystemPrompt(workspace: string): string {
   return [
@@ -51,8 +55,12 @@ export function defaultSystemPrompt(workspace: string): string {
 export async function* query(userInput: string, options: QueryOptions): AsyncGenerator<AgentEvent, QueryResult> {
   const clock = options.clock ?? systemClock;
   const sessionId = options.sessionId ?? randomUUID();
-  const sink: SessionSink = options.sessionDir ? openSessionFiles(options.sessionDir) : noSessionFiles;
-  const events = new AsyncQueue<AgentEvent>();
+  const sink: SessionSink = options.session ?? noSessionRecord(sessionId);
+  const queue = new AsyncQueue<AgentEvent>();
+  const emit = (event: AgentEvent) => {
+    options.observe?.(event);
+    queue.push(event);
+  };
   const messages = options.messages ?? [];
   const startedAt = clock.now();
   const firstNew = messages.length;
@@ -68,26 +76,18 @@ export async function* query(userInput: string, options: QueryOptions): AsyncGen
     clock,
     sink,
     sessionId,
-    emit: (event) => events.push(event),
+    emit,
   });
 
-  const enter = (state: EngineState, context: EngineContext) => {
-    const line = traceLine({ seq: seq++, ts: new Date(clock.now()).toISOString(), state, context });
-    sink.trace(line);
-    const { state: name, ...rest } = line;
-    events.push({ type: 'state', name, ...rest });
-    // Every message goes to the transcript as soon as it is in the (shared, append-only) array.
-    for (; written < messages.length; written++) sink.transcript(messages[written]!);
-  };
-
   // Transient states (validate_tool, recover...) appear only in microsteps, never in snapshots.
-  // The initial macrostep runs inside createActor, so the root is recognised by id, not by reference.
-  const observe = (event: InspectionEvent) => {
-    options.inspect?.(event);
-    if (event.type !== '@xstate.microstep' || event.actorRef.sessionId !== event.rootId) return;
-    const snapshot = event.snapshot as unknown as { context: EngineContext; value: EngineState };
-    if (seq === 0) enter('build_context', snapshot.context);
-    if (event._transitions.some((t) => t.target !== undefined)) enter(snapshot.value, snapshot.context);
+  const onMicrostep = (microstep: Microstep) => {
+    options.onMicrostep?.(microstep);
+    if (!microstep.entered) return;
+    const step = stepOf({ seq: seq++, state: microstep.state, via: microstep.entered, context: microstep.context });
+    const { v: _v, state, ...fields } = sink.step(step, new Date(clock.now()).toISOString());
+    emit({ type: 'state', name: state, ...fields });
+    // Every message goes to the transcript as soon as it is in the (shared, append-only) array.
+    for (; written < messages.length; written++) sink.message(messages[written]!);
   };
 
   const input: EngineInput = {
@@ -100,7 +100,7 @@ export async function* query(userInput: string, options: QueryOptions): AsyncGen
     startedAt,
   };
   // An annotation (it has `event`), not a state: what a replay needs to know of the task's limits.
-  sink.trace({
+  sink.annotate({
     event: 'task_start',
     ts: new Date(startedAt).toISOString(),
     session_id: sessionId,
@@ -108,7 +108,7 @@ export async function* query(userInput: string, options: QueryOptions): AsyncGen
     prompt: userInput,
     limits: { max_turns: input.maxTurns, max_tool_calls: input.maxToolCalls, timeout_ms: input.timeoutMs },
   });
-  const actor = createActor(queryEngine.provide(implementations), { input, inspect: observe });
+  const actor = createActor(queryEngine.provide(implementations), { input, inspect: observeMicrosteps(onMicrostep) });
 
   let result: QueryResult | undefined;
   const finish = (
@@ -129,8 +129,8 @@ export async function* query(userInput: string, options: QueryOptions): AsyncGen
       ...rest,
     };
     sink.close();
-    events.push(result);
-    events.close();
+    emit(result);
+    queue.close();
   };
   actor.subscribe({
     complete: () => {
@@ -165,7 +165,7 @@ export async function* query(userInput: string, options: QueryOptions): AsyncGen
   try {
     actor.start();
     if (options.signal?.aborted) abort();
-    for await (const event of events) yield event;
+    for await (const event of queue) yield event;
   } finally {
     options.signal?.removeEventListener('abort', abort);
     if (actor.getSnapshot().status === 'active') actor.send({ type: 'ABORT' });

@@ -1,9 +1,7 @@
-import type { InspectionEvent } from 'xstate';
-import type { AgentEvent, QueryResult } from '../engine/events.js';
-import { DEFAULT_LIMITS } from '../engine/query.js';
-import { stopMessage } from '../cli/stop-message.js';
+import type { AgentEvent } from '../engine/events.js';
 import type { InspectorHistory } from './history.js';
-import type { InspectorLimits, RecordBody, Via } from './records.js';
+import type { InspectorLimits, RecordBody } from './records.js';
+import { resultRecord } from './result-record.js';
 
 export interface RunMeta {
   sessionId: string;
@@ -13,38 +11,12 @@ export interface RunMeta {
   prompt?: string;
 }
 
-/** Connects one run to a history: `inspect` goes to query()'s `inspect` option, `onEvent` sees each AgentEvent. */
-export interface LiveFeed {
-  inspect(event: InspectionEvent): void;
-  onEvent(event: AgentEvent): void;
-}
-
-/** What the user is told at the end: the stop message, or for a final answer the answer. */
-export function resultRecord(result: Omit<QueryResult, 'type' | 'session_id' | 'trace_path' | 'duration_ms'> & { duration_ms?: number }, limits: InspectorLimits): RecordBody {
-  const full = { maxTurns: DEFAULT_LIMITS.maxTurns, maxToolCalls: DEFAULT_LIMITS.maxToolCalls, timeoutMs: DEFAULT_LIMITS.timeoutMs, ...limits };
-  const message = stopMessage({ ...result, type: 'result', session_id: '', trace_path: null, duration_ms: result.duration_ms ?? 0 }, full);
-  return {
-    kind: 'result',
-    reason: result.reason,
-    is_error: result.is_error,
-    stop_message: message || result.text,
-    text: result.text,
-    turns: result.turns,
-    tool_calls: result.tool_calls,
-    usage: result.usage,
-    ...(result.duration_ms !== undefined ? { duration_ms: result.duration_ms } : {}),
-    ...(result.error ? { error: result.error } : {}),
-    ...(result.decision ? { decision: result.decision } : {}),
-    ...(result.call ? { call: result.call } : {}),
-  };
-}
-
-/** Turns an AgentEvent into the record the page gets; the `state` event keeps its trace fields. */
-export function recordOf(event: AgentEvent, limits: InspectorLimits, via?: Via): RecordBody {
+/** Turns an AgentEvent into the record the page gets; the `state` event keeps its trace fields (`via` included). */
+export function recordOf(event: AgentEvent, limits: InspectorLimits): RecordBody {
   switch (event.type) {
     case 'state': {
       const { type: _type, ts: _ts, session_id: _sid, ...fields } = event;
-      return { kind: 'state', ...fields, ...(via ? { via } : {}) };
+      return { kind: 'state', ...fields };
     }
     case 'text_delta':
       return { kind: 'text', text: event.text };
@@ -70,11 +42,11 @@ export function recordOf(event: AgentEvent, limits: InspectorLimits, via?: Via):
 }
 
 /**
- * Feeds one live run into `history`, starting with a `meta` record. From the engine's microsteps
- * it keeps only which event moved the chart (a few strings per step), to mark the transition taken.
- * @example const feed = liveFeed(history, { sessionId, limits }); query(prompt, { ...options, inspect: feed.inspect })
+ * Feeds one live task into `history`, starting with a `meta` record: pass the returned function to
+ * query()'s `observe`. The trace's state events already say which transition entered each state.
+ * @example const observe = liveFeed(history, { sessionId, limits }); query(prompt, { ...options, observe })
  */
-export function liveFeed(history: InspectorHistory, meta: RunMeta): LiveFeed {
+export function liveFeed(history: InspectorHistory, meta: RunMeta): (event: AgentEvent) => void {
   history.append({
     kind: 'meta',
     mode: 'live',
@@ -84,30 +56,5 @@ export function liveFeed(history: InspectorHistory, meta: RunMeta): LiveFeed {
     ...(meta.workspace ? { workspace: meta.workspace } : {}),
     ...(meta.prompt ? { prompt: meta.prompt } : {}),
   });
-  let rootId: string | undefined;
-  // vias[k] entered the state of trace seq k + 1 (seq 0, build_context, is entered by start-up).
-  let vias: Array<Via | undefined> = [];
-
-  return {
-    inspect(event) {
-      if (event.type !== '@xstate.microstep' || event.actorRef.sessionId !== event.rootId) return;
-      if (event.rootId !== rootId) {
-        rootId = event.rootId;
-        vias = [];
-      }
-      const taken = event._transitions.filter((t) => t.target !== undefined);
-      const last = taken.at(-1);
-      if (!last) return;
-      vias.push({ event: last.eventType, from: last.source.key, to: last.target?.[0]?.key ?? last.source.key });
-    },
-    onEvent(event) {
-      let via: Via | undefined;
-      if (event.type === 'state' && event.seq > 0) {
-        const candidate = vias[event.seq - 1];
-        if (candidate?.to === event.name) via = candidate;
-        vias[event.seq - 1] = undefined;
-      }
-      history.append(recordOf(event, meta.limits, via), event.type === 'state' ? event.ts : undefined);
-    },
-  };
+  return (event) => history.append(recordOf(event, meta.limits), event.type === 'state' ? event.ts : undefined);
 }

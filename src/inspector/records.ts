@@ -1,5 +1,6 @@
 import type { EngineState } from '../../machines/query-engine.js';
 import type { TraceLine } from '../engine/events.js';
+import type { Via } from '../engine/step.js';
 import type { EngineError, PermissionDecision, StopReason, ToolCall, Usage } from '../../machines/types.js';
 
 /**
@@ -18,13 +19,8 @@ export interface InspectorLimits {
   timeoutMs?: number;
 }
 
-/** The transition that entered a state, read from the engine's microstep. */
-export interface Via {
-  /** The event type, `''` for an eventless (`always`) transition. */
-  event: string;
-  from: string;
-  to: string;
-}
+/** The transition that entered a state, as the trace records it (event type and chart edge id). */
+export type { Via } from '../engine/step.js';
 
 export type RecordBody =
   | {
@@ -37,7 +33,7 @@ export type RecordBody =
       mode: 'live' | 'replay';
       source?: string;
     }
-  | ({ kind: 'state'; name: EngineState; via?: Via } & Omit<TraceLine, 'state' | 'ts' | 'session_id'>)
+  | ({ kind: 'state'; name: EngineState } & Omit<TraceLine, 'state' | 'ts' | 'session_id' | 'via'> & { via?: Via })
   | { kind: 'text'; text: string }
   | { kind: 'tool_start'; call: ToolCall }
   | { kind: 'tool_result'; call: ToolCall; result: { content: string; is_error: boolean }; duration_ms?: number }

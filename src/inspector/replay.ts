@@ -1,34 +1,16 @@
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
-import type { EngineState } from '../../machines/query-engine.js';
 import type { Message, TextBlock, ToolCall, Usage } from '../../machines/types.js';
-import type { TraceLine } from '../engine/events.js';
+import { isAnnotation, type TraceStateRecord } from '../sessions/records.js';
+import { readSessionRecords } from '../sessions/session-reader.js';
+import { SessionError } from '../sessions/errors.js';
+import { resolveSessionId } from '../sessions/store.js';
+import { sessionDir, TRACE_FILE } from '../sessions/layout.js';
 import { createHistory, type HistoryOptions, type InspectorHistory } from './history.js';
-import { resultRecord } from './live-feed.js';
-import { readJsonLines } from '../sessions/jsonl.js';
+import { resultRecord } from './result-record.js';
 
 export class ReplayError extends Error {
   override readonly name = 'ReplayError';
-}
-
-interface AuditLine {
-  ts?: string;
-  call?: ToolCall;
-  is_error?: boolean;
-  content?: string;
-  duration_ms?: number;
-}
-
-type RetryLine = { event: 'retry'; ts: string; attempt: number; delay_ms: number; status?: number; message: string };
-type TaskStartLine = {
-  event: 'task_start';
-  model?: string;
-  limits?: { max_turns?: number; max_tool_calls?: number; timeout_ms?: number };
-};
-
-/** The usable lines of a JSONL file; a torn or malformed line is skipped (replay only shows). */
-function readJsonl<T>(file: string): T[] {
-  return readJsonLines(file).values.map(({ value }) => value as T);
 }
 
 function assistantText(message: Message): string {
@@ -38,15 +20,23 @@ function assistantText(message: Message): string {
     .join('');
 }
 
-/** `<id>` under `$XAGENT_HOME/sessions`, a session directory, or a trace.jsonl file; returns the trace path. */
+/** A session id or a unique prefix of one, a session directory, or a trace.jsonl file; returns the trace path. */
 export function resolveSessionTarget(target: string, home: string): string {
-  const candidates = [target, path.join(home, 'sessions', target)];
-  for (const candidate of candidates) {
-    if (!existsSync(candidate)) continue;
-    const file = statSync(candidate).isDirectory() ? path.join(candidate, 'trace.jsonl') : candidate;
+  if (existsSync(target)) {
+    const file = statSync(target).isDirectory() ? path.join(target, TRACE_FILE) : target;
     if (existsSync(file)) return path.resolve(file);
   }
-  throw new ReplayError(`no recorded session "${target}": expected a session id under ${path.join(home, 'sessions')}, a session directory, or a trace.jsonl file`);
+  if (!target.includes('/') && !target.includes(path.sep)) {
+    let id: string | undefined;
+    try {
+      id = resolveSessionId(home, target);
+    } catch (error) {
+      if (!(error instanceof SessionError) || error.code !== 'SESSION_NOT_FOUND') throw new ReplayError(error instanceof Error ? error.message : String(error));
+    }
+    const file = id ? path.join(sessionDir(home, id), TRACE_FILE) : undefined;
+    if (file && existsSync(file)) return path.resolve(file);
+  }
+  throw new ReplayError(`no recorded session "${target}": expected a session id (or a unique prefix) under ${path.join(home, 'sessions')}, a session directory, or a trace.jsonl file`);
 }
 
 /**
@@ -55,29 +45,28 @@ export function resolveSessionTarget(target: string, home: string): string {
  * @example const history = loadSessionHistory('/home/me/.xagent/sessions/abc/trace.jsonl');
  */
 export function loadSessionHistory(traceFile: string, options: HistoryOptions = {}): InspectorHistory {
-  const dir = path.dirname(traceFile);
-  const lines = readJsonl<TraceLine | RetryLine | TaskStartLine>(traceFile);
-  const trace = lines.filter((l): l is TraceLine => !('event' in l) && typeof (l as TraceLine).state === 'string');
+  const { states: trace, annotations, messages, audit } = readSessionRecords(traceFile);
   if (trace.length === 0) throw new ReplayError(`${traceFile} has no trace lines`);
-  const audit = readJsonl<AuditLine>(path.join(dir, 'audit.jsonl'));
-  const assistants = readJsonl<Message>(path.join(dir, 'transcript.jsonl')).filter((m) => m.role === 'assistant');
+  const assistants = messages.filter((m) => m.role === 'assistant');
 
   const history = createHistory(options);
   // The latest task's limits (traces written before task_start lines existed have none).
-  const start = lines.filter((l): l is TaskStartLine => 'event' in l && l.event === 'task_start').at(-1);
+  const start = annotations.filter((l) => isAnnotation(l, 'task_start')).at(-1);
+  const startLimits = start && isAnnotation(start, 'task_start') ? start.limits : undefined;
   const limits = {
-    ...(start?.limits?.max_turns ? { maxTurns: start.limits.max_turns } : {}),
-    ...(start?.limits?.max_tool_calls ? { maxToolCalls: start.limits.max_tool_calls } : {}),
-    ...(start?.limits?.timeout_ms ? { timeoutMs: start.limits.timeout_ms } : {}),
+    ...(startLimits?.max_turns ? { maxTurns: startLimits.max_turns } : {}),
+    ...(startLimits?.max_tool_calls ? { maxToolCalls: startLimits.max_tool_calls } : {}),
+    ...(startLimits?.timeout_ms ? { timeoutMs: startLimits.timeout_ms } : {}),
   };
+  const model = start && isAnnotation(start, 'task_start') ? start.model : undefined;
   history.append(
-    { kind: 'meta', mode: 'replay', session_id: trace[0]!.session_id, limits, ...(start?.model ? { model: start.model } : {}), source: traceFile },
+    { kind: 'meta', mode: 'replay', session_id: trace[0]!.session_id, limits, ...(model ? { model } : {}), source: traceFile },
     trace[0]!.ts,
   );
-  const retries = lines.filter((l): l is RetryLine => 'event' in l && l.event === 'retry');
+  const retries = annotations.filter((l) => isAnnotation(l, 'retry'));
   let nextAssistant = 0;
   let lastText = '';
-  let previous: TraceLine | undefined;
+  let previous: TraceStateRecord | undefined;
   let started = Date.parse(trace[0]!.ts);
   const usedAudit = new Set<number>();
 
@@ -93,13 +82,14 @@ export function loadSessionHistory(traceFile: string, options: HistoryOptions = 
       if (text) lastText = text;
     }
     for (const retry of retries.filter((r) => r.ts <= line.ts && (!previous || r.ts > previous.ts))) {
-      const { event: _event, ts, ...fields } = retry;
+      if (!isAnnotation(retry, 'retry')) continue;
+      const { event: _event, ts, v: _v, session_id: _sid, state: _state, turn: _turn, ...fields } = retry;
       history.append({ kind: 'retry', ...fields }, ts);
     }
     if (previous?.state === 'execute_tool' && previous.call) toolResult(previous.call, line.ts);
-    const { state, ts, session_id: _sid, ...fields } = line;
-    const via = previous && line.seq > 0 ? { event: '', from: previous.state, to: state } : undefined;
-    history.append({ kind: 'state', name: state as EngineState, ...fields, ...(via ? { via } : {}) }, ts);
+    // Old traces have no `via`: the page then matches the transition by its two states.
+    const { v: _v, state, ts, session_id: _sid, ...fields } = line;
+    history.append({ kind: 'state', name: state, ...fields }, ts);
     if (state === 'execute_tool' && line.call) history.append({ kind: 'tool_start', call: line.call }, ts);
     if (state === 'done' && line.reason) {
       history.append(
@@ -116,7 +106,7 @@ export function loadSessionHistory(traceFile: string, options: HistoryOptions = 
             ...(line.decision ? { decision: line.decision } : {}),
             ...(line.call ? { call: line.call } : {}),
           },
-          {},
+          limits,
         ),
         ts,
       );

@@ -164,9 +164,14 @@ export function routingView(snapshot: EngineSnapshot) {
     queue: c.queue,
     truncatedIds: c.truncatedIds,
     results: c.results.map((r) => ({ id: r.tool_use_id, isError: r.is_error === true })),
-    validation: c.validation,
-    decision: c.decision,
-    lastError: c.lastError?.code ?? null,
+    current: c.current && {
+      id: c.current.call.id,
+      truncated: c.current.truncated,
+      validation: c.current.validation,
+      decision: c.current.decision,
+      error: c.current.error?.code ?? null,
+    },
+    modelError: c.modelError?.code ?? null,
     stopReason: c.stopReason,
   };
 }

@@ -9,7 +9,6 @@ export {
   projectSettingsPath,
   SettingsError,
   userSettingsPath,
-  xagentHome,
   type LoadedSettings,
 } from './settings.js';
 export { PERMISSION_MODES, type PermissionMode, type PermissionPolicy } from './types.js';

@@ -1,6 +1,6 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import { writeFileAtomicSync } from '../files/write-file-atomic-sync.js';
-import os from 'node:os';
+import { xagentHome } from '../sessions/layout.js';
 import path from 'node:path';
 import type { PermissionBehavior } from '../../machines/types.js';
 import { parseRules, RuleParseError, type PermissionRule } from './rules.js';
@@ -50,11 +50,6 @@ export interface LoadSettingsOptions {
 }
 
 const BEHAVIORS: readonly PermissionBehavior[] = ['allow', 'deny', 'ask'];
-
-/** `$XAGENT_HOME`, else `~/.xagent`. */
-export function xagentHome(env: NodeJS.ProcessEnv = process.env): string {
-  return env.XAGENT_HOME || path.join(os.homedir(), '.xagent');
-}
 
 export function userSettingsPath(home: string = xagentHome()): string {
   return path.join(home, 'settings.json');

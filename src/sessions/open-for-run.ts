@@ -9,7 +9,9 @@ import { acquireSessionLock } from './lock.js';
 import { META_SCHEMA_VERSION, clipPrompt, readMeta, writeMeta, type SessionMeta } from './meta.js';
 import { pairingProblems, repairPairing } from './repair.js';
 import { deriveMeta, latestSessionFor, resolveSessionId, sessionDir } from './store.js';
-import { AUDIT_FILE, loadTranscript, recordedResults, TRACE_FILE, TRANSCRIPT_FILE } from './transcript.js';
+import { AUDIT_FILE, TRACE_FILE, TRANSCRIPT_FILE } from './layout.js';
+import { transcriptRecord } from './records.js';
+import { loadTranscript, recordedResults } from './transcript.js';
 
 export interface OpenSessionOptions {
   /** XAGENT_HOME. */
@@ -157,10 +159,10 @@ function healAndLoad(dir: string, id: string, warnings: string[]): Message[] {
     // Lines were skipped or results moved: rewrite the file as the conversation now stands, keeping the original.
     const backup = `${file}.${Date.now()}.orig`;
     copyFileSync(file, backup);
-    writeFileAtomicSync(file, repair.messages.map((m) => `${JSON.stringify(m)}\n`).join(''));
+    writeFileAtomicSync(file, repair.messages.map((m) => `${JSON.stringify(transcriptRecord(m))}\n`).join(''));
     warnings.push(`session ${id}: ${TRANSCRIPT_FILE} rewritten; the original is kept as ${path.basename(backup)}`);
   } else if (repair.tail) {
-    appendFileSync(file, `${JSON.stringify(repair.tail)}\n`);
+    appendFileSync(file, `${JSON.stringify(transcriptRecord(repair.tail))}\n`);
   }
   for (const problem of pairingProblems(repair.messages)) warnings.push(`session ${id}: still invalid after repair: ${problem}`);
   return repair.messages;

@@ -4,7 +4,10 @@ import type { StopReason } from '../../machines/types.js';
 import { SessionError } from './errors.js';
 import { readJsonLines } from './jsonl.js';
 import { META_SCHEMA_VERSION, clipPrompt, pidAlive, readMeta, type SessionMeta } from './meta.js';
-import { firstUserText, loadTranscript, TRACE_FILE, TRANSCRIPT_FILE } from './transcript.js';
+import { SESSION_ID, sessionDir, sessionsRoot, TRACE_FILE, TRANSCRIPT_FILE } from './layout.js';
+import { firstUserText, loadTranscript } from './transcript.js';
+
+export { sessionDir, sessionsRoot } from './layout.js';
 
 /** One session as `xagent sessions` shows it. */
 export interface SessionSummary {
@@ -23,17 +26,6 @@ export interface SessionList {
   warnings: string[];
 }
 
-/** Ids are directory names we chose (UUIDs); anything that could climb out of sessions/ is refused. */
-const SESSION_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
-
-export function sessionsRoot(home: string): string {
-  return path.join(home, 'sessions');
-}
-
-export function sessionDir(home: string, id: string): string {
-  if (!SESSION_ID.test(id) || id.includes('..')) throw new SessionError('SESSION_ID_INVALID', `"${id}" is not a session id`);
-  return path.join(sessionsRoot(home), id);
-}
 
 /**
  * Every recorded session under `<home>/sessions`, most recently updated first.

@@ -1,11 +1,11 @@
 import path from 'node:path';
 import type { Message } from '../../machines/types.js';
 import { readJsonLines, type LineProblem } from './jsonl.js';
+import { AUDIT_FILE, TRANSCRIPT_FILE } from './layout.js';
+import { recordVersion } from './records.js';
 import type { RecordedResult } from './repair.js';
 
-export const TRANSCRIPT_FILE = 'transcript.jsonl';
-export const TRACE_FILE = 'trace.jsonl';
-export const AUDIT_FILE = 'audit.jsonl';
+export { AUDIT_FILE, TRACE_FILE, TRANSCRIPT_FILE } from './layout.js';
 
 export interface LoadedTranscript {
   messages: Message[];
@@ -20,9 +20,11 @@ export interface LoadedTranscript {
  * @example const { messages, problems } = loadTranscript('/home/me/.xagent/sessions/abc');
  */
 export function loadTranscript(dir: string): LoadedTranscript {
-  const { values, problems } = readJsonLines(path.join(dir, TRANSCRIPT_FILE));
+  const file = path.join(dir, TRANSCRIPT_FILE);
+  const { values, problems } = readJsonLines(file);
   const messages: Message[] = [];
   for (const { line, value } of values) {
+    recordVersion(value, file);
     const message = toMessage(value);
     if (message) messages.push(message);
     else problems.push({ line, kind: 'malformed', detail: 'not a message ({role: "user" | "assistant", content})' });
@@ -31,7 +33,7 @@ export function loadTranscript(dir: string): LoadedTranscript {
   return { messages, problems };
 }
 
-/** A message line, including the older shape whose content is a plain string. */
+/** A message line (its record version dropped), including the older shape whose content is a plain string. */
 export function toMessage(value: unknown): Message | null {
   if (typeof value !== 'object' || value === null) return null;
   const { role, content } = value as { role?: unknown; content?: unknown };

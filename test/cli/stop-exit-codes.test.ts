@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest';
 import type { Message } from '../../machines/types.js';
 import type { FakeResponse } from '../support/fake-anthropic.js';
 import { useFakeApi } from '../support/fake-api-env.js';
-import { readJsonl, unpairedToolUses } from '../support/engine-harness.js';
+import { loadTranscript } from '../../src/sessions/transcript.js';
+import { unpairedToolUses } from '../support/engine-harness.js';
 import { jsonLines, runCli, type CliOptions } from '../support/run-cli.js';
 
 const api = useFakeApi();
@@ -17,7 +18,8 @@ async function run(script: FakeResponse[], flags: string[], options: CliOptions 
 
 function onlyTranscript(): Message[] {
   const [id] = readdirSync(path.join(api.home, 'sessions'));
-  return readJsonl<Message>(path.join(api.home, 'sessions', id!, 'transcript.jsonl'));
+  // Through the session reader: lines carry their record version, which is not part of the message.
+  return loadTranscript(path.join(api.home, 'sessions', id!)).messages;
 }
 
 const readCall = (id: string) => ({ type: 'tool_use' as const, id, name: 'read_file', input: { path: 'missing.txt' } });

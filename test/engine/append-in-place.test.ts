@@ -15,9 +15,7 @@ describe('per-round cost does not grow with the conversation', () => {
       messages,
       maxTurns: rounds + 1,
       maxToolCalls: rounds,
-      inspect: (event) => {
-        if (event.type === '@xstate.microstep') seen.add((event.snapshot as unknown as { context: { messages: unknown } }).context.messages);
-      },
+      onMicrostep: (microstep) => seen.add(microstep.context.messages),
     });
     expect(run.result.reason).toBe('final_answer');
     expect([...seen]).toEqual([messages]);

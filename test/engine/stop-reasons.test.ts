@@ -30,6 +30,24 @@ describe('stop reasons through query()', () => {
     ]);
   });
 
+  it('max_tool_calls reports no validation error when the call past the budget is invalid (regression)', async () => {
+    const invalid = { type: 'tool_use', id: 't2', name: 'echo', input: { text: 42 } };
+    const run = await runTask([{ content: [echo('a', 't1'), invalid] }], { maxToolCalls: 1 });
+    expect(run.result.reason).toBe('max_tool_calls');
+    expect(run.result.error).toBeUndefined();
+    expect(run.trace.at(-1)).toMatchObject({ state: 'done', reason: 'max_tool_calls', call: { id: 't2' } });
+    expect(run.trace.at(-1)).not.toHaveProperty('error');
+  });
+
+  it('a recovered error does not leak into the next call or into a later stop', async () => {
+    const invalid = { type: 'tool_use', id: 't1', name: 'echo', input: { text: 42 } };
+    const run = await runTask([{ content: [invalid, echo('b', 't2')] }, { content: [echo('c', 't3')] }], { maxTurns: 2 });
+    expect(run.trace.find((l) => l.state === 'recover')).toMatchObject({ call: { id: 't1' }, error: { code: 'TOOL_INPUT_INVALID' } });
+    expect(run.trace.filter((l) => l.state === 'execute_tool').map((l) => [l.call?.id, l.error])).toEqual([['t2', undefined], ['t3', undefined]]);
+    expect(run.result.reason).toBe('max_turns');
+    expect(run.result.error).toBeUndefined();
+  });
+
   it('timeout: a model slower than the deadline stops with timeout', async () => {
     const run = await runTask([{ text: 'late', delay_ms: 10_000 }], { timeoutMs: 30 });
     expect(run.result.reason).toBe('timeout');

@@ -74,12 +74,13 @@ describe('the live feed of a run', () => {
   it('records deltas: a meta with the limits first, state records with trace fields and the transition taken, no message arrays', async () => {
     const history = createHistory();
     const feed = liveFeed(history, { sessionId: 's1', model: 'm', limits: { maxTurns: 5, maxToolCalls: 3, timeoutMs: 9000 }, workspace: '/w' });
-    const run = await runTask(seedScript, { inspect: feed.inspect, onEvent: feed.onEvent, maxTurns: 5, maxToolCalls: 3 });
+    const run = await runTask(seedScript, { observe: feed, maxTurns: 5, maxToolCalls: 3 });
     const states = history.records.filter((r): r is Extract<InspectorRecord, { kind: 'state' }> => r.kind === 'state');
     expect(history.records[0]).toMatchObject({ kind: 'meta', session_id: 's1', limits: { maxTurns: 5, maxToolCalls: 3, timeoutMs: 9000 } });
     expect(states.map((s) => s.name)).toEqual(run.states);
-    expect(states.find((s) => s.name === 'recover')).toMatchObject({ error: { code: 'TOOL_INPUT_INVALID' }, via: { from: 'validate_tool', to: 'recover', event: '' } });
-    expect(states.find((s) => s.name === 'validate_tool')?.via).toEqual({ event: 'xstate.done.actor.callModel', from: 'call_model', to: 'validate_tool' });
+    expect(states.find((s) => s.name === 'recover')).toMatchObject({ error: { code: 'TOOL_INPUT_INVALID' }, via: { event: 'always', transition: 'validate_tool:always:2' } });
+    expect(states.find((s) => s.name === 'validate_tool')?.via).toEqual({ event: 'xstate.done.actor.callModel', transition: 'call_model:xstate.done.actor.callModel:0' });
+    expect(states[0]?.via).toEqual({ event: 'xstate.init' });
     expect(history.records.at(-1)).toMatchObject({ kind: 'result', reason: 'final_answer', stop_message: 'All done.' });
     expect(JSON.stringify(history.records)).not.toContain('"messages"');
     expect(JSON.stringify(history.records)).not.toContain('"role"');
@@ -88,16 +89,43 @@ describe('the live feed of a run', () => {
   it('gives the stop message the user saw for a stop that is not an answer', async () => {
     const history = createHistory();
     const feed = liveFeed(history, { sessionId: 's2', limits: { maxTurns: 1, maxToolCalls: 3, timeoutMs: 9000 } });
-    await runTask(seedScript, { inspect: feed.inspect, onEvent: feed.onEvent, maxTurns: 1 });
+    await runTask(seedScript, { observe: feed, maxTurns: 1 });
     expect(history.records.at(-1)).toMatchObject({ kind: 'result', reason: 'max_turns', stop_message: expect.stringContaining('more than 1 model rounds') });
   });
 });
 
 describe('replay of a recorded session', () => {
+  const lastStep = (records: readonly InspectorRecord[]) => records.filter((r) => r.kind === 'state').at(-1);
+
+  it('highlights the transition that fired: a final answer is done(callModel) into done, never max_turns', async () => {
+    const run = await runTask([{ text: 'The answer.' }]);
+    const replay = loadSessionHistory(path.join(run.sessionDir, 'trace.jsonl'));
+    expect(lastStep(replay.records)).toMatchObject({
+      name: 'done',
+      reason: 'final_answer',
+      via: { event: 'xstate.done.actor.callModel', transition: 'call_model:xstate.done.actor.callModel:2' },
+    });
+  });
+
+  it('highlights the maxTurnsReached transition for a run that hit max_turns', async () => {
+    const run = await runTask(seedScript, { maxTurns: 1 });
+    const replay = loadSessionHistory(path.join(run.sessionDir, 'trace.jsonl'));
+    expect(lastStep(replay.records)).toMatchObject({ name: 'done', reason: 'max_turns', via: { event: 'always', transition: 'call_model:always:0' } });
+  });
+
+  it('replays exactly the transitions the live run took', async () => {
+    const live = createHistory();
+    const run = await runTask(seedScript, { observe: liveFeed(live, { sessionId: 's', limits: {} }) });
+    const replay = loadSessionHistory(path.join(run.sessionDir, 'trace.jsonl'));
+    const vias = (records: readonly InspectorRecord[]) => records.flatMap((r) => (r.kind === 'state' ? [r.via] : []));
+    expect(vias(replay.records)).toEqual(vias(live.records));
+    expect(vias(replay.records).every((via) => via?.event)).toBe(true);
+  });
+
   it('rebuilds the same states, tool calls, model text and stop from trace, audit and transcript', async () => {
     const live = createHistory();
     const feed = liveFeed(live, { sessionId: 's3', limits: {} });
-    const run = await runTask(seedScript, { inspect: feed.inspect, onEvent: feed.onEvent });
+    const run = await runTask(seedScript, { observe: feed });
     const replay = loadSessionHistory(path.join(run.sessionDir, 'trace.jsonl'));
     const names = (records: readonly InspectorRecord[]) => records.flatMap((r) => (r.kind === 'state' ? [r.name] : []));
     expect(names(replay.records)).toEqual(names(live.records));

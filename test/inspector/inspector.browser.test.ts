@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inspectorChart } from '../../src/inspector/chart.js';
 import { createHistory } from '../../src/inspector/history.js';
 import { liveFeed } from '../../src/inspector/live-feed.js';
+import { loadSessionHistory } from '../../src/inspector/replay.js';
 import { startInspectorServer, type InspectorServer } from '../../src/inspector/server.js';
 import { runTask, type Run } from '../support/engine-harness.js';
 
@@ -64,7 +65,7 @@ describe.skipIf(!haveChromium && !process.env.CI)('the inspector in a browser', 
     await page.goto(server.url);
     await page.locator('#chart[data-ready="true"]').waitFor();
     await watchLitState(page);
-    run = runTask(script, { inspect: feed.inspect, onEvent: feed.onEvent, sessionId: 'browser-test' });
+    run = runTask(script, { observe: feed, sessionId: 'browser-test' });
   });
 
   afterAll(async () => {
@@ -131,6 +132,34 @@ describe.skipIf(!haveChromium && !process.env.CI)('the inspector in a browser', 
     await expect.poll(lit).toBe('call_model');
     await page.locator('#follow-live').click();
     await expect.poll(lit).toBe('done');
+  });
+
+  it('marks exactly the transition that entered the lit state', async () => {
+    await expect.poll(() => page.locator('svg').first().getAttribute('data-last-transition')).toBe('call_model:xstate.done.actor.callModel:2');
+    await expect(page.locator('svg g.edge.last').count()).resolves.toBe(1);
+  });
+
+  /** Serves a recorded session's trace and returns the chart edges marked as the last transition at the end. */
+  async function replayedLastEdges(sessionDir: string): Promise<string[]> {
+    const replay = await startInspectorServer({ history: loadSessionHistory(path.join(sessionDir, 'trace.jsonl')), chart: inspectorChart });
+    try {
+      const replayPage = await (await browser.newContext({ viewport: { width: 1400, height: 1000 } })).newPage();
+      await replayPage.goto(replay.url);
+      await replayPage.locator('#chart[data-ready="true"]').waitFor();
+      await expect.poll(() => replayPage.locator('svg').first().getAttribute('data-current')).toBe('done');
+      const edges = await replayPage.locator('svg g.edge.last').evaluateAll((gs) => gs.map((g) => g.getAttribute('data-edge-id') ?? ''));
+      await replayPage.context().close();
+      return edges;
+    } finally {
+      await replay.close();
+    }
+  }
+
+  it('replays a final answer as done(callModel) into done, and a max_turns run as its maxTurnsReached transition', async () => {
+    expect(await replayedLastEdges((await run).sessionDir)).toEqual(['call_model:xstate.done.actor.callModel:2']);
+    const maxTurns = await runTask([{ content: [{ type: 'tool_use', name: 'slow', input: { ms: 1 } }] }, { text: 'never' }], { maxTurns: 1 });
+    expect(maxTurns.result.reason).toBe('max_turns');
+    expect(await replayedLastEdges(maxTurns.sessionDir)).toEqual(['call_model:always:0']);
   });
 
   it('refuses the page and the API without the token', async () => {

@@ -1,9 +1,10 @@
-import { createActor, fromCallback, fromPromise, type EventObject, type InspectionEvent } from 'xstate';
-import { currentCall, type EngineContext } from '../../machines/engine-context.js';
+import { createActor, fromCallback, fromPromise, type EventObject } from 'xstate';
+import type { EngineContext } from '../../machines/engine-context.js';
+import type { CallModelInput } from '../../machines/query-engine.js';
 import type { EngineState } from '../../machines/query-engine.js';
 import type { Message, ModelResponse, PermissionDecision, ToolCall, ToolResult } from '../../machines/types.js';
 import { decidePermissionAction } from '../../machines/query-engine.js';
-import { transitionId } from '../../src/diagram/chart-graph.js';
+import { observeMicrosteps, type Microstep } from '../../src/engine/step-adapter.js';
 import { unpairedToolUses } from '../support/engine-harness.js';
 import type { Coverage } from './coverage.js';
 import { INPUT, LIMITS, policyFromInput, routingView, testMachine, type EngineSnapshot } from '../../src/paths/engine-model.js';
@@ -91,7 +92,7 @@ export async function replay(path: EnginePath, coverage: Coverage): Promise<void
 
   const machine = coverage.instrument(testMachine).provide({
     actors: {
-      callModel: controlled<ModelResponse, { messages: Message[]; turn: number }>('callModel'),
+      callModel: controlled<ModelResponse, CallModelInput>('callModel'),
       askPermission: controlled<PermissionDecision, { call: ToolCall; decision: PermissionDecision }>('askPermission'),
       executeTool: controlled<ToolResult, { call: ToolCall }>('executeTool'),
       deadline: fromCallback<EventObject, { startedAt: number; timeoutMs: number }>(() => undefined),
@@ -109,36 +110,29 @@ export async function replay(path: EnginePath, coverage: Coverage): Promise<void
   /** The call last worked on; `done` has already closed the queue when it is observed. */
   let lastCallId: string | undefined;
   const recordOutcome = (state: EngineState, context: EngineContext, from: string, cause: string) => {
-    lastCallId = currentCall(context)?.id ?? lastCallId;
+    lastCallId = context.current?.call.id ?? lastCallId;
     const who =
       cause === 'xstate.error.actor.askPermission' ? 'a failed prompt' : lastCallId && asked.has(lastCallId) ? 'the user' : 'the policy';
     if (state === 'recover') {
-      coverage.outcome(`recover from ${from} after ${context.lastError?.code}${from === 'ask_permission' ? ` by ${who}` : ''}`);
+      coverage.outcome(`recover from ${from} after ${context.current?.error?.code}${from === 'ask_permission' ? ` by ${who}` : ''}`);
     }
     if (state === 'execute_tool') coverage.outcome(`execute_tool allowed by ${who}`);
     if (state === 'append_tool_result') coverage.outcome(`tool result ${context.results.at(-1)?.is_error ? 'is_error' : 'ok'}`);
     if (state === 'done' && context.stopReason === 'permission_denied') coverage.outcome(`permission_denied by ${who}`);
   };
 
-  const inspect = (event: InspectionEvent) => {
-    if (event.type !== '@xstate.microstep' || event.actorRef.sessionId !== event.rootId) return;
-    const snapshot = event.snapshot as unknown as { value: EngineState; context: EngineContext };
-    const { context } = snapshot;
-    // A transition's source was entered before it: that is how the initial state is seen.
-    for (const t of event._transitions) {
-      coverage.transition(transitionId(t));
-      coverage.state(t.source.path.join('.'));
-    }
-    coverage.state(snapshot.value);
-    const moved = event._transitions.find((t) => t.target !== undefined);
-    if (moved) recordOutcome(snapshot.value, context, moved.source.path.join('.'), event.event.type);
+  const inspect = observeMicrosteps(({ state, context, transitions, eventType }: Microstep) => {
+    for (const t of transitions) coverage.transition(t.id);
+    coverage.state(state);
+    const moved = transitions.find((t) => t.target !== null);
+    if (moved) recordOutcome(state, context, moved.source, eventType);
     if (context.turn > context.maxTurns) fail(name, stepIndex, `turn ${context.turn} > maxTurns`);
     if (context.toolCallCount > context.maxToolCalls) fail(name, stepIndex, `toolCallCount ${context.toolCallCount} > maxToolCalls`);
-    if (snapshot.value === 'execute_tool') {
-      const call = currentCall(context);
-      if (!call || context.decision?.behavior !== 'allow') fail(name, stepIndex, `entered execute_tool for ${call?.id} without allow`);
+    if (state === 'execute_tool') {
+      const current = context.current;
+      if (current?.decision?.behavior !== 'allow') fail(name, stepIndex, `entered execute_tool for ${current?.call.id} without allow`);
     }
-  };
+  });
 
   const actor = createActor(machine, { input: INPUT, inspect });
   const oracle = new Oracle();

@@ -1,8 +1,10 @@
+import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Message, PermissionDecision, ToolCall } from '../../machines/types.js';
 import type { AgentEvent, QueryResult, TraceLine } from '../../src/engine/events.js';
+import { openSessionWriter } from '../../src/sessions/session-writer.js';
 import { query, type QueryOptions } from '../../src/engine/query.js';
 import { createScriptedClient, type ScriptedResponse } from '../../src/model/scripted.js';
 import type { PermissionPolicy } from '../../src/permissions/types.js';
@@ -81,9 +83,11 @@ export function readJsonl<T>(file: string): T[] {
 /** Runs one task with a scripted model and collects everything it produced. */
 export async function runTask(
   responses: ScriptedResponse[],
-  options: Partial<QueryOptions> & { prompt?: string; onEvent?: (e: AgentEvent) => void } = {},
+  options: Partial<QueryOptions> & { prompt?: string; onEvent?: (e: AgentEvent) => void; sessionDir?: string } = {},
 ): Promise<Run> {
-  const sessionDir = options.sessionDir ?? path.join(tempDir(), 'session');
+  const { sessionDir: dir, onEvent, ...queryOptions } = options;
+  const sessionDir = dir ?? path.join(tempDir(), 'session');
+  const sessionId = options.sessionId ?? randomUUID();
   const messages = options.messages ?? [];
   const events: AgentEvent[] = [];
   const generator = query(options.prompt ?? 'do the task', {
@@ -91,14 +95,15 @@ export async function runTask(
     tools: new ToolRegistry(testTools()),
     permissions: allowAll,
     workspace: tempDir(),
-    ...options,
-    sessionDir,
+    ...queryOptions,
+    sessionId,
+    session: openSessionWriter(sessionDir, sessionId),
     messages,
   });
   let result: QueryResult | undefined;
   for await (const event of generator) {
     events.push(event);
-    options.onEvent?.(event);
+    onEvent?.(event);
     if (event.type === 'result') result = event;
   }
   if (!result) throw new Error('no result event');
@@ -107,7 +112,7 @@ export async function runTask(
     result,
     states: events.flatMap((e) => (e.type === 'state' ? [e.name] : [])),
     trace: readJsonl<TraceLine>(path.join(sessionDir, 'trace.jsonl')).filter((l) => !('event' in l)),
-    transcript: readJsonl<Message>(path.join(sessionDir, 'transcript.jsonl')),
+    transcript: readJsonl<Message & { v?: number }>(path.join(sessionDir, 'transcript.jsonl')).map(({ v: _v, ...message }) => message),
     audit: readJsonl(path.join(sessionDir, 'audit.jsonl')),
     messages,
     sessionDir,

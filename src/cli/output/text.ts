@@ -1,7 +1,7 @@
 import type { ToolCall } from '../../../machines/types.js';
 import type { AgentEvent, QueryResult } from '../../engine/events.js';
 import { visible } from '../../permissions/request-view.js';
-import { stopMessage, type StopMessageLimits } from '../stop-message.js';
+import { stopMessage, type StopMessageLimits } from '../../engine/stop-message.js';
 import type { Renderer, Streams } from './renderer.js';
 import { Spinner } from './spinner.js';
 import { createStyle } from './style.js';

@@ -1,10 +1,8 @@
-import type { QueryResult } from '../engine/events.js';
+import type { QueryResult } from './events.js';
+import type { TaskLimits } from './limits.js';
 
-export interface StopMessageLimits {
-  maxTurns: number;
-  maxToolCalls: number;
-  timeoutMs: number;
-}
+/** Describing a stop needs the task's limits (the CLI's text output and the inspector both ask here). */
+export type StopMessageLimits = TaskLimits;
 
 /** What the user is told when a task stops, one sentence per stop reason. */
 export function stopMessage(result: QueryResult, limits: StopMessageLimits): string {

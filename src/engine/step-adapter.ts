@@ -1,0 +1,70 @@
+import type { AnyTransitionDefinition, InspectionEvent } from 'xstate';
+import type { EngineContext } from '../../machines/engine-context.js';
+import type { EngineState } from '../../machines/query-engine.js';
+import { transitionId } from '../diagram/chart-graph.js';
+import type { Via } from './step.js';
+
+/**
+ * The one place that reads XState's microstep internals (`_transitions`). Everything else (the
+ * trace, query()'s events, the inspector, the generated-path replay) gets plain microsteps from here,
+ * so an XState upgrade that changes them breaks one file.
+ */
+
+/** One transition taken in a microstep, by its chart edge id. */
+export interface TakenTransition {
+  id: string;
+  /** The state the transition leaves; `''` for a handler on the root. */
+  source: string;
+  /** null for a targetless transition (it runs actions in place). */
+  target: EngineState | null;
+  /** The transition's own event type; `''` for an eventless one. */
+  eventType: string;
+}
+
+export interface Microstep {
+  /** The state after the microstep. */
+  state: EngineState;
+  context: EngineContext;
+  /** The event being processed (for eventless transitions, the one that started the macrostep). */
+  eventType: string;
+  transitions: TakenTransition[];
+  /** How the state was entered, when a transition entered one (targetless microsteps enter none). */
+  entered: Via | null;
+}
+
+const key = (node: { path: readonly string[] }) => node.path.join('.') as EngineState;
+
+function taken(transition: AnyTransitionDefinition): TakenTransition {
+  const target = transition.target?.[0];
+  return { id: transitionId(transition), source: key(transition.source), target: target ? key(target) : null, eventType: transition.eventType };
+}
+
+/**
+ * An `inspect` callback that reports each microstep of the root actor. The first state is entered by
+ * the initial transition, which XState reports as no microstep: it is reported first, `via` `xstate.init`.
+ * @example createActor(machine, { inspect: observeMicrosteps((m) => m.entered && console.log(m.state)) })
+ */
+export function observeMicrosteps(onMicrostep: (microstep: Microstep) => void): (event: InspectionEvent) => void {
+  let initialSeen = false;
+  return (event) => {
+    if (event.actorRef.sessionId !== event.rootId) return;
+    if (event.type === '@xstate.snapshot' && !initialSeen) {
+      // An initial state with no eventless transition: the first snapshot is that state.
+      const snapshot = event.snapshot as unknown as { value: EngineState; context: EngineContext };
+      initialSeen = true;
+      onMicrostep({ state: snapshot.value, context: snapshot.context, eventType: 'xstate.init', transitions: [], entered: { event: 'xstate.init' } });
+      return;
+    }
+    if (event.type !== '@xstate.microstep') return;
+    const snapshot = event.snapshot as unknown as { value: EngineState; context: EngineContext };
+    const transitions = event._transitions.map(taken);
+    if (!initialSeen) {
+      initialSeen = true;
+      const initial = transitions[0]?.source as EngineState | undefined;
+      if (initial) onMicrostep({ state: initial, context: snapshot.context, eventType: 'xstate.init', transitions: [], entered: { event: 'xstate.init' } });
+    }
+    const moved = transitions.filter((t) => t.target !== null).at(-1);
+    const entered: Via | null = moved ? { event: moved.eventType === '' ? 'always' : moved.eventType, transition: moved.id } : null;
+    onMicrostep({ state: snapshot.value, context: snapshot.context, eventType: event.event.type, transitions, entered });
+  };
+}

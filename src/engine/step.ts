@@ -1,0 +1,40 @@
+import { stopError, type EngineContext } from '../../machines/engine-context.js';
+import type { EngineState } from '../../machines/query-engine.js';
+import type { EngineError, PermissionDecision, StopReason, ToolCall, Usage } from '../../machines/types.js';
+
+/** The transition that entered a state. */
+export interface Via {
+  /** The event's type (`xstate.done.actor.callModel`, `ABORT`...), `always` when eventless, `xstate.init` for the first state. */
+  event: string;
+  /** The chart edge taken (`call_model:xstate.done.actor.callModel:2`), as `chartTransitions` names it; absent for the first state. */
+  transition?: string;
+}
+
+/**
+ * One state entered: what caused it and what the state holds. Built from the engine's context by
+ * `stepOf`, so the call, decision and error are the current call's, never another one's.
+ */
+export interface Step {
+  seq: number;
+  state: EngineState;
+  via: Via;
+  turn: number;
+  toolCallCount: number;
+  usage: Usage;
+  call?: ToolCall;
+  decision?: PermissionDecision;
+  error?: EngineError;
+  reason?: StopReason;
+}
+
+export function stepOf(options: { seq: number; state: EngineState; via: Via; context: EngineContext }): Step {
+  const { seq, state, via, context } = options;
+  const { current } = context;
+  const step: Step = { seq, state, via, turn: context.turn, toolCallCount: context.toolCallCount, usage: context.usage };
+  if (current) step.call = current.call;
+  if (current?.decision) step.decision = current.decision;
+  const error = state === 'done' ? stopError(context) : current?.error;
+  if (error) step.error = error;
+  if (state === 'done' && context.stopReason) step.reason = context.stopReason;
+  return step;
+}
