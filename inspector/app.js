@@ -186,8 +186,7 @@ async function loadChart() {
 
 function connect() {
   if (exported) {
-    $('connection').textContent = 'exported file';
-    $('connection').dataset.state = 'exported';
+    $('connection').hidden = true; // no server to connect to; the source badge says "exported file"
     for (const record of exported.records ?? []) add(record);
     render();
     return;

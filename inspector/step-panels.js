@@ -61,9 +61,13 @@ export function renderStepPanels({ records, allRecords, steps, follow, exported 
     $('mode').dataset.mode = $('mode').textContent;
   }
 
-  // Following a live run, the card of the tool that is running is brought into view once.
+  // Following a live run, the tool list scrolls to the card of the tool that is running, once per
+  // call; the page itself does not jump.
   const running = follow ? document.querySelector('#tools [data-status="running"]') : null;
-  const id = running?.dataset.callId ?? running?.textContent ?? null;
-  if (running && id !== runningCall) running.scrollIntoView({ block: 'nearest' });
+  const id = running?.dataset.callId ?? null;
+  if (running && id !== runningCall) {
+    const list = $('tools');
+    list.scrollTop += running.getBoundingClientRect().top - list.getBoundingClientRect().top - 8;
+  }
   runningCall = id;
 }
