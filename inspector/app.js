@@ -114,7 +114,7 @@ function draw() {
     else view.filters.delete(kind);
     render();
   });
-  renderLog(records, view.filters, state?.i);
+  renderLog(model.records, end, view.filters, state?.i);
 
   if (meta) {
     $('meta-session').textContent = meta.session_id;

@@ -2,7 +2,6 @@
 // textContent only; the records may hold anything a model or a tool produced.
 
 export const KINDS = ['meta', 'state', 'text', 'tool_start', 'tool_result', 'usage', 'retry', 'turn_end', 'result', 'notice'];
-const LOG_LIMIT = 400;
 
 function h(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
@@ -56,23 +55,28 @@ export function renderStop(result) {
   document.getElementById('stop-message').textContent = result.stop_message;
 }
 
+// A call's progress, learned from what the records carry (a decision, a start, a result, an
+// error), never from state names: the furthest stage reached wins, an error or a result is final.
+const STAGE = { checking: 0, deciding: 1, running: 2, ok: 3, error: 3 };
+
 /** The tool calls seen up to the step, keyed by call id, with what happened to each. */
 export function collectCalls(records) {
   const calls = new Map();
   const entry = (call) => {
-    if (!calls.has(call.id)) calls.set(call.id, { call, status: 'pending' });
+    if (!calls.has(call.id)) calls.set(call.id, { call, status: 'checking' });
     return calls.get(call.id);
+  };
+  const advance = (e, status) => {
+    if (STAGE[status] > STAGE[e.status]) e.status = status;
   };
   for (const r of records) {
     if (r.kind === 'state' && r.call) {
       const e = entry(r.call);
       if (r.decision) e.decision = r.decision;
-      if (r.name === 'validate_tool') e.status = 'validating';
-      if (r.name === 'ask_permission') e.status = 'deciding';
-      if (r.name === 'recover' && r.error) Object.assign(e, { status: 'error', error: r.error });
-      if (r.name === 'done' && r.error) Object.assign(e, { status: 'error', error: r.error });
+      if (r.error) Object.assign(e, { status: 'error', error: r.error });
+      else if (r.decision) advance(e, 'deciding');
     } else if (r.kind === 'tool_start') {
-      entry(r.call).status = 'running';
+      advance(entry(r.call), 'running');
     } else if (r.kind === 'tool_result') {
       Object.assign(entry(r.call), { status: r.result.is_error ? 'error' : 'ok', result: r.result });
     }
@@ -80,25 +84,57 @@ export function collectCalls(records) {
   return [...calls.values()];
 }
 
+/** One card per call, kept across frames: only what changed is touched, so an open card stays open. */
+const cards = new Map();
+
+function setPart(card, name, node) {
+  const old = card.parts.get(name);
+  if (old?.dataset.text === node?.dataset.text) return;
+  if (old && node) old.replaceWith(node);
+  else if (old) old.remove();
+  else if (node) card.li.append(node);
+  if (node) card.parts.set(name, node);
+  else card.parts.delete(name);
+}
+
+function textNode(tag, attrs, text) {
+  const node = h(tag, attrs, text);
+  node.dataset.text = text;
+  return node;
+}
+
 export function renderTools(records) {
   const list = document.getElementById('tools');
   const calls = collectCalls(records);
   document.getElementById('tool-count').textContent = calls.length ? `(${calls.length})` : '';
-  list.replaceChildren(
-    ...calls.map(({ call, status, decision, error, result }) =>
-      h(
+  const shown = new Set();
+  for (const { call, status, decision, error, result } of calls) {
+    shown.add(call.id);
+    let card = cards.get(call.id);
+    if (!card) {
+      const badge = h('span', { class: 'badge status' });
+      const li = h(
         'li',
-        { class: `tool ${status}`, 'data-testid': 'tool-call', 'data-call-id': call.id, 'data-tool-name': call.name, 'data-status': status },
-        h('div', { class: 'tool-head' }, h('strong', {}, call.name), h('span', { class: 'badge status' }, status), h('code', { class: 'dim' }, call.id)),
+        { 'data-testid': 'tool-call', 'data-call-id': call.id, 'data-tool-name': call.name },
+        h('div', { class: 'tool-head' }, h('strong', {}, call.name), badge, h('code', { class: 'dim' }, call.id)),
         h('pre', { class: 'input', 'data-testid': 'tool-input' }, json(call.input)),
-        decision
-          ? h('div', { class: `decision ${decision.behavior}`, 'data-testid': 'tool-decision' }, `${decision.behavior} — decided by ${decision.decidedBy}${decision.message ? `: ${decision.message}` : ''}`)
-          : null,
-        error ? h('div', { class: 'error-text', 'data-testid': 'tool-error' }, `${error.code}: ${error.message}`) : null,
-        result ? h('pre', { class: `result${result.is_error ? ' error-text' : ''}`, 'data-testid': 'tool-result' }, result.content) : null,
-      ),
-    ),
-  );
+      );
+      card = { li, badge, parts: new Map() };
+      cards.set(call.id, card);
+      list.append(li);
+    }
+    card.li.hidden = false;
+    card.li.className = `tool ${status}`;
+    card.li.dataset.status = status;
+    card.badge.textContent = status;
+    setPart(card, 'decision', decision
+      ? textNode('div', { class: `decision ${decision.behavior}`, 'data-testid': 'tool-decision' }, `${decision.behavior} — decided by ${decision.decidedBy}${decision.message ? `: ${decision.message}` : ''}`)
+      : null);
+    setPart(card, 'error', error ? textNode('div', { class: 'error-text', 'data-testid': 'tool-error' }, `${error.code}: ${error.message}`) : null);
+    setPart(card, 'result', result ? textNode('pre', { class: `result${result.is_error ? ' error-text' : ''}`, 'data-testid': 'tool-result' }, result.content) : null);
+  }
+  // Calls of later steps (when stepping back) or of another task stay in the DOM, hidden.
+  for (const [id, card] of cards) if (!shown.has(id)) card.li.hidden = true;
 }
 
 function summary(r) {
@@ -144,28 +180,51 @@ export function renderFilters(filters, counts, onChange) {
   }
 }
 
-export function renderLog(records, filters, cursorIndex) {
-  const shown = records.filter((r) => filters.has(r.kind));
-  const tail = shown.slice(-LOG_LIMIT);
-  document.getElementById('log-count').textContent =
-    shown.length > tail.length ? `(last ${tail.length} of ${shown.length})` : `(${shown.length})`;
-  const list = document.getElementById('log');
-  list.replaceChildren(
-    ...tail.map((r) => {
-      const { i, ts, kind, ...payload } = r;
-      return h(
-        'li',
-        { class: `row kind-${kind}${i === cursorIndex ? ' cursor' : ''}${r.result?.is_error || r.error ? ' error' : ''}`, 'data-testid': 'log-row', 'data-kind': kind, 'data-i': i },
-        h(
-          'details',
-          {},
-          h('summary', {}, h('span', { class: 'dim' }, `#${i} ${ts.slice(11, 23)} `), h('span', { class: 'kind' }, kind), ` ${summary(r)}`),
-          h('pre', {}, json(payload)),
-        ),
-      );
-    }),
+/** The log's rows, appended as records arrive and never rebuilt: an expanded row stays open. */
+const rows = [];
+
+function logRow(r) {
+  const { i, ts, kind, ...payload } = r;
+  return h(
+    'li',
+    { class: `row kind-${kind}${r.result?.is_error || r.error ? ' error' : ''}`, 'data-testid': 'log-row', 'data-kind': kind, 'data-i': i },
+    h(
+      'details',
+      {},
+      h('summary', {}, h('span', { class: 'dim' }, `#${i} ${ts.slice(11, 23)} `), h('span', { class: 'kind' }, kind), ` ${summary(r)}`),
+      h('pre', {}, json(payload)),
+    ),
   );
-  const current = list.querySelector('.cursor');
-  // Scroll the list only, never the page: #log is position: relative, so offsetTop is inside it.
-  list.scrollTop = current ? current.offsetTop - list.clientHeight / 2 : list.scrollHeight;
+}
+
+/**
+ * Shows the records up to `end` that pass the filters. New records become new rows; rows after
+ * the step being shown are hidden, not removed. The list scrolls only to keep the step in view,
+ * or to the end when it was at the end (following live), never away from what someone is reading.
+ */
+export function renderLog(records, end, filters, cursorIndex) {
+  const list = document.getElementById('log');
+  const atEnd = list.scrollHeight - list.scrollTop - list.clientHeight < 24;
+  for (let k = rows.length; k < records.length; k++) {
+    const row = logRow(records[k]);
+    rows.push(row);
+    list.append(row);
+  }
+  let shown = 0;
+  for (let k = 0; k < rows.length; k++) {
+    const visible = k < end && filters.has(records[k].kind);
+    if (rows[k].hidden === visible) rows[k].hidden = !visible;
+    if (visible) shown++;
+    const isCursor = records[k].i === cursorIndex;
+    if (rows[k].classList.contains('cursor') !== isCursor) rows[k].classList.toggle('cursor', isCursor);
+  }
+  document.getElementById('log-count').textContent = `(${shown})`;
+  const current = cursorIndex === undefined ? null : rows[cursorIndex];
+  if (current && !current.hidden && end < records.length) {
+    // Stepping back: keep the step's row in view, scrolling the list only (offsetTop is inside #log).
+    const top = current.offsetTop;
+    if (top < list.scrollTop || top > list.scrollTop + list.clientHeight - 20) list.scrollTop = top - list.clientHeight / 2;
+  } else if (atEnd) {
+    list.scrollTop = list.scrollHeight;
+  }
 }

@@ -1,5 +1,5 @@
 import { assign } from 'xstate';
-import type { CurrentCall, EngineContext, EngineEvent } from './engine-context.js';
+import { nextCall, toolBudgetSpent, type CurrentCall, type EngineContext, type EngineEvent } from './engine-context.js';
 import type { EngineError, ModelResponse, PermissionDecision, ToolCall, ToolUseBlock, Validation } from './types.js';
 
 /**
@@ -18,11 +18,16 @@ function checkCall(current: CurrentCall, validate: (call: ToolCall) => Validatio
   };
 }
 
-/** Builds the action that validates the current call with a pure validator (the tool registry's). */
+/**
+ * Builds the entry action of `validate_tool` from a pure validator (the tool registry's): the next
+ * queued call becomes `current`, a fresh record, and is validated. A call the budget will not let
+ * run is left unchecked: the maxToolCallsReached guard stops the task next, and the stop must not
+ * report a validation error of a call that was never going to run.
+ */
 export function validateCallAction(validate: (call: ToolCall) => Validation) {
   return assign<EngineContext, EngineEvent, undefined, EngineEvent, never>(({ context }) => {
-    const { current } = context;
-    if (!current) return {};
+    const current = nextCall(context);
+    if (!current || toolBudgetSpent(context)) return { current };
     const validation: Validation = checkCall(current, validate);
     return { current: { ...current, validation, error: validation.ok ? null : validation.error } };
   });

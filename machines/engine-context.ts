@@ -118,6 +118,11 @@ export function workingCall(context: EngineContext): CurrentCall {
   return context.current;
 }
 
+/** The tool budget is used up: the `maxToolCallsReached` guard, and why validateCall skips a call. */
+export function toolBudgetSpent(context: EngineContext): boolean {
+  return context.toolCallCount >= context.maxToolCalls;
+}
+
 /** The error a stop reports: the current call's, or the failed model request's. */
 export function stopError(context: EngineContext): EngineError | null {
   return context.current?.error ?? context.modelError;

@@ -2,8 +2,8 @@ import { assign, fromCallback, fromPromise, setup, type EventObject } from 'xsta
 import {
   addUsage,
   initialContext,
-  nextCall,
   stopError,
+  toolBudgetSpent,
   workingCall,
   type EngineContext,
   type EngineEvent,
@@ -50,9 +50,8 @@ const setupEngine = setup({
   },
   guards: {
     maxTurnsReached: ({ context }) => context.turn >= context.maxTurns,
-    maxToolCallsReached: ({ context }) => context.toolCallCount >= context.maxToolCalls,
+    maxToolCallsReached: ({ context }) => toolBudgetSpent(context),
     timedOut: ({ context, event }) => event.type === 'CLOCK.TICK' && event.now - context.startedAt >= context.timeoutMs,
-    callUnchecked: ({ context }) => context.current !== null && context.current.validation === null,
     callInvalid: ({ context }) => context.current?.validation?.ok === false,
     permissionAllowed: ({ context }) => context.current?.decision?.behavior === 'allow',
     permissionDeniedWithFeedback: ({ context }) =>
@@ -83,7 +82,6 @@ const setupEngine = setup({
         lastStopReason: response.stopReason,
       };
     }),
-    startCall: assign(({ context }) => ({ current: nextCall(context) })),
     validateCall: validateCallAction((call) => ({
       ok: false,
       error: { code: 'TOOL_NOT_FOUND', message: `No tool named "${call.name}". No tools are available.` },
@@ -188,11 +186,10 @@ export const queryEngine = setupEngine.createMachine({
       },
     },
     validate_tool: {
-      entry: 'startCall',
-      // The budget comes first: a call that will not run is not validated, so it cannot report an error.
+      // The next call becomes `current`; validateCall skips one the budget will not let run, so such a stop reports no error of the call's.
+      entry: 'validateCall',
       always: [
         { guard: 'maxToolCallsReached', target: 'done', actions: { type: 'stop', params: { reason: 'max_tool_calls' } } },
-        { guard: 'callUnchecked', actions: 'validateCall' },
         { guard: 'callInvalid', target: 'recover' },
         { target: 'ask_permission' },
       ],

@@ -2,18 +2,16 @@ import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { query } from '../engine/query.js';
 import { createScriptedClient } from '../model/scripted.js';
-import { ToolRegistry } from '../tools/registry.js';
-import { builtinTools } from '../tools/builtin/index.js';
-import { createPermissionPolicy } from '../permissions/index.js';
-import { sessionDir } from '../sessions/layout.js';
-import { openSessionWriter } from '../sessions/session-writer.js';
 import { describeCall } from './output/text.js';
+import type { Renderer } from './output/renderer.js';
+import { prepareRun } from './prepare-run.js';
+import { policyFor, resolveRunConfig } from './run-config.js';
 
 /**
  * `npm start`: the seed's regression through the real engine and real tools, offline. A scripted
- * model first sends an invalid read_file input, corrects it, then answers.
+ * model first sends an invalid read_file input, corrects it, then answers. It starts the way every
+ * run starts (resolveRunConfig, then prepareRun), with the scripted model in place of the API.
  */
 const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const home = process.env.XAGENT_HOME ?? mkdtempSync(path.join(os.tmpdir(), 'xagent-demo-'));
@@ -25,32 +23,36 @@ const model = createScriptedClient({
   ],
 });
 
-const sessionId = `demo-${Date.now()}`;
-process.stdout.write(`xagent demo: scripted model, real engine and tools, workspace ${projectRoot}\n\n`);
-for await (const event of query('What is this project called?', {
-  model,
-  tools: new ToolRegistry(builtinTools()),
-  permissions: createPermissionPolicy({ mode: 'default', rules: [], workspace: projectRoot }),
-  workspace: projectRoot,
-  sessionId,
-  session: openSessionWriter(sessionDir(home, sessionId), sessionId),
-})) {
-  switch (event.type) {
-    case 'state': {
-      const detail = event.name === 'done' ? `(${event.reason})` : event.error ? `  ${event.error.code}` : '';
-      process.stdout.write(`→ ${event.name.padEnd(18)} turn ${event.turn}  tools ${event.tool_call_count}${detail ? `  ${detail}` : ''}\n`);
-      break;
+const out = (line: string) => process.stdout.write(`${line}\n`);
+/** The demo shows the chart's steps as they happen, which no output format of -p does. */
+const stepsRenderer: Renderer = {
+  onEvent(event) {
+    switch (event.type) {
+      case 'state': {
+        const detail = event.name === 'done' ? `(${event.reason})` : event.error ? `  ${event.error.code}` : '';
+        out(`→ ${event.name.padEnd(18)} turn ${event.turn}  tools ${event.tool_call_count}${detail ? `  ${detail}` : ''}`);
+        break;
+      }
+      case 'tool_start':
+        out(`    ⏺ ${describeCall(event.call)}`);
+        break;
+      case 'tool_result':
+        out(`    ${event.result.is_error ? '✗' : '⎿'} ${event.result.content.split('\n')[0]}`);
+        break;
+      default:
+        break;
     }
-    case 'tool_start':
-      process.stdout.write(`    ⏺ ${describeCall(event.call)}\n`);
-      break;
-    case 'tool_result':
-      process.stdout.write(`    ${event.result.is_error ? '✗' : '⎿'} ${event.result.content.split('\n')[0]}\n`);
-      break;
-    case 'result':
-      process.stdout.write(`\nstop reason: ${event.reason}\nanswer: ${event.text}\ntrace: ${event.trace_path}\n`);
-      break;
-    default:
-      break;
-  }
+  },
+  finish(result) {
+    out(`\nstop reason: ${result.reason}\nanswer: ${result.text}\ntrace: ${result.trace_path}`);
+  },
+};
+
+const config = resolveRunConfig({ cwd: projectRoot, model: 'scripted-demo' }, [], { ...process.env, XAGENT_HOME: home }, () => model);
+out(`xagent demo: scripted model, real engine and tools, workspace ${projectRoot}\n`);
+const run = await prepareRun(config, { stderr: process.stderr });
+try {
+  await run.runTask({ prompt: 'What is this project called?', permissions: policyFor(config), signal: new AbortController().signal, renderer: stepsRenderer });
+} finally {
+  await run.close();
 }

@@ -6,80 +6,45 @@ import { liveFeed } from '../inspector/live-feed.js';
 import { loadSessionHistory, ReplayError, resolveSessionTarget } from '../inspector/replay.js';
 import { startInspectorServer, type InspectorServer } from '../inspector/server.js';
 import { UsageError } from './exit-codes.js';
+import { parseInspectPort } from './parse-options.js';
+import { untilStopSignal } from './signals.js';
 import { xagentHome } from '../sessions/layout.js';
 import type { RunConfig } from './run-config.js';
 
 /** Values that must never reach the page even if a tool prints them. */
 const secretsFrom = (env: NodeJS.ProcessEnv) => [env.ANTHROPIC_API_KEY, env.ANTHROPIC_AUTH_TOKEN];
 
-export function parseInspectPort(value: string | boolean | undefined): number {
-  if (value === undefined || value === true || value === false) return 0;
-  if (!/^\d+$/.test(value) || Number(value) > 65_535) {
-    throw new UsageError(`--inspect "${value}" is not a port: use a number from 0 to 65535 (0 or none picks a free one)`);
-  }
-  return Number(value);
-}
-
-/**
- * `--inspect [port]` takes an optional value, so `xagent -p --inspect "fix the bug"` hands the
- * prompt to --inspect. A value that is not a port is given back as the first word of the prompt.
- */
-export function splitInspectFlag(value: string | boolean | undefined, promptArgs: string[]): { port: number | null; promptArgs: string[] } {
-  if (value === undefined || value === false) return { port: null, promptArgs };
-  if (typeof value === 'string' && !/^\d+$/.test(value)) return { port: 0, promptArgs: [value, ...promptArgs] };
-  return { port: parseInspectPort(value), promptArgs };
-}
-
-/** Waits for Ctrl-C or SIGTERM, then resolves (the listeners are removed again). */
-function untilInterrupted(): Promise<void> {
-  return new Promise((resolve) => {
-    const done = () => {
-      process.off('SIGINT', done);
-      process.off('SIGTERM', done);
-      resolve();
-    };
-    process.on('SIGINT', done);
-    process.on('SIGTERM', done);
-  });
-}
-
 export interface RunInspector {
-  /** query()'s `observe`: feeds the page. */
-  feed: (event: AgentEvent) => void;
+  /** query()'s `observe` for one task: feeds the page. */
+  observerFor(prompt: string): (event: AgentEvent) => void;
   server: InspectorServer;
   /** After a -p task: say so, keep serving until Ctrl-C, then close. */
   holdUntilInterrupted(): Promise<void>;
 }
 
 /**
- * Starts the live inspector for one run and prints its URL to stderr before the task begins.
- * @example const inspector = await startRunInspector({ config, sessionId, prompt, port: 0, stderr: process.stderr });
+ * Starts the live inspector for a run and prints its URL to stderr before the first task begins.
+ * @example const inspector = await startRunInspector({ config, sessionId, port: 0, stderr: process.stderr });
  */
 export async function startRunInspector(options: {
   config: RunConfig;
   sessionId: string;
-  prompt: string;
   port: number;
   stderr: NodeJS.WritableStream;
   env?: NodeJS.ProcessEnv;
 }): Promise<RunInspector> {
   const { config, stderr } = options;
   const history = createHistory({ secrets: secretsFrom(options.env ?? process.env) });
-  const feed = liveFeed(history, {
-    sessionId: options.sessionId,
-    model: config.raw.modelScript ? `scripted (${config.raw.modelScript})` : config.modelId,
-    limits: { maxTurns: config.maxTurns, maxToolCalls: config.maxToolCalls, timeoutMs: config.timeoutMs },
-    workspace: config.workspace,
-    prompt: options.prompt,
-  });
   const server = await listen(options.port, () => startInspectorServer({ port: options.port, history, chart: inspectorChart }));
   stderr.write(`Inspector: ${server.url}\n`);
   return {
-    feed,
+    // Each task starts with its own meta record: the page's boundary between tasks.
+    observerFor: (prompt) =>
+      liveFeed(history, { sessionId: options.sessionId, model: config.modelLabel, limits: config.limits, workspace: config.workspace, prompt }),
     server,
     async holdUntilInterrupted() {
       stderr.write(`Inspector still serving at ${server.url}\nPress Ctrl-C to exit.\n`);
-      await untilInterrupted();
+      await untilStopSignal();
       await server.close();
     },
   };
@@ -130,7 +95,7 @@ export function registerInspectCommand(program: Command, setExit: (code: number)
       }
       const server = await listen(port, () => startInspectorServer({ port, history, chart: inspectorChart }));
       process.stderr.write(`Inspector: ${server.url}\nReplaying ${target} (${history.records.length} records). Press Ctrl-C to exit.\n`);
-      await untilInterrupted();
+      await untilStopSignal();
       await server.close();
       setExit(0);
     });

@@ -1,10 +1,8 @@
 import { createInterface } from 'node:readline';
-import type { Message } from '../../machines/types.js';
-import type { AgentEvent, QueryResult } from '../engine/events.js';
 import { createTerminalPrompt, type LineSource } from '../permissions/index.js';
 import { textRenderer } from './output/text.js';
-import { policyFor, type RunConfig } from './run-config.js';
-import { runOneTask } from './run-print.js';
+import type { PreparedRun } from './prepare-run.js';
+import { policyFor } from './run-config.js';
 
 export interface InteractiveIO {
   input: NodeJS.ReadableStream;
@@ -12,19 +10,6 @@ export interface InteractiveIO {
   errorOutput: NodeJS.WritableStream & { isTTY?: boolean };
   /** true on a real terminal: line editing, history, Ctrl-C as a key. */
   terminal: boolean;
-}
-
-export interface InteractiveSession {
-  sessionId: string;
-  /** The conversation; each task is appended to it, so the next one sees everything before. */
-  messages: Message[];
-  /** Before each task (the session store marks the task running). */
-  onStart?: (prompt: string) => void;
-  /** Sees every event as it happens (the live inspector). */
-  observe?: (event: AgentEvent) => void;
-  onResult?: (result: QueryResult) => void;
-  /** A task to run first, as if typed (`xagent "fix the build"` on a terminal). */
-  initialPrompt?: string;
 }
 
 export interface InteractiveHandle {
@@ -41,7 +26,8 @@ const HELP = 'Type a task and press Enter. Ctrl-C stops the running task; /exit 
  * The interactive mode: a prompt loop where each line is a new task in the same conversation.
  * Permission questions are asked through the same readline, so nothing else competes for stdin.
  */
-export function startInteractive(config: RunConfig, io: InteractiveIO, session: InteractiveSession): InteractiveHandle {
+export function startInteractive(run: PreparedRun, io: InteractiveIO): InteractiveHandle {
+  const { config } = run;
   const rl = createInterface({ input: io.input, output: io.output, terminal: io.terminal, prompt: PROMPT, historySize: 500 });
   let running: { controller: AbortController; finished: Promise<unknown> } | null = null;
   let answer: ((line: string | null) => void) | null = null;
@@ -69,18 +55,16 @@ export function startInteractive(config: RunConfig, io: InteractiveIO, session: 
   const permissions = policyFor(config, createTerminalPrompt({ lines, output: io.errorOutput, workspace: config.workspace }));
 
   const runTask = async (prompt: string) => {
-    session.onStart?.(prompt);
     const controller = new AbortController();
-    const finished = runOneTask(
-      config,
-      { prompt, sessionId: session.sessionId, messages: session.messages, permissions, signal: controller.signal, observe: session.observe },
-      textRenderer({ stdout: io.output, stderr: io.errorOutput }, config),
-    );
+    const finished = run.runTask({
+      prompt,
+      permissions,
+      signal: controller.signal,
+      renderer: textRenderer({ stdout: io.output, stderr: io.errorOutput }, config.limits),
+    });
     running = { controller, finished };
     try {
-      // Not `onResult?.(await finished)`: optional chaining would skip the await when there is no callback.
-      const result = await finished;
-      session.onResult?.(result);
+      await finished;
     } catch (error) {
       io.errorOutput.write(`xagent: ${error instanceof Error ? error.message : String(error)}\n`);
     } finally {
@@ -135,7 +119,7 @@ export function startInteractive(config: RunConfig, io: InteractiveIO, session: 
   });
 
   io.errorOutput.write(`xagent (${config.modelId}) in ${config.workspace}\n${HELP}\n`);
-  if (session.initialPrompt?.trim()) void runTask(session.initialPrompt.trim());
+  if (config.prompt) void runTask(config.prompt);
   else rl.prompt();
   return { done, interrupt };
 }

@@ -10,7 +10,7 @@ import { parseChoice } from './parse-options.js';
 import { registerPathsCommand } from './paths-command.js';
 import { watchOutputStreams } from './output-closed.js';
 import { runPrint } from './print-mode.js';
-import type { RawOptions } from './run-config.js';
+import { FLAG_DEFAULTS, type RawOptions } from './run-config.js';
 import { registerSessionsCommand } from './sessions-command.js';
 import { packageVersion } from './version.js';
 
@@ -24,9 +24,9 @@ function buildProgram(setExit: (code: number) => void): Command {
     .argument('[prompt...]', 'the task (or read from stdin with -p)')
     .option('-p, --print', 'run one task and exit (non-interactive)')
     .option('--model <id>', 'model id (default: $ANTHROPIC_MODEL or a current Claude model)')
-    .option('--max-turns <n>', 'model rounds per task', '8')
-    .option('--max-tool-calls <n>', 'tool executions per task', '12')
-    .option('--timeout <duration>', 'wall clock per task: 90000, 90s, 2m', '120s')
+    .option('--max-turns <n>', `model rounds per task (default: ${FLAG_DEFAULTS.maxTurns})`)
+    .option('--max-tool-calls <n>', `tool executions per task (default: ${FLAG_DEFAULTS.maxToolCalls})`)
+    .option('--timeout <duration>', `wall clock per task: 90000, 90s, 2m (default: ${FLAG_DEFAULTS.timeout})`)
     .option('--output-format <format>', 'text, json or stream-json', 'text')
     .option('--permission-mode <mode>', `${PERMISSION_MODES.join(', ')} (default: settings, else default)`)
     .option('--allow <rule>', 'allow rule, repeatable: bash(npm test*), read_file, edit_file(src/**)', collect)

@@ -1,4 +1,5 @@
 import type { ModelClient } from '../model/types.js';
+import { UsageError } from './exit-codes.js';
 import type { ModelFactory } from './run-config.js';
 
 /**
@@ -6,6 +7,12 @@ import type { ModelFactory } from './run-config.js';
  * `--help`, usage errors and scripted runs never pay for loading it.
  */
 export const createApiModel: ModelFactory = ({ modelId, env }) => {
+  if (!env.ANTHROPIC_API_KEY) {
+    throw new UsageError(
+      'ANTHROPIC_API_KEY is not set. Export your key (export ANTHROPIC_API_KEY=sk-ant-...), ' +
+        'or try the offline demo with --model-script (see npm start).',
+    );
+  }
   let client: Promise<ModelClient> | undefined;
   return {
     name: `anthropic:${modelId}`,

@@ -22,3 +22,21 @@ export function parseChoice<T extends string>(text: string, choices: readonly T[
   if ((choices as readonly string[]).includes(text)) return text as T;
   throw new UsageError(`${flag} "${text}" must be one of: ${choices.join(', ')}`);
 }
+
+export function parseInspectPort(value: string | boolean | undefined): number {
+  if (value === undefined || value === true || value === false) return 0;
+  if (!/^\d+$/.test(value) || Number(value) > 65_535) {
+    throw new UsageError(`--inspect "${value}" is not a port: use a number from 0 to 65535 (0 or none picks a free one)`);
+  }
+  return Number(value);
+}
+
+/**
+ * `--inspect [port]` takes an optional value, so `xagent -p --inspect "fix the bug"` hands the
+ * prompt to --inspect. A value that is not a port is given back as the first word of the prompt.
+ */
+export function splitInspectFlag(value: string | boolean | undefined, promptArgs: string[]): { port: number | null; promptArgs: string[] } {
+  if (value === undefined || value === false) return { port: null, promptArgs };
+  if (typeof value === 'string' && !/^\d+$/.test(value)) return { port: 0, promptArgs: [value, ...promptArgs] };
+  return { port: parseInspectPort(value), promptArgs };
+}

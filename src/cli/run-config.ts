@@ -9,7 +9,8 @@ import { PERMISSION_MODES, type PermissionMode } from '../permissions/types.js';
 import { ToolRegistry } from '../tools/registry.js';
 import { builtinTools } from '../tools/builtin/index.js';
 import { UsageError } from './exit-codes.js';
-import { parseChoice, parseDuration, parsePositiveInt } from './parse-options.js';
+import { parseChoice, parseDuration, parsePositiveInt, splitInspectFlag } from './parse-options.js';
+import { DEFAULT_LIMITS, type TaskLimits } from '../engine/limits.js';
 
 export const OUTPUT_FORMATS = ['text', 'json', 'stream-json'] as const;
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
@@ -34,20 +35,28 @@ export interface RawOptions {
   modelScript?: string;
 }
 
-/** Everything a run needs, checked: a bad value is a UsageError (exit 2) before any request. */
+/**
+ * Everything a run needs, resolved once from the flags, the environment and the settings files:
+ * a bad value is a UsageError (exit 2) before any request. Nothing below the CLI sees raw flags.
+ */
 export interface RunConfig {
   workspace: string;
   home: string;
   model: ModelClient;
   modelId: string;
+  /** What the model is called on screens: the model id, or the script a scripted run replays. */
+  modelLabel: string;
   tools: ToolRegistry;
-  maxTurns: number;
-  maxToolCalls: number;
-  timeoutMs: number;
+  limits: TaskLimits;
   format: OutputFormat;
   permissionMode: PermissionMode;
   rules: PermissionRule[];
-  raw: RawOptions;
+  /** The inspector's port (0 picks a free one), or null without --inspect. */
+  inspectPort: number | null;
+  /** Which recorded session to continue, if any. */
+  session: { resume?: string; continue: boolean };
+  /** The prompt given as arguments ('' when none). */
+  prompt: string;
 }
 
 function resolveWorkspace(dir: string | undefined): string {
@@ -63,11 +72,25 @@ function resolveWorkspace(dir: string | undefined): string {
 
 export type ModelFactory = (options: { modelId: string; env: NodeJS.ProcessEnv }) => ModelClient;
 
-export function buildRunConfig(raw: RawOptions, env: NodeJS.ProcessEnv, createApiModel: ModelFactory): RunConfig {
+/** The flags' defaults as commander shows them in --help, from the one DEFAULT_LIMITS. */
+export const FLAG_DEFAULTS = {
+  maxTurns: String(DEFAULT_LIMITS.maxTurns),
+  maxToolCalls: String(DEFAULT_LIMITS.maxToolCalls),
+  timeout: `${DEFAULT_LIMITS.timeoutMs / 1000}s`,
+} as const;
+
+/**
+ * Resolves the flags of a task run (print or interactive mode) into a RunConfig.
+ * @example const config = resolveRunConfig(raw, promptArgs, process.env, createApiModel);
+ */
+export function resolveRunConfig(raw: RawOptions, promptArgs: string[], env: NodeJS.ProcessEnv, createApiModel: ModelFactory): RunConfig {
   const format = parseChoice(raw.outputFormat ?? 'text', OUTPUT_FORMATS, '--output-format');
-  const maxTurns = parsePositiveInt(raw.maxTurns ?? '8', '--max-turns');
-  const maxToolCalls = parsePositiveInt(raw.maxToolCalls ?? '12', '--max-tool-calls');
-  const timeoutMs = parseDuration(raw.timeout ?? '120s');
+  const limits: TaskLimits = {
+    maxTurns: raw.maxTurns === undefined ? DEFAULT_LIMITS.maxTurns : parsePositiveInt(raw.maxTurns, '--max-turns'),
+    maxToolCalls: raw.maxToolCalls === undefined ? DEFAULT_LIMITS.maxToolCalls : parsePositiveInt(raw.maxToolCalls, '--max-tool-calls'),
+    timeoutMs: raw.timeout === undefined ? DEFAULT_LIMITS.timeoutMs : parseDuration(raw.timeout),
+  };
+  const { port: inspectPort, promptArgs: words } = splitInspectFlag(raw.inspect, promptArgs);
   const workspace = resolveWorkspace(raw.cwd);
   const modelId = raw.model ?? env.ANTHROPIC_MODEL ?? DEFAULT_MODEL;
   const home = path.resolve(xagentHome(env));
@@ -88,12 +111,6 @@ export function buildRunConfig(raw: RawOptions, env: NodeJS.ProcessEnv, createAp
       throw error;
     }
   } else {
-    if (!env.ANTHROPIC_API_KEY) {
-      throw new UsageError(
-        'ANTHROPIC_API_KEY is not set. Export your key (export ANTHROPIC_API_KEY=sk-ant-...), ' +
-          'or try the offline demo with --model-script (see npm start).',
-      );
-    }
     model = createApiModel({ modelId, env });
   }
   return {
@@ -103,12 +120,13 @@ export function buildRunConfig(raw: RawOptions, env: NodeJS.ProcessEnv, createAp
     rules: settings.rules,
     model,
     modelId,
+    modelLabel: raw.modelScript ? `scripted (${raw.modelScript})` : modelId,
     tools: new ToolRegistry(builtinTools()),
-    maxTurns,
-    maxToolCalls,
-    timeoutMs,
+    limits,
     format,
-    raw,
+    inspectPort,
+    session: { ...(raw.resume !== undefined ? { resume: raw.resume } : {}), continue: raw.continue === true },
+    prompt: words.join(' ').trim(),
   };
 }
 

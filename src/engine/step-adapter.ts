@@ -27,16 +27,20 @@ export interface Microstep {
   context: EngineContext;
   /** The event being processed (for eventless transitions, the one that started the macrostep). */
   eventType: string;
-  transitions: TakenTransition[];
+  /** Every transition of the microstep, targetless ones too; computed on request (coverage wants it, the trace does not). */
+  transitions(): TakenTransition[];
   /** How the state was entered, when a transition entered one (targetless microsteps enter none). */
   entered: Via | null;
 }
 
-const key = (node: { path: readonly string[] }) => node.path.join('.') as EngineState;
+const key = (node: { path: readonly string[] }) => node.path.join('.');
+const none = (): TakenTransition[] => [];
+const takenBy = (all: readonly AnyTransitionDefinition[]) => () => all.map(taken);
+const INIT: Via = { event: 'xstate.init' };
 
 function taken(transition: AnyTransitionDefinition): TakenTransition {
   const target = transition.target?.[0];
-  return { id: transitionId(transition), source: key(transition.source), target: target ? key(target) : null, eventType: transition.eventType };
+  return { id: transitionId(transition), source: key(transition.source), target: target ? (key(target) as EngineState) : null, eventType: transition.eventType };
 }
 
 /**
@@ -52,19 +56,20 @@ export function observeMicrosteps(onMicrostep: (microstep: Microstep) => void): 
       // An initial state with no eventless transition: the first snapshot is that state.
       const snapshot = event.snapshot as unknown as { value: EngineState; context: EngineContext };
       initialSeen = true;
-      onMicrostep({ state: snapshot.value, context: snapshot.context, eventType: 'xstate.init', transitions: [], entered: { event: 'xstate.init' } });
+      onMicrostep({ state: snapshot.value, context: snapshot.context, eventType: 'xstate.init', transitions: none, entered: INIT });
       return;
     }
     if (event.type !== '@xstate.microstep') return;
     const snapshot = event.snapshot as unknown as { value: EngineState; context: EngineContext };
-    const transitions = event._transitions.map(taken);
+    const all = event._transitions;
     if (!initialSeen) {
       initialSeen = true;
-      const initial = transitions[0]?.source as EngineState | undefined;
-      if (initial) onMicrostep({ state: initial, context: snapshot.context, eventType: 'xstate.init', transitions: [], entered: { event: 'xstate.init' } });
+      const first = all[0];
+      if (first) onMicrostep({ state: key(first.source) as EngineState, context: snapshot.context, eventType: 'xstate.init', transitions: none, entered: INIT });
     }
-    const moved = transitions.filter((t) => t.target !== null).at(-1);
-    const entered: Via | null = moved ? { event: moved.eventType === '' ? 'always' : moved.eventType, transition: moved.id } : null;
-    onMicrostep({ state: snapshot.value, context: snapshot.context, eventType: event.event.type, transitions, entered });
+    let moved: AnyTransitionDefinition | undefined;
+    for (let k = all.length - 1; k >= 0 && !moved; k--) if (all[k]!.target?.length) moved = all[k];
+    const entered: Via | null = moved ? { event: moved.eventType === '' ? 'always' : moved.eventType, transition: transitionId(moved) } : null;
+    onMicrostep({ state: snapshot.value, context: snapshot.context, eventType: event.event.type, transitions: takenBy(all), entered });
   };
 }

@@ -19,6 +19,8 @@ export interface InspectorHistory {
   readonly capped: boolean;
   /** Adds a record (redacted and clipped); returns it, or null when the cap dropped it. */
   append(body: RecordBody, ts?: string): InspectorRecord | null;
+  /** The record as JSON, serialized once however many clients (and reconnects) send it. */
+  json(record: InspectorRecord): string;
   /** Calls `listener` with each record appended from now on; returns the unsubscribe. */
   subscribe(listener: (record: InspectorRecord) => void): () => void;
 }
@@ -35,6 +37,7 @@ export function createHistory(options: HistoryOptions = {}): InspectorHistory {
   const sanitize = createSanitizer({ secrets: options.secrets, maxText });
   const records: InspectorRecord[] = [];
   const listeners = new Set<(record: InspectorRecord) => void>();
+  const serialized: string[] = [];
   let capped = false;
 
   const push = (body: RecordBody, ts: string): InspectorRecord => {
@@ -65,6 +68,9 @@ export function createHistory(options: HistoryOptions = {}): InspectorHistory {
         return body.kind === 'result' ? push(body, ts) : null;
       }
       return push(body, ts);
+    },
+    json(record) {
+      return (serialized[record.i] ??= JSON.stringify(record));
     },
     subscribe(listener) {
       listeners.add(listener);

@@ -102,7 +102,7 @@ export async function startInspectorServer(options: InspectorServerOptions): Pro
     const lastId = Number(req.headers['last-event-id']);
     const from = Number.isInteger(lastId) && lastId >= 0 ? lastId + 1 : 0;
     const backlog = history.records.slice(from);
-    res.write(`retry: 1000\nid: ${history.records.length - 1}\nevent: history\ndata: ${JSON.stringify(backlog)}\n\n`);
+    res.write(`retry: 1000\nid: ${history.records.length - 1}\nevent: history\ndata: [${backlog.map(history.json).join(',')}]\n\n`);
     // A record per socket write cost the engine ~60 µs a round (a loopback write wakes the page's
     // process); gathered for FLUSH_MS, a burst of records leaves in one write. 10 ms is below a frame.
     let corked = false;
@@ -115,7 +115,7 @@ export async function startInspectorServer(options: InspectorServerOptions): Pro
           res.uncork();
         }, FLUSH_MS);
       }
-      res.write(`id: ${record.i}\nevent: record\ndata: ${JSON.stringify(record)}\n\n`);
+      res.write(`id: ${record.i}\nevent: record\ndata: ${history.json(record)}\n\n`);
     });
     const keepAlive = setInterval(() => res.write(': keep-alive\n\n'), keepAliveMs);
     streams.add(res);

@@ -33,9 +33,8 @@ describe('diagrams generated from the engine chart', () => {
   it('keeps what machine.toJSON() loses: always branches, guard names, root handlers, action params', () => {
     expect(graph.edges.filter((e) => e.from === 'validate_tool')).toEqual([
       { id: 'validate_tool:always:0', from: 'validate_tool', to: 'done', event: '', guard: 'maxToolCallsReached', actions: ['stop(max_tool_calls)'], kind: 'always' },
-      { id: 'validate_tool:always:1', from: 'validate_tool', to: 'validate_tool', event: '', guard: 'callUnchecked', actions: ['validateCall'], kind: 'always', internal: true },
-      { id: 'validate_tool:always:2', from: 'validate_tool', to: 'recover', event: '', guard: 'callInvalid', actions: [], kind: 'always' },
-      { id: 'validate_tool:always:3', from: 'validate_tool', to: 'ask_permission', event: '', actions: [], kind: 'always' },
+      { id: 'validate_tool:always:1', from: 'validate_tool', to: 'recover', event: '', guard: 'callInvalid', actions: [], kind: 'always' },
+      { id: 'validate_tool:always:2', from: 'validate_tool', to: 'ask_permission', event: '', actions: [], kind: 'always' },
     ]);
     expect(graph.edges.filter((e) => e.kind === 'root').map((e) => [e.event, e.guard, e.to])).toEqual([
       ['ABORT', undefined, 'done'],
@@ -43,7 +42,7 @@ describe('diagrams generated from the engine chart', () => {
     ]);
     expect(graph.edges.find((e) => e.id === 'call_model:xstate.done.actor.callModel:1')).toMatchObject({ to: 'call_model', reenter: true, kind: 'done' });
     expect(graph.edges.find((e) => e.id === 'ask_permission:xstate.done.actor.askPermission:0')).toMatchObject({ internal: true });
-    expect(graph.edges).toHaveLength(24);
+    expect(graph.edges).toHaveLength(23);
   });
 
   it('matches the committed Mermaid file', async () => {

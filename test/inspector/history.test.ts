@@ -78,7 +78,7 @@ describe('the live feed of a run', () => {
     const states = history.records.filter((r): r is Extract<InspectorRecord, { kind: 'state' }> => r.kind === 'state');
     expect(history.records[0]).toMatchObject({ kind: 'meta', session_id: 's1', limits: { maxTurns: 5, maxToolCalls: 3, timeoutMs: 9000 } });
     expect(states.map((s) => s.name)).toEqual(run.states);
-    expect(states.find((s) => s.name === 'recover')).toMatchObject({ error: { code: 'TOOL_INPUT_INVALID' }, via: { event: 'always', transition: 'validate_tool:always:2' } });
+    expect(states.find((s) => s.name === 'recover')).toMatchObject({ error: { code: 'TOOL_INPUT_INVALID' }, via: { event: 'always', transition: 'validate_tool:always:1' } });
     expect(states.find((s) => s.name === 'validate_tool')?.via).toEqual({ event: 'xstate.done.actor.callModel', transition: 'call_model:xstate.done.actor.callModel:0' });
     expect(states[0]?.via).toEqual({ event: 'xstate.init' });
     expect(history.records.at(-1)).toMatchObject({ kind: 'result', reason: 'final_answer', stop_message: 'All done.' });

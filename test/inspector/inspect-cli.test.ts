@@ -82,7 +82,8 @@ describe('xagent --inspect and xagent inspect', () => {
     const recorded = spawnSync(process.execPath, [CLI, '-p', 'read nope.txt', '--model-script', script, '--cwd', home], { env: { ...process.env, XAGENT_HOME: home }, encoding: 'utf8' });
     expect(recorded.status).toBe(0);
     const [sessionId] = readdirSync(path.join(home, 'sessions'));
-    const replay = start(['inspect', sessionId!], { XAGENT_HOME: home, ANTHROPIC_API_KEY: '' });
+    // A unique prefix of the id is enough, as for --resume.
+    const replay = start(['inspect', sessionId!.slice(0, 8)], { XAGENT_HOME: home, ANTHROPIC_API_KEY: '' });
     const [, port, token] = await waitFor(() => replay.stderr().match(URL_LINE), replay);
     const records = await history(Number(port), token!);
     expect(records[0]).toMatchObject({ kind: 'meta', mode: 'replay', session_id: sessionId });

@@ -51,6 +51,7 @@ describe.skipIf(!haveChromium && !process.env.CI)('the inspector in a browser', 
   let server: InspectorServer;
   let page: Page;
   let run: Promise<Run>;
+  let history: ReturnType<typeof createHistory>;
 
   beforeAll(async () => {
     mkdirSync(ARTIFACTS, { recursive: true });
@@ -58,7 +59,7 @@ describe.skipIf(!haveChromium && !process.env.CI)('the inspector in a browser', 
       executablePath: CHROMIUM,
       args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
     });
-    const history = createHistory();
+    history = createHistory();
     const feed = liveFeed(history, { sessionId: 'browser-test', model: 'scripted', limits: { maxTurns: 8, maxToolCalls: 12, timeoutMs: 120_000 }, workspace: '/tmp/workspace' });
     server = await startInspectorServer({ history, chart: inspectorChart });
     page = await (await browser.newContext({ viewport: { width: 1400, height: 1000 } })).newPage();
@@ -105,9 +106,9 @@ describe.skipIf(!haveChromium && !process.env.CI)('the inspector in a browser', 
     await expect(calls.nth(1).locator('[data-testid="tool-result"]').textContent()).resolves.toBe('slow done');
     // The filter hides a kind from the log.
     await page.locator('[data-testid="filter-state"]').uncheck();
-    await expect.poll(() => page.locator('#log [data-kind="state"]').count()).toBe(0);
+    await expect.poll(() => page.locator('#log [data-kind="state"]:not([hidden])').count()).toBe(0);
     await page.locator('[data-testid="filter-state"]').check();
-    await expect.poll(() => page.locator('#log [data-kind="state"]').count()).toBe(EXPECTED.length);
+    await expect.poll(() => page.locator('#log [data-kind="state"]:not([hidden])').count()).toBe(EXPECTED.length);
     await page.screenshot({ path: path.join(ARTIFACTS, 'inspector.png'), fullPage: true });
   });
 
@@ -132,6 +133,27 @@ describe.skipIf(!haveChromium && !process.env.CI)('the inspector in a browser', 
     await expect.poll(lit).toBe('call_model');
     await page.locator('#follow-live').click();
     await expect.poll(lit).toBe('done');
+  });
+
+  it('keeps an expanded event row open and the log where it was while a run goes on', async () => {
+    const rows = page.locator('#log [data-testid="log-row"]');
+    await rows.first().locator('summary').click();
+    // A short list, so that it scrolls and its top is not its end.
+    await page.evaluate(() => {
+      const log = document.getElementById('log')!;
+      log.style.maxHeight = '120px';
+      log.scrollTop = 0;
+    });
+    const before = await rows.count();
+    const more = runTask([{ delay_ms: 400, text: 'Once more.' }], {
+      observe: liveFeed(history, { sessionId: 'browser-test', limits: {} }),
+      sessionId: 'browser-test',
+    });
+    await expect.poll(() => rows.count(), { timeout: 15_000 }).toBeGreaterThan(before);
+    await more;
+    await expect.poll(() => page.locator('#mode').textContent()).toBe('finished');
+    await expect(rows.first().locator('details').evaluate((d) => (d as HTMLDetailsElement).open)).resolves.toBe(true);
+    await expect(page.evaluate(() => document.getElementById('log')!.scrollTop)).resolves.toBe(0);
   });
 
   it('marks exactly the transition that entered the lit state', async () => {

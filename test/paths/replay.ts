@@ -122,9 +122,10 @@ export async function replay(path: EnginePath, coverage: Coverage): Promise<void
   };
 
   const inspect = observeMicrosteps(({ state, context, transitions, eventType }: Microstep) => {
-    for (const t of transitions) coverage.transition(t.id);
+    const taken = transitions();
+    for (const t of taken) coverage.transition(t.id);
     coverage.state(state);
-    const moved = transitions.find((t) => t.target !== null);
+    const moved = taken.find((t) => t.target !== null);
     if (moved) recordOutcome(state, context, moved.source, eventType);
     if (context.turn > context.maxTurns) fail(name, stepIndex, `turn ${context.turn} > maxTurns`);
     if (context.toolCallCount > context.maxToolCalls) fail(name, stepIndex, `toolCallCount ${context.toolCallCount} > maxToolCalls`);
