@@ -32,7 +32,6 @@ describe('xagent paths', () => {
     expect(denied?.transitions.map(label)).toEqual([
       'build_context -> call_model',
       'call_model -> validate_tool [responseHasToolCalls]',
-      'validate_tool -> validate_tool [callUnchecked]',
       'validate_tool -> ask_permission',
       'ask_permission -> done [permissionDenied]',
     ]);
