@@ -34,13 +34,14 @@ export async function startRunInspector(options: {
   env?: NodeJS.ProcessEnv;
 }): Promise<RunInspector> {
   const { config, stderr } = options;
-  const history = createHistory({ secrets: secretsFrom(options.env ?? process.env) });
+  const secrets = secretsFrom(options.env ?? process.env);
+  const history = createHistory({ secrets });
   const server = await listen(options.port, () => startInspectorServer({ port: options.port, history, chart: inspectorChart }));
   stderr.write(`Inspector: ${server.url}\n`);
   return {
     // Each task starts with its own meta record: the page's boundary between tasks.
     observerFor: (prompt) =>
-      liveFeed(history, { sessionId: options.sessionId, model: config.modelLabel, limits: config.limits, workspace: config.workspace, prompt }),
+      liveFeed(history, { sessionId: options.sessionId, model: config.modelLabel, limits: config.limits, workspace: config.workspace, prompt, secrets }),
     server,
     async holdUntilInterrupted() {
       stderr.write(`Inspector still serving at ${server.url}\nPress Ctrl-C to exit.\n`);

@@ -1,9 +1,12 @@
 #!/usr/bin/env node
+// First, so that Ctrl-C during start-up already exits 130.
+import './early-signals.js';
 import { Command, CommanderError } from 'commander';
 import { DIAGRAM_FORMATS } from '../diagram/formats.js';
 import { PERMISSION_MODES } from '../permissions/types.js';
 import { SessionError } from '../sessions/errors.js';
 import { UsageError, USAGE_EXIT_CODE } from './exit-codes.js';
+import { exitWhenFlushed } from './exit-now.js';
 import { registerInspectCommand } from './inspect-command.js';
 import { runInteractiveMode } from './interactive-mode.js';
 import { parseChoice } from './parse-options.js';
@@ -85,5 +88,4 @@ export async function main(argv: string[]): Promise<number> {
   }
 }
 
-const code = await main(process.argv);
-process.exitCode = code;
+await exitWhenFlushed(await main(process.argv));

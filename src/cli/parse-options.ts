@@ -37,6 +37,10 @@ export function parseInspectPort(value: string | boolean | undefined): number {
  */
 export function splitInspectFlag(value: string | boolean | undefined, promptArgs: string[]): { port: number | null; promptArgs: string[] } {
   if (value === undefined || value === false) return { port: null, promptArgs };
-  if (typeof value === 'string' && !/^\d+$/.test(value)) return { port: 0, promptArgs: [value, ...promptArgs] };
+  // `--inspect "fix the tests"`: the optional port swallowed the prompt. A single word is a mistyped port.
+  if (typeof value === 'string' && !/^\d+$/.test(value)) {
+    if (!/\s/.test(value.trim())) throw new UsageError(`--inspect "${value}" is not a port: use a number from 0 to 65535, or put the prompt after --inspect 0`);
+    return { port: 0, promptArgs: [value, ...promptArgs] };
+  }
   return { port: parseInspectPort(value), promptArgs };
 }

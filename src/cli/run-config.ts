@@ -92,6 +92,7 @@ export function resolveRunConfig(raw: RawOptions, promptArgs: string[], env: Nod
   };
   const { port: inspectPort, promptArgs: words } = splitInspectFlag(raw.inspect, promptArgs);
   const workspace = resolveWorkspace(raw.cwd);
+  if (raw.model !== undefined && raw.model.trim() === '') throw new UsageError('--model is empty: give a model id, e.g. --model claude-sonnet-4-5');
   const modelId = raw.model ?? env.ANTHROPIC_MODEL ?? DEFAULT_MODEL;
   const home = path.resolve(xagentHome(env));
   const flagMode = raw.permissionMode === undefined ? undefined : parseChoice(raw.permissionMode, PERMISSION_MODES, '--permission-mode');

@@ -4,6 +4,7 @@ import { addUsage } from '../../machines/engine-context.js';
 import type { ModelResponse, PermissionDecision, ToolCall, ToolResult } from '../../machines/types.js';
 import type { ModelClient } from '../model/types.js';
 import type { PermissionPolicy } from '../permissions/types.js';
+import { limitInputDepth } from '../tools/input-depth.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import type { Clock } from './clock.js';
 import type { AgentEvent } from './events.js';
@@ -34,7 +35,8 @@ export function engineImplementations(services: EngineServices) {
       callModel: fromPromise<ModelResponse, CallModelInput>(async ({ input, signal }) => {
         await yieldToEventLoop();
         signal.throwIfAborted();
-        const response = await model.createMessage({
+        // A tool input nested thousands of levels deep would overflow every JSON.stringify after this.
+        const response = limitInputDepth(await model.createMessage({
           system,
           messages: input.messages,
           tools: toolSpecs,
@@ -44,7 +46,7 @@ export function engineImplementations(services: EngineServices) {
             sink.annotate({ event: 'retry', ts: new Date(clock.now()).toISOString(), session_id: sessionId, state: 'call_model', turn: input.turn, attempt, delay_ms: delayMs, ...(status !== undefined ? { status } : {}), message });
             emit({ type: 'retry', attempt, delay_ms: delayMs, status, message });
           },
-        });
+        }));
         emit({ type: 'usage', usage: response.usage, total: addUsage(input.usage, response.usage) });
         emit({ type: 'turn_end', reason: response.stopReason });
         return response;
@@ -55,8 +57,16 @@ export function engineImplementations(services: EngineServices) {
       executeTool: fromPromise<ToolResult, { call: ToolCall }>(async ({ input: { call }, signal }) => {
         emit({ type: 'tool_start', call });
         const started = clock.now();
-        const audit = (fields: { is_error: boolean; aborted: boolean; crashed?: boolean; content: string }) =>
+        type AuditFields = { is_error: boolean; aborted: boolean; crashed?: boolean; content: string };
+        let audited = false;
+        const audit = (fields: AuditFields) => {
+          if (audited) return;
+          audited = true;
           sink.audit({ ts: new Date(clock.now()).toISOString(), session_id: sessionId, call, duration_ms: clock.now() - started, ...fields });
+        };
+        // Stopped mid-run (Ctrl-C, --timeout): the line is written now, while the session files are still open.
+        const onAbort = () => audit({ is_error: true, aborted: true, content: 'Interrupted: the task stopped while the tool was running; the tool was stopped.' });
+        signal.addEventListener('abort', onAbort, { once: true });
         try {
           const result = await tools.execute(call, { signal, workspace });
           audit({ is_error: result.isError, aborted: signal.aborted, content: result.content.slice(0, 2000) });
@@ -67,6 +77,8 @@ export function engineImplementations(services: EngineServices) {
           audit({ is_error: true, aborted: signal.aborted, crashed: true, content: message });
           emit({ type: 'tool_result', call, result: { content: message, is_error: true } });
           throw error;
+        } finally {
+          signal.removeEventListener('abort', onAbort);
         }
       }),
       deadline: fromCallback<EventObject, { startedAt: number; timeoutMs: number }>(({ sendBack, input }) => {

@@ -1,7 +1,9 @@
 import type { AgentEvent } from '../engine/events.js';
 import type { InspectorHistory } from './history.js';
 import type { InspectorLimits, RecordBody } from './records.js';
+import { createSanitizer } from './redact.js';
 import { resultRecord } from './result-record.js';
+import { StreamRedactor } from './stream-redactor.js';
 
 export interface RunMeta {
   sessionId: string;
@@ -9,6 +11,8 @@ export interface RunMeta {
   limits: InspectorLimits;
   workspace?: string;
   prompt?: string;
+  /** Secret values (the API key) that streamed text must not carry to the page, even split across deltas. */
+  secrets?: ReadonlyArray<string | undefined>;
 }
 
 /** Turns an AgentEvent into the record the page gets; the `state` event keeps its trace fields (`via` included). */
@@ -56,5 +60,16 @@ export function liveFeed(history: InspectorHistory, meta: RunMeta): (event: Agen
     ...(meta.workspace ? { workspace: meta.workspace } : {}),
     ...(meta.prompt ? { prompt: meta.prompt } : {}),
   });
-  return (event) => history.append(recordOf(event, meta.limits), event.type === 'state' ? event.ts : undefined);
+  // Text is redacted as one stream: a key split across deltas must not reach the page in pieces.
+  const stream = new StreamRedactor(createSanitizer({ secrets: meta.secrets }).text, meta.secrets);
+  return (event) => {
+    if (event.type === 'text_delta') {
+      const text = stream.push(event.text);
+      if (text) history.append({ kind: 'text', text });
+      return;
+    }
+    const rest = stream.flush();
+    if (rest) history.append({ kind: 'text', text: rest });
+    history.append(recordOf(event, meta.limits), event.type === 'state' ? event.ts : undefined);
+  };
 }

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { ContentBlock, ModelResponse, OtherBlock, Usage } from '../../machines/types.js';
 import { ModelError } from './errors.js';
@@ -96,6 +97,8 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
  */
 export function createScriptedClient(script: ModelScript): ModelClient & { readonly requests: number } {
   let index = 0;
+  // A resumed session runs the script again in a new process: ids must differ from the earlier run's.
+  const run = randomBytes(3).toString('hex');
   return {
     name: 'scripted',
     get requests() {
@@ -121,7 +124,7 @@ export function createScriptedClient(script: ModelScript): ModelClient & { reado
           ? [{ type: 'text', text: response.text }]
           : response.content.map((block, j) =>
               block.type === 'tool_use' && !(block as { id?: unknown }).id
-                ? { ...block, id: `toolu_scripted_${n + 1}_${j + 1}`, input: (block as { input?: unknown }).input ?? {} }
+                ? { ...block, id: `toolu_scripted_${run}_${n + 1}_${j + 1}`, input: (block as { input?: unknown }).input ?? {} }
                 : block,
             );
       for (const block of content) {

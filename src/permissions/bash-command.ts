@@ -1,281 +1,242 @@
+import { children, field, list, nodeType, offsets, parseShell, text, type ShNode } from './shell-syntax.js';
+
 /**
- * Splits a shell command into the simple commands it would run, so that a rule can be checked
- * against every one of them: `npm test && rm -rf ~` is two commands, and `echo $(rm x)` runs
- * `rm x` too. This is a cautious reader, not a shell: whatever it cannot read with certainty
- * (unbalanced quotes, heredocs, `case`, arithmetic with substitutions...) makes the result
- * `unsure`, and an unsure command is never allowed by a pattern rule.
+ * Reads a shell command with a real bash parser (mvdan/sh) into the simple commands it would
+ * run, so that a rule can be checked against every one of them: `npm test && rm -rf ~` is two
+ * commands, and `echo $(rm x)` runs `rm x` too. The reader understands a small, closed set of
+ * constructs: lists, pipelines, groups, `if`/`while`, plain commands whose words are literal,
+ * and redirections to literal targets. Anything else (parameter expansion, arithmetic,
+ * substitutions, heredocs, assignments, `declare`, `[[ ]]`, functions, ...) makes the result
+ * `unsure`, and an unsure command is never allowed by a pattern rule. Deny and ask rules still
+ * see every command the parser found, wherever it sits.
  */
 
 export interface SimpleCommand {
-  /** The words as written (quotes kept), one space apart, leading keywords (`if`, `do`, `{`...) dropped. */
+  /** The words as written (quotes kept), one space apart, redirections included. */
   text: string;
   /** The same words with quotes and escapes removed. */
   plain: string;
-  /** The words with quotes and escapes removed, one by one. */
+  /** The words with quotes and escapes removed, one by one (redirections left out). */
   words: string[];
   /** An output redirection writes to a file (anything but `/dev/null` or a file descriptor). */
   writesFile: boolean;
+  /** The command runs or evaluates its arguments (`eval`, `env`, `xargs`, `printf -v`...). */
+  evaluates: boolean;
 }
 
 export interface ParsedCommand {
-  /** Every simple command, substitutions included (inner ones come before the command holding them). */
+  /** Every simple command, wherever it sits (substitutions, heredoc bodies, groups). */
   parts: SimpleCommand[];
-  /** Why the reader is not sure it saw every command; absent when it is. */
+  /** Why the reader is not sure it understands everything the command does; absent when it is. */
   unsure?: string;
 }
 
+/** Node types whose meaning the reader fully understands when their children are understood too. */
+const UNDERSTOOD = new Set([
+  'File', 'Stmt', 'BinaryCmd', 'CallExpr', 'Word', 'Lit', 'SglQuoted', 'DblQuoted', 'Redirect',
+  'Block', 'Subshell', 'IfClause', 'WhileClause', 'TimeClause', 'Comment',
+]);
+
+const WHY: Record<string, string> = {
+  ParamExp: 'parameter expansion',
+  CmdSubst: 'command substitution',
+  ProcSubst: 'process substitution',
+  ArithmExp: 'arithmetic expansion',
+  ArithmCmd: 'arithmetic command',
+  DeclClause: 'declare-like builtin',
+  LetClause: '"let" builtin',
+  TestClause: '"[[ ]]" test',
+  ForClause: '"for" loop',
+  CaseClause: '"case" construct',
+  FuncDecl: 'function definition',
+  CoprocClause: '"coproc" construct',
+  ExtGlob: 'extended glob',
+  BraceExp: 'brace expansion',
+  ArrayExpr: 'array assignment',
+  Assign: 'variable assignment',
+};
+
 /**
- * @example splitCommand('npm test && echo "$(whoami)"').parts.map((p) => p.text)
- * // ['npm test', 'whoami', 'echo "$(whoami)"']
+ * Commands that run or evaluate their arguments (as code, as a command, or as an arithmetic or
+ * array subscript): a wildcard rule never reaches through them, only an exact rule allows them.
+ */
+export const EVALUATING_COMMANDS = new Set([
+  'eval', 'source', '.', 'exec', 'command', 'builtin', 'trap', 'let', 'declare', 'typeset', 'local',
+  'readonly', 'export', 'read', 'mapfile', 'readarray', 'unset', 'alias', 'enable', 'hash', 'printf',
+  'test', '[', 'shopt', 'set', 'fc', 'coproc', 'bash', 'sh', 'zsh', 'dash', 'ksh',
+  'env', 'sudo', 'doas', 'su', 'xargs', 'nice', 'nohup', 'timeout', 'time', 'stdbuf', 'setsid',
+  'ionice', 'chrt', 'taskset', 'watch', 'flock', 'chroot', 'unbuffer', 'strace', 'ltrace', 'find',
+]);
+
+const OUTPUT_OPS = new Set(['>', '>>', '>|', '&>', '&>>', '<>']);
+const MAX_INNER_DEPTH = 8;
+
+/**
+ * @example splitCommand('npm test && echo hi').parts.map((p) => p.text) // ['npm test', 'echo hi']
+ * @example splitCommand('echo ${x@P}').unsure // 'parameter expansion'
  */
 export function splitCommand(command: string): ParsedCommand {
-  const reader = new CommandReader(command, 0);
+  const known = recent.get(command);
+  if (known) return known;
+  const parsed = readCommand(command);
+  if (command.length > RECENT_MAX_CHARS) return parsed;
+  recent.set(command, parsed);
+  if (recent.size > RECENT_LIMIT) recent.delete(recent.keys().next().value ?? '');
+  return parsed;
+}
+
+// Every rule checks the same command again; the parser takes milliseconds, so recent readings are kept.
+const RECENT_LIMIT = 512;
+const RECENT_MAX_CHARS = 4096;
+const recent = new Map<string, ParsedCommand>();
+
+function readCommand(command: string): ParsedCommand {
+  let root: ShNode;
   try {
-    reader.readList(null);
+    root = parseShell(command);
   } catch (error) {
-    if (error instanceof Unsure) return { parts: reader.parts, unsure: error.message };
-    throw error;
+    return { parts: [], unsure: `the command does not parse (${parseErrorText(error)})` };
   }
-  return { parts: reader.parts };
+  // The parser's offsets count UTF-8 bytes.
+  const bytes = Buffer.from(command, 'utf8');
+  const parts: SimpleCommand[] = [];
+  let unsure: string | undefined;
+  const doubt = (why: string) => {
+    unsure ??= why;
+  };
+  const stack: ShNode[] = [root];
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    const type = nodeType(node);
+    if (!UNDERSTOOD.has(type)) doubt(WHY[type] ?? `"${type}" construct`);
+    if (type === 'Stmt') readStmt(node, bytes, parts, doubt);
+    if (type === 'Word') checkLiteralWord(node, bytes, doubt);
+    stack.push(...children(node).reverse());
+  }
+  return Object.freeze(unsure === undefined ? { parts } : { parts, unsure });
 }
 
-class Unsure extends Error {}
-
-interface Word {
-  raw: string;
-  plain: string;
+function readStmt(stmt: ShNode, src: Buffer, parts: SimpleCommand[], doubt: (why: string) => void): void {
+  const redirs = list(stmt, 'Redirs');
+  let writesFile = false;
+  for (const redir of redirs) {
+    const op = redirOperator(redir, src);
+    const fd = field(redir, 'N');
+    const word = field(redir, 'Word');
+    if (field(redir, 'Hdoc') || op.startsWith('<<')) doubt('heredoc');
+    if (fd && !/^\d+$/.test(text(fd, 'Value'))) doubt('redirection to a named descriptor');
+    const target = word ? plainWord(word, src) : '';
+    const toDescriptor = (op === '>&' || op === '<&') && /^(\d+-?|-)$/.test(target);
+    if ((OUTPUT_OPS.has(op) || op === '>&') && !toDescriptor && target !== '/dev/null') writesFile = true;
+  }
+  const cmd = field(stmt, 'Cmd');
+  if (!cmd && redirs.length > 0) {
+    // `> ~/.bashrc` alone truncates or creates the file: a command of its own.
+    const redirections = redirs.map((redir) => redirText(redir, src)).join(' ');
+    parts.push({ text: redirections, plain: redirections, words: [], writesFile, evaluates: false });
+    return;
+  }
+  if (!cmd || nodeType(cmd) !== 'CallExpr') {
+    if (writesFile) doubt('output redirection after a group or compound command');
+    return;
+  }
+  if (list(cmd, 'Assigns').length > 0) doubt('variable assignment before the command');
+  const args = list(cmd, 'Args');
+  if (args.length === 0) return;
+  const ordered = [...args, ...redirs].sort((a, b) => offsets(a)[0] - offsets(b)[0]);
+  const isArg = (node: ShNode) => args.includes(node);
+  const words = args.map((word) => plainWord(word, src));
+  const name = words[0].slice(words[0].lastIndexOf('/') + 1);
+  parts.push({
+    text: ordered.map((node) => (isArg(node) ? slice(src, node) : redirText(node, src))).join(' '),
+    plain: ordered.map((node) => (isArg(node) ? plainWord(node, src) : redirText(node, src))).join(' '),
+    words,
+    writesFile,
+    evaluates: EVALUATING_COMMANDS.has(name),
+  });
+  // Code passed as a string still runs: read it too, so deny rules see `eval 'rm x'` and `sh -c 'rm x'`.
+  for (const inner of innerCode(name, words)) parts.push(...innerParts(inner));
 }
 
-const KEYWORDS = new Set(['!', '{', '}', 'if', 'then', 'else', 'elif', 'fi', 'do', 'done', 'while', 'until', 'time']);
-const UNREADABLE_KEYWORDS = new Set(['case', 'esac', 'function', 'select', 'coproc', '[[', ']]']);
-const SEPARATORS = new Set([';', '&', '|', '\n']);
-const BLANKS = new Set([' ', '\t']);
-const OUTPUT_OPS = new Set(['>', '>>', '>|', '&>', '&>>', '<>']);
-// An optional fd (`2`, `{fd}`) then a redirection operator; `<(` and `>(` are process substitutions.
-const REDIRECTION = /(\d+|\{[A-Za-z_][A-Za-z0-9_]*\})?(&>>|&>|>>|>\||>&|<<<|<<-|<<|<>|<&|>(?!\()|<(?!\())/y;
-const MAX_DEPTH = 32;
-
-class CommandReader {
-  readonly parts: SimpleCommand[] = [];
-  private pos = 0;
-  private nesting = 0;
-
-  constructor(
-    private readonly src: string,
-    private readonly depth: number,
-  ) {
-    if (depth > MAX_DEPTH) throw new Unsure('backticks nested too deeply');
+let innerDepth = 0;
+function innerParts(code: string): SimpleCommand[] {
+  if (innerDepth >= MAX_INNER_DEPTH) return [];
+  innerDepth++;
+  try {
+    return splitCommand(code).parts;
+  } finally {
+    innerDepth--;
   }
+}
 
-  /** Commands and separators until `)` (left for the caller) or the end. */
-  readList(end: ')' | null): void {
-    if (end && ++this.nesting > MAX_DEPTH) throw new Unsure('groups or substitutions nested too deeply');
-    for (;;) {
-      this.skipBlanks();
-      if (this.pos >= this.src.length) {
-        if (end) throw new Unsure('unbalanced parenthesis');
-        return;
+/** The strings a command runs as shell code: `eval ARGS`, `bash -c CODE`, `su -c CODE`. */
+function innerCode(name: string, words: readonly string[]): string[] {
+  if (name === 'eval') return [words.slice(1).join(' ')];
+  if (['bash', 'sh', 'zsh', 'dash', 'ksh', 'su'].includes(name)) {
+    const flag = words.findIndex((word, i) => i > 0 && /^-[A-Za-z]*c[A-Za-z]*$/.test(word));
+    if (flag > 0 && words[flag + 1] !== undefined) return [words[flag + 1]];
+  }
+  return [];
+}
+
+/** Only literal pieces: unquoted text with no expansion the parser left as text, and quotes. */
+function checkLiteralWord(word: ShNode, src: Buffer, doubt: (why: string) => void): void {
+  let unquoted = '';
+  for (const part of list(word, 'Parts')) {
+    const type = nodeType(part);
+    if (type === 'Lit') unquoted += text(part, 'Value');
+    else unquoted += 'q';
+    if (type === 'DblQuoted' || type === 'SglQuoted') {
+      // Literal here, but builtins such as `printf -v` or `test -v` evaluate subscripts in it.
+      if (/\$[({[]|`/.test(slice(src, part))) doubt('an expansion inside quotes');
+    }
+  }
+  if (/[$`()]/.test(unquoted.replace(/\\./g, ''))) doubt('an expansion the reader cannot place');
+  if (/\{[^}]*(,|\.\.)[^}]*\}/.test(unquoted)) doubt('brace expansion');
+}
+
+/** `2>&1`, `> out.log`: the operator and its target, a space between unless the target is a descriptor. */
+function redirText(redir: ShNode, src: Buffer): string {
+  const op = redirOperator(redir, src);
+  const word = field(redir, 'Word');
+  const fdNode = field(redir, 'N');
+  const target = word ? slice(src, word) : '';
+  const fd = fdNode ? text(fdNode, 'Value') : '';
+  const toDescriptor = (op === '>&' || op === '<&') && /^(\d+-?|-)$/.test(target);
+  return `${fd}${op}${toDescriptor ? '' : ' '}${target}`;
+}
+
+function redirOperator(redir: ShNode, src: Buffer): string {
+  const fd = field(redir, 'N');
+  const word = field(redir, 'Word');
+  const start = fd ? offsets(fd)[1] : offsets(redir)[0];
+  const end = word ? offsets(word)[0] : offsets(redir)[1];
+  return src.subarray(start, end).toString('utf8').trim();
+}
+
+/** The word with quotes and escapes removed, as bash would pass it when it holds no expansion. */
+function plainWord(word: ShNode, src: Buffer): string {
+  let out = '';
+  for (const part of list(word, 'Parts')) {
+    const type = nodeType(part);
+    if (type === 'Lit') out += text(part, 'Value').replace(/\\\n/g, '').replace(/\\(.)/gs, '$1');
+    else if (type === 'SglQuoted') out += text(part, 'Value');
+    else if (type === 'DblQuoted') {
+      for (const inner of list(part, 'Parts')) {
+        out += nodeType(inner) === 'Lit' ? text(inner, 'Value').replace(/\\([$`"\\\n])/g, '$1') : slice(src, inner);
       }
-      const c = this.src[this.pos];
-      if (c === ')') {
-        if (end) {
-          this.nesting--;
-          return;
-        }
-        throw new Unsure('unbalanced ")"');
-      }
-      if (SEPARATORS.has(c)) {
-        if (c === '&' && this.src[this.pos + 1] === '>') this.readCommand();
-        else if (this.src.startsWith(';;', this.pos) || this.src.startsWith(';&', this.pos)) throw new Unsure('case clause');
-        else this.pos += this.src.startsWith('&&', this.pos) || this.src.startsWith('||', this.pos) || this.src.startsWith('|&', this.pos) ? 2 : 1;
-        continue;
-      }
-      this.readCommand();
-    }
+    } else out += slice(src, part);
   }
+  return out;
+}
 
-  private readCommand(): void {
-    if (this.src[this.pos] !== '(') {
-      this.readSimple(false);
-      return;
-    }
-    if (this.src[this.pos + 1] === '(') throw new Unsure('arithmetic command');
-    this.pos++;
-    this.readList(')');
-    this.pos++;
-    this.readSimple(true);
-  }
+function slice(src: Buffer, node: ShNode): string {
+  const [start, end] = offsets(node);
+  return src.subarray(start, end).toString('utf8');
+}
 
-  /** One simple command; after a `( ... )` group only redirections may follow, and not to files. */
-  private readSimple(afterGroup: boolean): void {
-    const words: Word[] = [];
-    let writesFile = false;
-    for (;;) {
-      this.skipBlanks();
-      if (this.pos >= this.src.length) break;
-      const c = this.src[this.pos];
-      if (c === ')' || (SEPARATORS.has(c) && !(c === '&' && this.src[this.pos + 1] === '>'))) break;
-      if (c === '(') throw new Unsure('unexpected "(" (function definition or array)');
-      if (c === '#') {
-        while (this.pos < this.src.length && this.src[this.pos] !== '\n') this.pos++;
-        continue;
-      }
-      REDIRECTION.lastIndex = this.pos;
-      const redirection = REDIRECTION.exec(this.src);
-      if (redirection) {
-        const op = redirection[2];
-        if (op === '<<' || op === '<<-') throw new Unsure('heredoc');
-        this.pos = REDIRECTION.lastIndex;
-        this.skipBlanks();
-        const target = this.readWord();
-        if (!target.raw) throw new Unsure(`redirection "${op}" without a target`);
-        const toDescriptor = (op === '>&' || op === '<&') && /^(\d+-?|-)$/.test(target.plain);
-        if ((OUTPUT_OPS.has(op) || op === '>&') && !toDescriptor && target.plain !== '/dev/null') writesFile = true;
-        const joined = `${redirection[0]}${toDescriptor ? '' : ' '}${target.raw}`;
-        words.push({ raw: joined, plain: joined });
-        continue;
-      }
-      const word = this.readWord();
-      if (!word.raw) throw new Unsure(`unreadable character "${c}"`);
-      words.push(word);
-    }
-    if (afterGroup) {
-      if (words.length > 0) throw new Unsure('words or redirections after a ( ... ) group');
-      return;
-    }
-    while (words.length > 0 && KEYWORDS.has(words[0].raw)) words.shift();
-    if (words.length > 0 && UNREADABLE_KEYWORDS.has(words[0].raw)) throw new Unsure(`"${words[0].raw}" construct`);
-    if (words.length === 0) return;
-    this.parts.push({
-      text: words.map((w) => w.raw).join(' '),
-      plain: words.map((w) => w.plain).join(' '),
-      words: words.map((w) => w.plain),
-      writesFile,
-    });
-  }
-
-  private readWord(): Word {
-    const start = this.pos;
-    let plain = '';
-    while (this.pos < this.src.length) {
-      const c = this.src[this.pos];
-      const next = this.src[this.pos + 1];
-      if (BLANKS.has(c) || SEPARATORS.has(c) || c === '(' || c === ')') break;
-      if ((c === '<' || c === '>') && next !== '(') break;
-      if (c === '\\') {
-        if (next === '\n') this.pos += 2;
-        else {
-          plain += next ?? '\\';
-          this.pos += next === undefined ? 1 : 2;
-        }
-      } else if (c === "'") {
-        const close = this.src.indexOf("'", this.pos + 1);
-        if (close < 0) throw new Unsure('unbalanced single quote');
-        plain += this.src.slice(this.pos + 1, close);
-        this.pos = close + 1;
-      } else if (c === '$' && next === "'") {
-        plain += this.readAnsiQuoted();
-      } else if (c === '"') {
-        plain += this.readDoubleQuoted();
-      } else if (c === '$' || c === '`' || c === '<' || c === '>') {
-        plain += this.readExpansion();
-      } else {
-        plain += c;
-        this.pos++;
-      }
-    }
-    return { raw: this.src.slice(start, this.pos), plain };
-  }
-
-  private readAnsiQuoted(): string {
-    const start = this.pos;
-    this.pos += 2;
-    while (this.pos < this.src.length && this.src[this.pos] !== "'") this.pos += this.src[this.pos] === '\\' ? 2 : 1;
-    if (this.pos >= this.src.length) throw new Unsure('unbalanced $\' quote');
-    this.pos++;
-    return this.src.slice(start + 2, this.pos - 1);
-  }
-
-  private readDoubleQuoted(): string {
-    let plain = '';
-    this.pos++;
-    while (this.pos < this.src.length && this.src[this.pos] !== '"') {
-      const c = this.src[this.pos];
-      if (c === '\\') {
-        plain += this.src[this.pos + 1] ?? '';
-        this.pos += 2;
-      } else if (c === '$' || c === '`') {
-        plain += this.readExpansion();
-      } else {
-        plain += c;
-        this.pos++;
-      }
-    }
-    if (this.pos >= this.src.length) throw new Unsure('unbalanced double quote');
-    this.pos++;
-    return plain;
-  }
-
-  /** `$(...)`, backticks, `<(...)`, `>(...)`: their commands become parts; `${...}`, `$((...))` are skipped. */
-  private readExpansion(): string {
-    const start = this.pos;
-    const c = this.src[this.pos];
-    const next = this.src[this.pos + 1];
-    if (c === '`') {
-      this.readBackticks();
-    } else if (next === '(' && this.src[this.pos + 2] === '(' && c === '$') {
-      this.skipBalanced('(', ')', 'arithmetic expansion');
-    } else if (next === '(') {
-      this.pos += 2;
-      this.readList(')');
-      this.pos++;
-    } else if (c === '$' && next === '{') {
-      this.pos++;
-      this.skipBalanced('{', '}', 'parameter expansion');
-    } else {
-      this.pos++;
-    }
-    return this.src.slice(start, this.pos);
-  }
-
-  private readBackticks(): void {
-    let inner = '';
-    let i = this.pos + 1;
-    for (; i < this.src.length && this.src[i] !== '`'; i++) {
-      if (this.src[i] === '\\' && '`\\$'.includes(this.src[i + 1] ?? '')) i++;
-      inner += this.src[i];
-    }
-    if (i >= this.src.length) throw new Unsure('unbalanced backtick');
-    const reader = new CommandReader(inner, this.depth + 1);
-    try {
-      reader.readList(null);
-    } finally {
-      this.parts.push(...reader.parts);
-    }
-    this.pos = i + 1;
-  }
-
-  /** Skips a bracketed expansion that cannot run commands; one that could is unsure. */
-  private skipBalanced(open: string, close: string, what: string): void {
-    let depth = 0;
-    const start = this.pos;
-    for (; this.pos < this.src.length; this.pos++) {
-      const c = this.src[this.pos];
-      if (c === open) depth++;
-      else if (c === close && --depth === 0) break;
-    }
-    if (this.pos >= this.src.length) throw new Unsure(`unbalanced ${what}`);
-    this.pos++;
-    // Quotes could hide a closing bracket from this count, and substitutions would run commands.
-    if (/\$\(|`|<\(|>\(|["'\\]/.test(this.src.slice(start + 1, this.pos))) throw new Unsure(`quotes or a command inside ${what}`);
-  }
-
-  private skipBlanks(): void {
-    while (this.pos < this.src.length) {
-      const c = this.src[this.pos];
-      if (BLANKS.has(c)) this.pos++;
-      else if (c === '\\' && this.src[this.pos + 1] === '\n') this.pos += 2;
-      else return;
-    }
-  }
+function parseErrorText(error: unknown): string {
+  const text = (error as { Error?: () => string } | null)?.Error?.();
+  if (typeof text === 'string') return text;
+  return error instanceof Error ? error.message : String(error);
 }

@@ -1,5 +1,6 @@
 import type { PermissionDecision, ToolCall } from '../../machines/types.js';
-import { allowCover, isInsideWorkspace, restrictionHit } from './match-rule.js';
+import { allowCover, isInsideWorkspace, restrictionHit, type RealPathOf } from './match-rule.js';
+import { protectedWrite } from './protected-paths.js';
 import { describeRule, type PermissionRule } from './rules.js';
 import type { PermissionMode } from './types.js';
 
@@ -10,6 +11,8 @@ export interface CheckPermissionInput {
   rules: readonly PermissionRule[];
   /** Absolute workspace root; file-tool paths are matched relative to it. */
   workspace: string;
+  /** Where a path really points; path rules then match both. Without it (pure tests) paths are taken as written. */
+  realPathOf?: RealPathOf;
 }
 
 const EDIT_TOOLS = new Set(['write_file', 'edit_file']);
@@ -31,11 +34,12 @@ export function planModeMessage(tool: string): string {
  *   tool: { readOnly: false }, mode: 'default', rules: [allowNpmTest], workspace: '/ws' })
  * // { behavior: 'ask', decidedBy: 'default: bash asks (no allow rule covers "rm -rf ~")' }
  */
-export function checkPermission({ call, tool, mode, rules, workspace }: CheckPermissionInput): PermissionDecision {
+export function checkPermission({ call, tool, mode, rules, workspace, realPathOf }: CheckPermissionInput): PermissionDecision {
   const of = (behavior: PermissionRule['behavior']) => rules.filter((rule) => rule.behavior === behavior);
+  const realPath = realPathOf && once(realPathOf);
 
   for (const rule of of('deny')) {
-    const hit = restrictionHit(rule, call, workspace);
+    const hit = restrictionHit(rule, call, workspace, realPath);
     if (hit) return deny(call, `${describeRule(rule)}${matchedPart(call, hit.what)}`);
   }
 
@@ -49,21 +53,34 @@ export function checkPermission({ call, tool, mode, rules, workspace }: CheckPer
   }
   if (mode === 'bypassPermissions') return { behavior: 'allow', decidedBy: 'bypassPermissions mode: allowed (no deny rule matched)' };
 
+  // Before any allow rule: a project's own settings must not be able to let the model rewrite them.
+  const guarded = protectedWrite(call, workspace, realPath);
+  if (guarded !== null) return wouldAsk(call, mode, `protected path: writes to xagent's settings always ask ("${guarded}")`);
+
   for (const rule of of('ask')) {
-    const hit = restrictionHit(rule, call, workspace);
+    const hit = restrictionHit(rule, call, workspace, realPath);
     if (hit) return wouldAsk(call, mode, `${describeRule(rule)}${matchedPart(call, hit.what)}`);
   }
 
-  const cover = allowCover(of('allow'), call, workspace);
+  const cover = allowCover(of('allow'), call, workspace, realPath);
   if ('rules' in cover) return { behavior: 'allow', decidedBy: describeAllow(cover.rules) };
 
-  if (mode === 'acceptEdits' && EDIT_TOOLS.has(call.name) && isInsideWorkspace(call, workspace)) {
+  if (mode === 'acceptEdits' && EDIT_TOOLS.has(call.name) && isInsideWorkspace(call, workspace, realPath)) {
     return { behavior: 'allow', decidedBy: 'acceptEdits mode: file edits in the workspace are allowed' };
   }
   if (tool.readOnly) return { behavior: 'allow', decidedBy: 'default: read-only tools are allowed' };
 
   const detail = call.name === 'bash' && of('allow').some((rule) => rule.tool === 'bash') ? ` (${cover.uncovered})` : '';
   return wouldAsk(call, mode, `default: ${call.name} asks${detail}`);
+}
+
+/** Looks a path up once per decision, however many rules ask about it. */
+function once(realPathOf: RealPathOf): RealPathOf {
+  const seen = new Map<string, string | null>();
+  return (input, workspace) => {
+    if (!seen.has(input)) seen.set(input, realPathOf(input, workspace));
+    return seen.get(input) ?? null;
+  };
 }
 
 /** An `ask`, or in dontAsk mode the denial it turns into. */

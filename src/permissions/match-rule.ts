@@ -64,30 +64,75 @@ export function filePathOf(call: ToolCall): string | null {
   return typeof value === 'string' ? value : null;
 }
 
-/** True if the call's path lies inside the workspace (textually; the tools also check real paths). */
-export function isInsideWorkspace(call: ToolCall, workspace: string): boolean {
-  const file = filePathOf(call);
-  return file !== null && resolveToolPath(file, workspace).inside;
+/**
+ * Where a path input really points (symlinks followed), as a path input; null when it cannot be
+ * resolved. Absent in pure checks, where paths are taken as written.
+ */
+export type RealPathOf = (input: string, workspace: string) => string | null;
+
+/** The path of a file-tool call as written, and where it really points (undefined: not looked up). */
+export interface CallPaths {
+  written: string;
+  real?: string | null;
 }
 
-const WRAPPERS = new Set(['sudo', 'env', 'command', 'exec', 'nohup', 'builtin', 'nice', 'time']);
+/** The paths a file-tool call touches; null when its path input is not a string. */
+export function callPaths(call: ToolCall, workspace: string, realPathOf?: RealPathOf): CallPaths | null {
+  const written = filePathOf(call);
+  if (written === null) return null;
+  if (!realPathOf) return { written };
+  const real = realPathOf(written, workspace);
+  return real === written ? { written } : { written, real };
+}
 
-/** The readings of a part that deny and ask rules try: as written, unquoted, unwrapped. */
+/** True if a path rule's glob matches the path as written or where it really points (or cannot be resolved). */
+function eitherMatches(pattern: string, paths: CallPaths, workspace: string): boolean {
+  if (matchPathPattern(pattern, paths.written, workspace)) return true;
+  return paths.real === null || (paths.real !== undefined && matchPathPattern(pattern, paths.real, workspace));
+}
+
+/** True if the call's path lies inside the workspace, as written and after symlinks (when looked up). */
+export function isInsideWorkspace(call: ToolCall, workspace: string, realPathOf?: RealPathOf): boolean {
+  const paths = callPaths(call, workspace, realPathOf);
+  if (paths === null || !resolveToolPath(paths.written, workspace).inside) return false;
+  return paths.real === undefined || (paths.real !== null && resolveToolPath(paths.real, workspace).inside);
+}
+
+/** Commands that run the rest of their words as a command, after options whose values vary. */
+const WRAPPERS = new Set([
+  'sudo', 'doas', 'env', 'command', 'exec', 'nohup', 'builtin', 'nice', 'time', 'timeout', 'xargs', 'stdbuf',
+  'setsid', 'ionice', 'chrt', 'taskset', 'watch', 'flock', 'chroot', 'unbuffer', 'strace', 'ltrace',
+]);
+const FIND_EXEC = new Set(['-exec', '-execdir', '-ok', '-okdir']);
+
+/**
+ * The readings of a part that deny and ask rules try: as written, unquoted, and every command a
+ * wrapper would run. Rather than knowing each wrapper's options (`nice -n 5`, `timeout -s KILL 5`),
+ * every tail after a wrapper is tried, so option values never hide the command.
+ */
 function restrictionForms(part: SimpleCommand): string[] {
-  const words = [...part.words];
-  for (;;) {
-    if (words.length > 0 && /^[A-Za-z_][A-Za-z0-9_]*=/.test(words[0])) words.shift();
-    else if (words.length > 0 && WRAPPERS.has(words[0])) {
-      words.shift();
-      while (words.length > 0 && words[0].startsWith('-')) words.shift();
-    } else break;
+  const forms = new Set([part.text, part.plain]);
+  const command = (words: readonly string[]): string[] => {
+    const rest = [...words];
+    while (rest.length > 0 && /^[A-Za-z_][A-Za-z0-9_]*=/.test(rest[0])) rest.shift();
+    if (rest.length > 0 && rest[0].includes('/')) rest[0] = rest[0].slice(rest[0].lastIndexOf('/') + 1);
+    return rest;
+  };
+  const words = command(part.words);
+  forms.add(words.join(' '));
+  if (words.length > 0 && WRAPPERS.has(words[0])) {
+    for (let i = 1; i < words.length; i++) forms.add(command(words.slice(i)).join(' '));
   }
-  if (words.length > 0 && words[0].includes('/')) words[0] = words[0].slice(words[0].lastIndexOf('/') + 1);
-  return [...new Set([part.text, part.plain, words.join(' ')])];
+  if (words[0] === 'find') {
+    words.forEach((word, i) => {
+      if (FIND_EXEC.has(word)) forms.add(command(words.slice(i + 1)).join(' '));
+    });
+  }
+  return [...forms].filter(Boolean);
 }
 
 /** Does a deny or ask rule bite this call? */
-export function restrictionHit(rule: PermissionRule, call: ToolCall, workspace: string): Hit {
+export function restrictionHit(rule: PermissionRule, call: ToolCall, workspace: string, realPathOf?: RealPathOf): Hit {
   if (rule.tool !== call.name) return null;
   if (rule.pattern === undefined) return { what: call.name };
   if (call.name === 'bash') {
@@ -105,26 +150,32 @@ export function restrictionHit(rule: PermissionRule, call: ToolCall, workspace: 
     return null;
   }
   if (isFileTool(call.name)) {
-    const file = filePathOf(call);
+    const paths = callPaths(call, workspace, realPathOf);
     // A path the matcher cannot read is treated as matching: restrictions err on the side of biting.
-    if (file === null) return { what: 'an unreadable path' };
-    return matchPathPattern(rule.pattern, file, workspace) ? { what: file } : null;
+    if (paths === null) return { what: 'an unreadable path' };
+    if (!eitherMatches(rule.pattern, paths, workspace)) return null;
+    const through = paths.real === undefined ? '' : paths.real === null ? ' (its real path cannot be resolved)' : ` (really ${paths.real})`;
+    return { what: `${paths.written}${through}` };
   }
   return null;
 }
 
 /** Do these allow rules, together, cover the whole call? */
-export function allowCover(rules: readonly PermissionRule[], call: ToolCall, workspace: string): Cover {
+export function allowCover(rules: readonly PermissionRule[], call: ToolCall, workspace: string, realPathOf?: RealPathOf): Cover {
   const own = rules.filter((rule) => rule.tool === call.name);
   const whole = own.find((rule) => rule.pattern === undefined);
   if (whole) return { rules: [whole] };
   if (own.length === 0) return { uncovered: `no allow rule for ${call.name}` };
   if (call.name === 'bash') return allowCoverBash(own, call);
   if (isFileTool(call.name)) {
-    const file = filePathOf(call);
-    if (file === null) return { uncovered: 'the path is not a string' };
-    const rule = own.find((r) => r.pattern !== undefined && matchPathPattern(r.pattern, file, workspace));
-    return rule ? { rules: [rule] } : { uncovered: `no allow rule matches path "${file}"` };
+    const paths = callPaths(call, workspace, realPathOf);
+    if (paths === null) return { uncovered: 'the path is not a string' };
+    const names = (file: string) => own.find((r) => r.pattern !== undefined && matchPathPattern(r.pattern, file, workspace));
+    const rule = names(paths.written);
+    const realRule = paths.real === undefined ? rule : paths.real === null ? undefined : names(paths.real);
+    if (rule && realRule) return { rules: rule === realRule ? [rule] : [rule, realRule] };
+    const real = paths.real === undefined ? '' : paths.real === null ? ' (its real path cannot be resolved)' : ` and its real path "${paths.real}"`;
+    return { uncovered: `no allow rule matches path "${paths.written}"${real}` };
   }
   return { uncovered: `no allow rule for ${call.name}` };
 }
@@ -136,7 +187,11 @@ function allowCoverBash(own: readonly PermissionRule[], call: ToolCall): Cover {
   for (const part of parsed.parts) {
     const rule = own.find((r) => r.pattern !== undefined && allowsPart(r.pattern, part));
     if (!rule) {
-      const why = part.writesFile ? ' (it writes to a file, so only an exact rule allows it)' : '';
+      const why = part.writesFile
+        ? ' (it writes to a file, so only an exact rule allows it)'
+        : part.evaluates
+          ? ' (it runs or evaluates its arguments, so only an exact rule allows it)'
+          : '';
       return { uncovered: `no allow rule covers "${part.text}"${why}` };
     }
     if (!used.includes(rule)) used.push(rule);
@@ -144,8 +199,11 @@ function allowCoverBash(own: readonly PermissionRule[], call: ToolCall): Cover {
   return { rules: used };
 }
 
-/** Wildcards never reach across a redirection to a file: `npm test*` does not allow `npm test > ~/.bashrc`. */
+/**
+ * Wildcards never reach across a redirection to a file (`npm test*` does not allow
+ * `npm test > ~/.bashrc`) nor into a command that runs or evaluates its arguments (`env*`, `xargs*`).
+ */
 function allowsPart(pattern: string, part: SimpleCommand): boolean {
-  if (part.writesFile && hasWildcard(pattern)) return false;
+  if ((part.writesFile || part.evaluates) && hasWildcard(pattern)) return false;
   return matchesCommand(pattern, part.text);
 }

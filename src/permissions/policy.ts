@@ -1,5 +1,6 @@
 import type { PermissionDecision, ToolCall } from '../../machines/types.js';
 import { checkPermission } from './check-permission.js';
+import { realPathInput } from './real-path.js';
 import type { PermissionPrompt } from './prompt.js';
 import type { PermissionRule } from './rules.js';
 import type { PermissionMode, PermissionPolicy } from './types.js';
@@ -31,7 +32,7 @@ export function createPermissionPolicy({ mode, rules, workspace, prompt }: Permi
   return {
     rules: () => current,
     decide(call: ToolCall, tool: { readOnly: boolean }): PermissionDecision {
-      return checkPermission({ call, tool, mode, rules: current, workspace });
+      return checkPermission({ call, tool, mode, rules: current, workspace, realPathOf: realPathInput });
     },
     async ask(call: ToolCall, pending: PermissionDecision, signal: AbortSignal): Promise<PermissionDecision> {
       if (!prompt) {

@@ -1,8 +1,9 @@
-import { mkdirSync, readFileSync } from 'node:fs';
+import { closeSync, constants, fstatSync, mkdirSync, openSync, readFileSync } from 'node:fs';
 import { writeFileAtomicSync } from '../files/write-file-atomic-sync.js';
 import { xagentHome } from '../sessions/layout.js';
 import path from 'node:path';
 import type { PermissionBehavior } from '../../machines/types.js';
+import { BUILTIN_TOOL_NAMES, unknownToolProblem } from './known-tools.js';
 import { parseRules, RuleParseError, type PermissionRule } from './rules.js';
 import { PERMISSION_MODES, type PermissionMode } from './types.js';
 
@@ -47,6 +48,8 @@ export interface LoadSettingsOptions {
   home?: string;
   allow?: readonly string[];
   deny?: readonly string[];
+  /** Tool names rules may use (MCP names always may); default the built-in tools. */
+  knownTools?: readonly string[];
 }
 
 const BEHAVIORS: readonly PermissionBehavior[] = ['allow', 'deny', 'ask'];
@@ -64,7 +67,16 @@ export function projectSettingsPath(workspace: string): string {
  * @example const { rules, mode } = loadSettings({ workspace: process.cwd(), allow: ['bash(npm test*)'] });
  * @throws SettingsError naming the file (or flag) and the problem
  */
-export function loadSettings({ workspace, home = xagentHome(), allow = [], deny = [] }: LoadSettingsOptions): LoadedSettings {
+export function loadSettings(options: LoadSettingsOptions): LoadedSettings {
+  const loaded = loadSettingsFiles(options);
+  for (const rule of loaded.rules) {
+    const problem = unknownToolProblem(rule, options.knownTools ?? BUILTIN_TOOL_NAMES);
+    if (problem) throw new SettingsError(rule.source, problem);
+  }
+  return loaded;
+}
+
+function loadSettingsFiles({ workspace, home = xagentHome(), allow = [], deny = [] }: LoadSettingsOptions): LoadedSettings {
   const rules: PermissionRule[] = [...flagRules(allow, 'allow'), ...flagRules(deny, 'deny')];
   const files: string[] = [];
   let mode: PermissionMode | undefined;
@@ -102,15 +114,27 @@ function flagRules(texts: readonly string[], behavior: 'allow' | 'deny'): Permis
 function readSettingsFile(file: string): unknown {
   let text: string;
   try {
-    text = readFileSync(file, 'utf8');
+    text = readRegularFileSync(file);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    if (error instanceof SettingsError) throw error;
     throw new SettingsError(file, `cannot read: ${(error as Error).message}`, { cause: error });
   }
   try {
     return JSON.parse(text) as unknown;
   } catch (error) {
     throw new SettingsError(file, `not valid JSON: ${(error as Error).message}`, { cause: error });
+  }
+}
+
+/** A FIFO or a device (a link to /dev/zero) would block start-up or never end: only regular files are read. */
+function readRegularFileSync(file: string): string {
+  const fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
+  try {
+    if (!fstatSync(fd).isFile()) throw new SettingsError(file, 'not a regular file (a pipe, device or socket); settings must be a JSON file');
+    return readFileSync(fd, 'utf8');
+  } finally {
+    closeSync(fd);
   }
 }
 

@@ -1,3 +1,4 @@
+import { constants } from 'node:fs';
 import { open } from 'node:fs/promises';
 
 /** Bytes sniffed for a NUL byte, as git does. */
@@ -8,7 +9,8 @@ const SNIFF_BYTES = 8000;
  * @example if (await looksBinary('/repo/logo.png')) return fail('binary');
  */
 export async function looksBinary(file: string): Promise<boolean> {
-  const handle = await open(file, 'r');
+  // Non-blocking: a FIFO would otherwise hang the open until a writer came.
+  const handle = await open(file, constants.O_RDONLY | constants.O_NONBLOCK);
   try {
     const buffer = Buffer.alloc(SNIFF_BYTES);
     const { bytesRead } = await handle.read(buffer, 0, SNIFF_BYTES, 0);

@@ -30,6 +30,24 @@ export function groupAlive(pgid: number): boolean {
   }
 }
 
+// Process groups started by tools and not yet known to be gone: the CLI kills them before it exits.
+const tracked = new Set<number>();
+
+/** Remembers a process group a tool started, until `untrackGroup`. */
+export function trackGroup(pgid: number): void {
+  tracked.add(pgid);
+}
+
+export function untrackGroup(pgid: number): void {
+  tracked.delete(pgid);
+}
+
+/** SIGKILLs every tracked process group at once: the last step before the process exits. */
+export function killTrackedGroups(): void {
+  for (const pgid of tracked) signalGroup(pgid, 'SIGKILL');
+  tracked.clear();
+}
+
 /**
  * Ends a whole process group, grandchildren included: SIGTERM, then SIGKILL for whatever is
  * still alive after `graceMs`. Resolves once no live process is left (or after a bounded wait).

@@ -4,6 +4,7 @@ import type { ToolCall, ToolResult, Validation } from '../../machines/types.js';
 import type { ToolSpec } from '../model/types.js';
 import { capResult } from './truncate.js';
 import type { Tool } from './types.js';
+import { inputDepthProblem } from './input-depth.js';
 
 // ajv is ~25 ms of CommonJS to load: required on the first validation, not at start-up, so
 // `--version` and the first model request do not wait for it.
@@ -47,6 +48,8 @@ export class ToolRegistry {
         },
       };
     }
+    const tooDeep = inputDepthProblem(tool.name, call.input);
+    if (tooDeep) return { ok: false, error: { code: 'TOOL_INPUT_INVALID', message: tooDeep } };
     const validateInput = this.validator(tool);
     if (validateInput(call.input)) return { ok: true };
     return {

@@ -29,6 +29,19 @@ export interface RefusedPath {
  * await readFile(r.absolute);
  */
 export async function resolveInWorkspace(workspace: string, requested: string): Promise<ResolvedPath | RefusedPath> {
+  try {
+    return await resolve(workspace, requested);
+  } catch (error) {
+    // Path errors the model can fix are results, not a stopped task.
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ELOOP') return refuse(`Path "${requested}" goes through a loop of symbolic links; refused.`);
+    if (code === 'ENAMETOOLONG') return refuse(`Path "${requested.slice(0, 200)}${requested.length > 200 ? '…' : ''}" is too long for the file system.`);
+    if (code === 'EACCES') return refuse(`Path "${requested}": permission denied by the operating system.`);
+    throw error;
+  }
+}
+
+async function resolve(workspace: string, requested: string): Promise<ResolvedPath | RefusedPath> {
   if (requested.includes('\0')) return refuse(`Path ${JSON.stringify(requested)} contains a NUL byte; use a plain relative path.`);
   const root = await realpath(workspace);
   const lexical = path.resolve(root, requested === '' ? '.' : requested);

@@ -3,11 +3,13 @@ import { once } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Readable } from 'node:stream';
 import type { Tool } from '../types.js';
-import { groupAlive, killProcessGroup } from '../process-group.js';
+import { groupAlive, killProcessGroup, trackGroup, untrackGroup } from '../process-group.js';
 import { fail, ok } from '../result.js';
 import { HeadTailBuffer, MAX_RESULT_CHARS } from '../truncate.js';
 
 export const DEFAULT_TIMEOUT_MS = 120_000;
+/** SIGTERM grace when the task was interrupted (Ctrl-C, --timeout): the user is waiting for the process to exit. */
+const ABORT_GRACE_MS = 200;
 export const MAX_TIMEOUT_MS = 600_000;
 
 interface BashInput {
@@ -56,6 +58,7 @@ export function createBashTool(options: { killGraceMs?: number } = {}): Tool {
       // 'exit' comes in a later turn of the event loop than 'spawn', so listening now misses nothing.
       const exited = once(child, 'exit') as Promise<[number | null, NodeJS.Signals | null]>;
       const pgid = child.pid as number;
+      trackGroup(pgid);
 
       const output = new HeadTailBuffer(Math.floor((MAX_RESULT_CHARS - 600) / 2));
       const closed = [collect(child.stdout, output), collect(child.stderr, output)];
@@ -64,7 +67,8 @@ export function createBashTool(options: { killGraceMs?: number } = {}): Tool {
       let killing: Promise<void> | undefined;
       const stop = (why: 'timeout' | 'abort') => {
         stoppedBy ??= why;
-        killing ??= killProcessGroup(pgid, { graceMs });
+        // An interrupted task is waiting to exit: SIGKILL comes sooner than after a timeout.
+        killing ??= killProcessGroup(pgid, { graceMs: why === 'abort' ? Math.min(graceMs, ABORT_GRACE_MS) : graceMs });
       };
       const timer = setTimeout(() => stop('timeout'), timeoutMs);
       const onAbort = () => stop('abort');
@@ -90,6 +94,7 @@ export function createBashTool(options: { killGraceMs?: number } = {}): Tool {
       await Promise.race([Promise.all(closed), sleep(1000)]);
       child.stdout.destroy();
       child.stderr.destroy();
+      if (!groupAlive(pgid)) untrackGroup(pgid);
 
       const text = output.text();
       const body = text === '' ? '(no output)' : text.replace(/\n$/, '');

@@ -1,7 +1,7 @@
-import { readFile, stat } from 'node:fs/promises';
 import type { Tool } from '../types.js';
 import { writeFileAtomic, type WriteFileAtomic } from '../atomic-write.js';
 import { fsErrorResult } from '../fs-errors.js';
+import { openRegularFile } from '../open-regular.js';
 import { fail, ok } from '../result.js';
 import { resolveInWorkspace } from '../workspace.js';
 
@@ -45,11 +45,17 @@ export function createEditFileTool(options: { write?: WriteFileAtomic } = {}): T
       if (!resolved.ok) return fail(resolved.message);
       const { absolute, display } = resolved;
       try {
-        const info = await stat(absolute);
-        if (info.isDirectory()) return fail(`${display} is a directory, use list_dir.`);
-        const buffer = await readFile(absolute);
+        const opened = await openRegularFile(absolute, display);
+        if ('result' in opened) return opened.result;
+        const buffer = await opened.handle.readFile().finally(() => opened.handle.close());
         if (buffer.includes(0)) return fail(`${display} looks like a binary file (it contains NUL bytes); edit_file only edits text.`);
-        const text = buffer.toString('utf8');
+        const text = decodeUtf8(buffer);
+        if (text === null) {
+          return fail(
+            `${display} is not valid UTF-8 (it has bytes of another encoding, such as Latin-1). edit_file would have to ` +
+              'change those bytes, so it refuses; the file is unchanged. Use bash (e.g. sed or iconv) for this file.',
+          );
+        }
         const lines = occurrenceLines(text, oldText);
         if (lines.length === 0) {
           return fail(
@@ -76,6 +82,17 @@ export function createEditFileTool(options: { write?: WriteFileAtomic } = {}): T
 }
 
 export const editFileTool: Tool = createEditFileTool();
+
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+/** The text, or null when the bytes are not valid UTF-8 (decoding would replace them with U+FFFD). */
+function decodeUtf8(buffer: Buffer): string | null {
+  try {
+    return strictUtf8.decode(buffer);
+  } catch {
+    return null;
+  }
+}
 
 /** 1-based line numbers where each non-overlapping occurrence starts. */
 function occurrenceLines(text: string, needle: string): number[] {

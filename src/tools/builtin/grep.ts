@@ -2,6 +2,7 @@ import { stat } from 'node:fs/promises';
 import type { Tool } from '../types.js';
 import { looksBinary } from '../binary.js';
 import { fsErrorResult } from '../fs-errors.js';
+import { notRegular } from '../open-regular.js';
 import { GlobSyntaxError, globNamesSegment, globToRegExp } from '../glob-pattern.js';
 import { findOnPath, type GrepEngine, type GrepMatch } from '../grep-engine.js';
 import { grepJs } from '../grep-js.js';
@@ -68,6 +69,7 @@ export function createGrepTool(options: { engine?: GrepEngineChoice } = {}): Too
       try {
         const info = await stat(absolute);
         file = !info.isDirectory();
+        if (file && !info.isFile()) return notRegular(display);
         if (file && (await looksBinary(absolute))) return fail(`${display} is a binary file; grep searches text only.`);
       } catch (error) {
         return fsErrorResult(error, display);

@@ -1,8 +1,6 @@
-import { createReadStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
-import { createInterface } from 'node:readline';
+import type { FileHandle } from 'node:fs/promises';
 import type { Tool } from '../types.js';
-import { looksBinary } from '../binary.js';
+import { handleLooksBinary, openRegularFile } from '../open-regular.js';
 import { fsErrorResult } from '../fs-errors.js';
 import { fail, ok } from '../result.js';
 import { MAX_RESULT_CHARS } from '../truncate.js';
@@ -10,6 +8,9 @@ import { resolveInWorkspace } from '../workspace.js';
 
 const DEFAULT_LIMIT = 2000;
 const MAX_LINE_CHARS = 2000;
+// Enough bytes for MAX_LINE_CHARS characters of up to four bytes each.
+const KEEP_BYTES = MAX_LINE_CHARS * 4;
+const CHUNK_BYTES = 1 << 20;
 
 interface ReadFileInput {
   path: string;
@@ -41,24 +42,28 @@ export const readFileTool: Tool = {
     if (!resolved.ok) return fail(resolved.message);
     const { absolute, display } = resolved;
     try {
-      const info = await stat(absolute);
-      if (info.isDirectory()) return fail(`${display} is a directory, use list_dir.`);
-      if (!info.isFile()) return fail(`${display} is not a regular file (a device, socket or pipe); refused.`);
-      if (await looksBinary(absolute)) {
-        return fail(`${display} looks like a binary file (it contains NUL bytes); read_file only reads text.`);
+      const opened = await openRegularFile(absolute, display);
+      if ('result' in opened) return opened.result;
+      try {
+        if (await handleLooksBinary(opened.handle)) {
+          return fail(`${display} looks like a binary file (it contains NUL bytes); read_file only reads text.`);
+        }
+        return await readLines({ handle: opened.handle, display, offset, limit, signal });
+      } finally {
+        await opened.handle.close();
       }
-      return await readLines({ absolute, display, offset, limit, signal });
     } catch (error) {
       return fsErrorResult(error, display);
     }
   },
 };
 
-/** Streams the file so a huge log costs memory only for the lines shown. */
-async function readLines(args: { absolute: string; display: string; offset: number; limit: number; signal: AbortSignal }) {
-  const { absolute, display, offset, limit, signal } = args;
-  const stream = createReadStream(absolute, { encoding: 'utf8', signal });
-  const lines = createInterface({ input: stream, crlfDelay: Infinity });
+/**
+ * Reads the file in chunks and splits lines on bytes, keeping only the start of each shown line:
+ * a huge log, or one line of hundreds of megabytes, costs memory only for what is shown.
+ */
+async function readLines(args: { handle: FileHandle; display: string; offset: number; limit: number; signal: AbortSignal }) {
+  const { handle, display, offset, limit, signal } = args;
   // Room for the notice that may follow.
   const budget = MAX_RESULT_CHARS - 400;
   const out: string[] = [];
@@ -67,23 +72,59 @@ async function readLines(args: { absolute: string; display: string; offset: numb
   let last = offset - 1;
   let cutLines = 0;
   let stoppedForSize = false;
-  for await (const line of lines) {
+  // The line being read: its first KEEP_BYTES bytes, and how many bytes it has in all.
+  let kept: Buffer[] = [];
+  let keptBytes = 0;
+  let lineBytes = 0;
+  const endLine = () => {
     lineNo++;
-    if (lineNo < offset || lineNo >= offset + limit || stoppedForSize) continue;
-    let text = line;
-    if (text.length > MAX_LINE_CHARS) {
-      text = `${text.slice(0, MAX_LINE_CHARS)} [line cut at ${MAX_LINE_CHARS} of ${line.length} characters]`;
-      cutLines++;
+    const wanted = lineNo >= offset && lineNo < offset + limit && !stoppedForSize;
+    if (wanted) {
+      let line = Buffer.concat(kept).toString('utf8');
+      const whole = lineBytes <= KEEP_BYTES;
+      if (whole && line.endsWith('\r')) line = line.slice(0, -1);
+      let text = line;
+      if (!whole || line.length > MAX_LINE_CHARS) {
+        const size = whole ? `${line.length} characters` : `${lineBytes} bytes`;
+        text = `${line.slice(0, MAX_LINE_CHARS)} [line cut at ${MAX_LINE_CHARS} of ${size}]`;
+        cutLines++;
+      }
+      const numbered = `${String(lineNo).padStart(6)}\t${text}`;
+      if (used + numbered.length + 1 > budget && out.length > 0) stoppedForSize = true;
+      else {
+        out.push(numbered);
+        used += numbered.length + 1;
+        last = lineNo;
+      }
     }
-    const numbered = `${String(lineNo).padStart(6)}\t${text}`;
-    if (used + numbered.length + 1 > budget && out.length > 0) {
-      stoppedForSize = true;
-      continue;
+    kept = [];
+    keptBytes = 0;
+    lineBytes = 0;
+  };
+  const chunk = Buffer.alloc(CHUNK_BYTES);
+  for (let position = 0; ; ) {
+    signal.throwIfAborted();
+    const { bytesRead } = await handle.read(chunk, 0, CHUNK_BYTES, position);
+    if (bytesRead === 0) break;
+    position += bytesRead;
+    let start = 0;
+    while (start < bytesRead) {
+      const newline = chunk.indexOf(10, start);
+      const end = newline === -1 || newline >= bytesRead ? bytesRead : newline;
+      const wanted = lineNo + 1 >= offset && lineNo + 1 < offset + limit && !stoppedForSize;
+      if (wanted && keptBytes < KEEP_BYTES) {
+        const piece = chunk.subarray(start, Math.min(end, start + KEEP_BYTES - keptBytes));
+        kept.push(Buffer.from(piece));
+        keptBytes += piece.length;
+      }
+      lineBytes += end - start;
+      if (end === bytesRead) break;
+      endLine();
+      start = end + 1;
     }
-    out.push(numbered);
-    used += numbered.length + 1;
-    last = lineNo;
+    // Past the last wanted line, the rest is only counted.
   }
+  if (lineBytes > 0 || keptBytes > 0) endLine();
   const total = lineNo;
   if (total === 0) return ok(`${display} is empty (0 lines).`);
   if (offset > total) return fail(`offset ${offset} is past the end of ${display}, which has ${total} lines.`);

@@ -1,0 +1,13 @@
+/**
+ * Imported first by the CLI entry: from the moment the code runs, Ctrl-C or SIGTERM during
+ * start-up (loading modules, reading settings, waiting for a prompt on stdin) exits 130 instead
+ * of killing the process by the signal. Once a task installs its own handlers, this one stands
+ * aside (it acts only when it is the sole listener).
+ */
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(signal, () => {
+    if (process.listenerCount(signal) === 1) process.exit(130);
+  });
+}
+
+export {};
