@@ -20,6 +20,11 @@ export interface FakeApi {
 export interface FakeApiOptions {
   /** The answer's text, one SSE delta per element. */
   deltas: (request: number) => string[];
+  /**
+   * A tool session: a prompt "rounds N" gets N answers calling this tool before the text answer
+   * (counted from the assistant turns in the request, so concurrent sessions do not mix).
+   */
+  toolCall?: { name: string; input: Record<string, unknown> };
   /** Wait between deltas; 0 writes them back to back. */
   spacingMs?: number;
 }
@@ -40,8 +45,12 @@ export async function startFakeApi(options: FakeApiOptions): Promise<FakeApi> {
   const written: WrittenDelta[] = [];
   const server = createServer((req, res) => {
     const n = requestsAt.push(performance.now());
-    req.resume();
-    req.on('end', () => void answer(res, n));
+    const body: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => options.toolCall && body.push(chunk));
+    req.on('end', () => {
+      if (options.toolCall && wantsTool(Buffer.concat(body).toString('utf8'))) answerTool(res, n, options.toolCall);
+      else void answer(res, n);
+    });
   });
 
   async function answer(res: ServerResponse, n: number): Promise<void> {
@@ -66,6 +75,23 @@ export async function startFakeApi(options: FakeApiOptions): Promise<FakeApi> {
     res.end();
   }
 
+  function answerTool(res: ServerResponse, n: number, call: NonNullable<FakeApiOptions['toolCall']>): void {
+    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', 'request-id': `req_bench_${n}` });
+    sse(res, {
+      type: 'message_start',
+      message: {
+        id: `msg_bench_${n}`, type: 'message', role: 'assistant', model: 'claude-bench', content: [],
+        stop_reason: null, stop_sequence: null, usage: { input_tokens: 1, output_tokens: 1 },
+      },
+    });
+    sse(res, { type: 'content_block_start', index: 0, content_block: { type: 'tool_use', id: `toolu_bench_${n}`, name: call.name, input: {} } });
+    sse(res, { type: 'content_block_delta', index: 0, delta: { type: 'input_json_delta', partial_json: JSON.stringify(call.input) } });
+    sse(res, { type: 'content_block_stop', index: 0 });
+    sse(res, { type: 'message_delta', delta: { stop_reason: 'tool_use', stop_sequence: null }, usage: { output_tokens: 1 } });
+    sse(res, { type: 'message_stop' });
+    res.end();
+  }
+
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
@@ -78,4 +104,13 @@ export async function startFakeApi(options: FakeApiOptions): Promise<FakeApi> {
         server.closeAllConnections();
       }),
   };
+}
+
+/** Whether a request of a "rounds N" session has had fewer than N tool rounds so far. */
+function wantsTool(body: string): boolean {
+  const { messages } = JSON.parse(body) as { messages: Array<{ role: string; content: unknown }> };
+  const first = messages[0]?.content;
+  const prompt = typeof first === 'string' ? first : JSON.stringify(first);
+  const rounds = Number(/rounds (\d+)/.exec(prompt)?.[1] ?? 0);
+  return messages.filter((m) => m.role === 'assistant').length < rounds;
 }

@@ -1,7 +1,9 @@
 import { coldStartRows } from './cold-start.js';
 import { engineOverheadRows } from './engine-overhead.js';
 import { growthRows } from './growth.js';
+import { sandboxRows } from './sandbox.js';
 import { inspectorRows } from './inspector.js';
+import { sessionRows, type SessionConfig } from './session.js';
 import { streamingRows } from './streaming.js';
 import type { Row } from './table.js';
 import { toolRows } from './tools.js';
@@ -14,6 +16,8 @@ export interface BenchConfig {
   streaming: { runs: number; deltas: number; spacingMs: number };
   tools: { runs: number; tree?: string; pattern?: string; glob?: string };
   inspector: { rounds: number; runs: number };
+  session: SessionConfig;
+  sandbox: { runs: number };
 }
 
 export const FULL: BenchConfig = {
@@ -23,10 +27,12 @@ export const FULL: BenchConfig = {
   streaming: { runs: 4, deltas: 20, spacingMs: 20 },
   tools: { runs: 7 },
   inspector: { rounds: 1000, runs: 5 },
+  session: { runs: 3, rounds: [10, 50, 150] },
+  sandbox: { runs: 21 },
 };
 
 /**
- * Runs the six benchmarks in order and returns the table's rows. `progress` hears which one starts.
+ * Runs the nine benchmarks in order and returns the table's rows. `progress` hears which one starts.
  * @example const rows = await runBenchmarks(FULL, (name) => process.stderr.write(`${name}...\n`));
  */
 export async function runBenchmarks(config: BenchConfig, progress: (name: string) => void = () => {}): Promise<Row[]> {
@@ -44,5 +50,9 @@ export async function runBenchmarks(config: BenchConfig, progress: (name: string
   rows.push(...(await toolRows(config.tools)));
   progress('6. inspector');
   rows.push(...(await inspectorRows(config.inspector)));
+  progress('7-8. one-answer task and tool sessions');
+  rows.push(...(await sessionRows(config.session)));
+  progress('9. sandbox');
+  rows.push(...(await sandboxRows(config.sandbox)));
   return rows;
 }

@@ -113,13 +113,14 @@ export function renderTools(records) {
     let card = cards.get(call.id);
     if (!card) {
       const badge = h('span', { class: 'badge status' });
+      const sandboxed = h('span', { class: 'badge sandboxed', 'data-testid': 'tool-sandboxed', title: 'ran inside the OS sandbox (bubblewrap)', hidden: true }, 'sandboxed');
       const li = h(
         'li',
         { 'data-testid': 'tool-call', 'data-call-id': call.id, 'data-tool-name': call.name },
-        h('div', { class: 'tool-head' }, h('strong', {}, call.name), badge, h('code', { class: 'dim' }, call.id)),
+        h('div', { class: 'tool-head' }, h('strong', {}, call.name), badge, sandboxed, h('code', { class: 'dim' }, call.id)),
         h('pre', { class: 'input', 'data-testid': 'tool-input' }, json(call.input)),
       );
-      card = { li, badge, parts: new Map() };
+      card = { li, badge, sandboxed, parts: new Map() };
       cards.set(call.id, card);
       list.append(li);
     }
@@ -127,6 +128,8 @@ export function renderTools(records) {
     card.li.className = `tool ${status}`;
     card.li.dataset.status = status;
     card.badge.textContent = status;
+    // Known from the decision before the call runs, and from the result once it has.
+    card.sandboxed.hidden = !(result?.sandboxed || decision?.decidedBy?.startsWith('sandbox:'));
     setPart(card, 'decision', decision
       ? textNode('div', { class: `decision ${decision.behavior}`, 'data-testid': 'tool-decision' }, `${decision.behavior} — decided by ${decision.decidedBy}${decision.message ? `: ${decision.message}` : ''}`)
       : null);

@@ -63,6 +63,8 @@ export interface ToolCall {
 export interface ToolResult {
   content: string;
   isError: boolean;
+  /** Set when the tool ran its process inside the OS sandbox (bash with --sandbox). */
+  sandboxed?: boolean;
 }
 
 export const STOP_REASONS = [

@@ -1,10 +1,6 @@
 import type { Command } from 'commander';
-import { inspectorChart } from '../inspector/chart.js';
-import { createHistory } from '../inspector/history.js';
 import type { AgentEvent } from '../engine/events.js';
-import { liveFeed } from '../inspector/live-feed.js';
-import { loadSessionHistory, ReplayError, resolveSessionTarget } from '../inspector/replay.js';
-import { startInspectorServer, type InspectorServer } from '../inspector/server.js';
+import type { InspectorServer } from '../inspector/server.js';
 import { UsageError } from './exit-codes.js';
 import { parseInspectPort } from './parse-options.js';
 import { untilStopSignal } from './signals.js';
@@ -34,6 +30,7 @@ export async function startRunInspector(options: {
   env?: NodeJS.ProcessEnv;
 }): Promise<RunInspector> {
   const { config, stderr } = options;
+  const { createHistory, liveFeed, startInspectorServer, inspectorChart } = await loadInspector();
   const secrets = secretsFrom(options.env ?? process.env);
   const history = createHistory({ secrets });
   const server = await listen(options.port, () => startInspectorServer({ port: options.port, history, chart: inspectorChart }));
@@ -49,6 +46,17 @@ export async function startRunInspector(options: {
       await server.close();
     },
   };
+}
+
+/** The inspector is only loaded by runs that use it: a plain task never compiles the server. */
+async function loadInspector() {
+  const [chart, history, feed, server] = await Promise.all([
+    import('../inspector/chart.js'),
+    import('../inspector/history.js'),
+    import('../inspector/live-feed.js'),
+    import('../inspector/server.js'),
+  ]);
+  return { inspectorChart: chart.inspectorChart, createHistory: history.createHistory, liveFeed: feed.liveFeed, startInspectorServer: server.startInspectorServer };
 }
 
 async function listen(port: number, start: () => Promise<InspectorServer>): Promise<InspectorServer> {
@@ -75,6 +83,8 @@ export function registerInspectCommand(program: Command, setExit: (code: number)
     .option('--export <file>', 'write the run as one self-contained HTML file (opens from disk, no server) and exit')
     .action(async (target: string, raw: { port: string; export?: string }) => {
       const port = parseInspectPort(raw.port);
+      const { loadSessionHistory, ReplayError, resolveSessionTarget } = await import('../inspector/replay.js');
+      const { startInspectorServer, inspectorChart } = await loadInspector();
       let history;
       try {
         history = loadSessionHistory(resolveSessionTarget(target, xagentHome(process.env)), { secrets: secretsFrom(process.env) });

@@ -8,12 +8,12 @@ import { SessionError } from '../sessions/errors.js';
 import { UsageError, USAGE_EXIT_CODE } from './exit-codes.js';
 import { exitWhenFlushed } from './exit-now.js';
 import { registerInspectCommand } from './inspect-command.js';
-import { runInteractiveMode } from './interactive-mode.js';
 import { parseChoice } from './parse-options.js';
 import { registerPathsCommand } from './paths-command.js';
 import { watchOutputStreams } from './output-closed.js';
-import { runPrint } from './print-mode.js';
-import { FLAG_DEFAULTS, type RawOptions } from './run-config.js';
+import { FLAG_DEFAULTS } from './flag-defaults.js';
+import type { RawOptions } from './run-config.js';
+import { registerSandboxCommand } from './sandbox-command.js';
 import { registerSessionsCommand } from './sessions-command.js';
 import { packageVersion } from './version.js';
 
@@ -39,9 +39,13 @@ function buildProgram(setExit: (code: number) => void): Command {
     .option('--continue', 'continue the latest session in this workspace')
     .option('--inspect [port]', 'serve the live inspector on 127.0.0.1')
     .option('--model-script <file>', 'use a scripted model instead of the API')
+    .option('--sandbox', 'run bash inside an OS sandbox (bubblewrap); settings: "sandbox": {"enabled": true}')
+    .option('--no-sandbox', 'run bash without the sandbox, whatever the settings say')
     .action(async (promptArgs: string[], raw: RawOptions) => {
       const interactive = !raw.print && process.stdin.isTTY === true;
-      setExit(interactive ? await runInteractiveMode(promptArgs, raw) : await runPrint(promptArgs, raw));
+      // Loaded here, so that --version, --help and the other commands never load the engine.
+      if (interactive) setExit(await (await import('./interactive-mode.js')).runInteractiveMode(promptArgs, raw));
+      else setExit(await (await import('./print-mode.js')).runPrint(promptArgs, raw));
     });
   program
     .command('diagram')
@@ -65,6 +69,7 @@ function buildProgram(setExit: (code: number) => void): Command {
   registerInspectCommand(program, setExit);
   registerPathsCommand(program, process.stdout);
   registerSessionsCommand(program, { stdout: process.stdout, stderr: process.stderr });
+  registerSandboxCommand(program, setExit, { stdout: process.stdout, stderr: process.stderr });
   return program;
 }
 

@@ -3,8 +3,9 @@ import { UsageError } from './exit-codes.js';
 import type { ModelFactory } from './run-config.js';
 
 /**
- * The Anthropic API client for a run. The SDK is imported on the first request, so `--version`,
- * `--help`, usage errors and scripted runs never pay for loading it.
+ * The Anthropic API client for a run. The SDK's import starts here, when the flags are resolved,
+ * so it loads while settings are read and the session opens instead of after; `--version`,
+ * `--help`, usage errors and scripted runs never get here and never pay for it.
  */
 export const createApiModel: ModelFactory = ({ modelId, env }) => {
   if (!env.ANTHROPIC_API_KEY) {
@@ -13,13 +14,14 @@ export const createApiModel: ModelFactory = ({ modelId, env }) => {
         'or try the offline demo with --model-script (see npm start).',
     );
   }
-  let client: Promise<ModelClient> | undefined;
+  const client: Promise<ModelClient> = import('../model/anthropic.js').then(({ createAnthropicClient }) =>
+    createAnthropicClient({ apiKey: env.ANTHROPIC_API_KEY ?? '', baseURL: env.ANTHROPIC_BASE_URL || undefined, model: modelId }),
+  );
+  // A failure belongs to the first request (a run may end before making one).
+  client.catch(() => undefined);
   return {
     name: `anthropic:${modelId}`,
     async createMessage(request) {
-      client ??= import('../model/anthropic.js').then(({ createAnthropicClient }) =>
-        createAnthropicClient({ apiKey: env.ANTHROPIC_API_KEY ?? '', baseURL: env.ANTHROPIC_BASE_URL || undefined, model: modelId }),
-      );
       return (await client).createMessage(request);
     },
   };

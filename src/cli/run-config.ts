@@ -8,6 +8,7 @@ import { createPermissionPolicy, type PermissionPrompt, type SessionPermissionPo
 import { PERMISSION_MODES, type PermissionMode } from '../permissions/types.js';
 import { ToolRegistry } from '../tools/registry.js';
 import { builtinTools } from '../tools/builtin/index.js';
+import { sandboxForRun, SandboxUnavailableError, type Sandbox, type SandboxSettings } from '../sandbox/index.js';
 import { UsageError } from './exit-codes.js';
 import { parseChoice, parseDuration, parsePositiveInt, splitInspectFlag } from './parse-options.js';
 import { DEFAULT_LIMITS, type TaskLimits } from '../engine/limits.js';
@@ -33,6 +34,8 @@ export interface RawOptions {
   continue?: boolean;
   inspect?: string | boolean;
   modelScript?: string;
+  /** --sandbox (true) / --no-sandbox (false). */
+  sandbox?: boolean;
 }
 
 /**
@@ -57,6 +60,9 @@ export interface RunConfig {
   session: { resume?: string; continue: boolean };
   /** The prompt given as arguments ('' when none). */
   prompt: string;
+  /** Set when commands run in the OS sandbox: bash uses it; hooks and stdio MCP servers should (see src/sandbox/README.md). */
+  sandbox?: Sandbox;
+  sandboxSettings: SandboxSettings;
 }
 
 function resolveWorkspace(dir: string | undefined): string {
@@ -72,12 +78,6 @@ function resolveWorkspace(dir: string | undefined): string {
 
 export type ModelFactory = (options: { modelId: string; env: NodeJS.ProcessEnv }) => ModelClient;
 
-/** The flags' defaults as commander shows them in --help, from the one DEFAULT_LIMITS. */
-export const FLAG_DEFAULTS = {
-  maxTurns: String(DEFAULT_LIMITS.maxTurns),
-  maxToolCalls: String(DEFAULT_LIMITS.maxToolCalls),
-  timeout: `${DEFAULT_LIMITS.timeoutMs / 1000}s`,
-} as const;
 
 /**
  * Resolves the flags of a task run (print or interactive mode) into a RunConfig.
@@ -103,6 +103,13 @@ export function resolveRunConfig(raw: RawOptions, promptArgs: string[], env: Nod
     if (error instanceof SettingsError) throw new UsageError(error.message);
     throw error;
   }
+  let sandboxed: ReturnType<typeof sandboxForRun>;
+  try {
+    sandboxed = sandboxForRun({ flag: raw.sandbox, layers: settings.sandbox, workspace, xagentHome: home, env });
+  } catch (error) {
+    if (error instanceof SandboxUnavailableError) throw new UsageError(error.message);
+    throw error;
+  }
   let model: ModelClient;
   if (raw.modelScript) {
     try {
@@ -122,16 +129,18 @@ export function resolveRunConfig(raw: RawOptions, promptArgs: string[], env: Nod
     model,
     modelId,
     modelLabel: raw.modelScript ? `scripted (${raw.modelScript})` : modelId,
-    tools: new ToolRegistry(builtinTools()),
+    tools: new ToolRegistry(builtinTools(sandboxed.sandbox ? { sandbox: sandboxed.sandbox } : {})),
     limits,
     format,
     inspectPort,
     session: { ...(raw.resume !== undefined ? { resume: raw.resume } : {}), continue: raw.continue === true },
     prompt: words.join(' ').trim(),
+    ...(sandboxed.sandbox ? { sandbox: sandboxed.sandbox } : {}),
+    sandboxSettings: sandboxed.settings,
   };
 }
 
 /** The permission policy of a run: its rules and mode, and a prompt only where a person can answer. */
 export function policyFor(config: RunConfig, prompt?: PermissionPrompt): SessionPermissionPolicy {
-  return createPermissionPolicy({ mode: config.permissionMode, rules: config.rules, workspace: config.workspace, prompt });
+  return createPermissionPolicy({ mode: config.permissionMode, rules: config.rules, workspace: config.workspace, prompt, sandbox: config.sandbox !== undefined });
 }

@@ -37,7 +37,7 @@ export type AgentEvent =
   | ({ type: 'state'; name: EngineState } & Omit<TraceLine, 'state'>)
   | { type: 'text_delta'; text: string }
   | { type: 'tool_start'; call: ToolCall }
-  | { type: 'tool_result'; call: ToolCall; result: { content: string; is_error: boolean } }
+  | { type: 'tool_result'; call: ToolCall; result: { content: string; is_error: boolean; sandboxed?: boolean } }
   | { type: 'usage'; usage: Usage; total: Usage }
   | { type: 'retry'; attempt: number; delay_ms: number; status?: number; message: string }
   | { type: 'turn_end'; reason: string }

@@ -57,7 +57,7 @@ export function engineImplementations(services: EngineServices) {
       executeTool: fromPromise<ToolResult, { call: ToolCall }>(async ({ input: { call }, signal }) => {
         emit({ type: 'tool_start', call });
         const started = clock.now();
-        type AuditFields = { is_error: boolean; aborted: boolean; crashed?: boolean; content: string };
+        type AuditFields = { is_error: boolean; aborted: boolean; crashed?: boolean; sandboxed?: boolean; content: string };
         let audited = false;
         const audit = (fields: AuditFields) => {
           if (audited) return;
@@ -69,8 +69,9 @@ export function engineImplementations(services: EngineServices) {
         signal.addEventListener('abort', onAbort, { once: true });
         try {
           const result = await tools.execute(call, { signal, workspace });
-          audit({ is_error: result.isError, aborted: signal.aborted, content: result.content.slice(0, 2000) });
-          emit({ type: 'tool_result', call, result: { content: result.content, is_error: result.isError } });
+          const sandboxed = result.sandboxed ? { sandboxed: true } : {};
+          audit({ is_error: result.isError, aborted: signal.aborted, ...sandboxed, content: result.content.slice(0, 2000) });
+          emit({ type: 'tool_result', call, result: { content: result.content, is_error: result.isError, ...sandboxed } });
           return result;
         } catch (error) {
           const message = error instanceof Error ? error.message : String(error);

@@ -36,7 +36,7 @@ export type RecordBody =
   | ({ kind: 'state'; name: EngineState } & Omit<TraceLine, 'state' | 'ts' | 'session_id' | 'via'> & { via?: Via })
   | { kind: 'text'; text: string }
   | { kind: 'tool_start'; call: ToolCall }
-  | { kind: 'tool_result'; call: ToolCall; result: { content: string; is_error: boolean }; duration_ms?: number }
+  | { kind: 'tool_result'; call: ToolCall; result: { content: string; is_error: boolean; sandboxed?: boolean }; duration_ms?: number }
   | { kind: 'usage'; usage: Usage; total: Usage }
   | { kind: 'retry'; attempt: number; delay_ms: number; status?: number; message: string }
   | { kind: 'turn_end'; reason: string }

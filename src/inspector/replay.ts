@@ -128,7 +128,7 @@ export function loadSessionHistory(traceFile: string, options: HistoryOptions = 
       {
         kind: 'tool_result',
         call,
-        result: { content: entry.content ?? '', is_error: entry.is_error === true },
+        result: { content: entry.content ?? '', is_error: entry.is_error === true, ...(entry.sandboxed === true ? { sandboxed: true } : {}) },
         ...(entry.duration_ms !== undefined ? { duration_ms: entry.duration_ms } : {}),
       },
       entry.ts ?? fallbackTs,

@@ -11,15 +11,25 @@
  * the CLI can mark the break), but the response and the transcript only ever hold the complete
  * attempt. Losing the whole task to a blip was judged worse than a repeated line on screen.
  */
-import Anthropic from '@anthropic-ai/sdk';
-import type { MessageCreateParamsStreaming } from '@anthropic-ai/sdk/resources/messages';
+import { BaseAnthropic } from '@anthropic-ai/sdk';
+import { Messages, type MessageCreateParamsStreaming } from '@anthropic-ai/sdk/resources/messages';
 import type { ModelResponse } from '../../machines/types.js';
 import { classifyFailure, finalError } from './anthropic-errors.js';
 import { ModelError } from './errors.js';
+import { nodeHttpFetch } from './http-fetch.js';
 import { buildRequestBody, type MessagesRequestBody } from './request.js';
 import { abortReason, DEFAULT_RETRY_TIMING, retryDelayMs, sleep, type RetryTiming } from './retry-policy.js';
 import { ResponseAssembler } from './stream-assembler.js';
 import type { ModelClient, ModelRequest } from './types.js';
+
+/**
+ * The SDK's client with the Messages API only. The full `Anthropic` class builds every resource
+ * (beta, files, models, batches...): about 1 MB of code to load and compile that a run never calls.
+ * The requests, retries-off, headers and streaming are the SDK's own.
+ */
+class MessagesClient extends BaseAnthropic {
+  readonly messages = new Messages(this);
+}
 
 export const DEFAULT_MAX_TOKENS = 8192;
 export const DEFAULT_MAX_RETRIES = 2;
@@ -50,11 +60,12 @@ export function createAnthropicClient(options: AnthropicClientOptions): ModelCli
   if (!options.apiKey) {
     throw new ModelError('No API key: set ANTHROPIC_API_KEY to use the Anthropic API.', 'authentication');
   }
-  const sdk = new Anthropic({
+  const sdk = new MessagesClient({
     apiKey: options.apiKey,
     // undefined lets the SDK read ANTHROPIC_BASE_URL itself; an empty string would mean "default".
     ...(options.baseURL ? { baseURL: options.baseURL } : {}),
     maxRetries: 0,
+    fetch: nodeHttpFetch,
     ...(options.timeoutMs !== undefined ? { timeout: options.timeoutMs } : {}),
   });
   const timing: RetryTiming = { ...DEFAULT_RETRY_TIMING, ...options.retryTiming };
@@ -102,7 +113,7 @@ async function streamOnce({
   signal,
   onTextDelta,
 }: {
-  sdk: Anthropic;
+  sdk: MessagesClient;
   body: MessagesRequestBody;
   signal: AbortSignal;
   onTextDelta: (text: string) => void;

@@ -13,9 +13,14 @@ export interface CheckPermissionInput {
   workspace: string;
   /** Where a path really points; path rules then match both. Without it (pure tests) paths are taken as written. */
   realPathOf?: RealPathOf;
+  /** bash runs inside the OS sandbox (--sandbox): the sandbox, not a prompt, is the boundary. */
+  sandbox?: boolean;
 }
 
 const EDIT_TOOLS = new Set(['write_file', 'edit_file']);
+
+/** The decision's `decidedBy` for a bash call that runs because the sandbox contains it. */
+export const SANDBOX_DECIDED_BY = 'sandbox: bash runs inside the OS sandbox (no deny or ask rule matched)';
 
 /** What the model reads when plan mode refuses a write; it goes back as an error result. */
 export function planModeMessage(tool: string): string {
@@ -26,15 +31,15 @@ export function planModeMessage(tool: string): string {
 }
 
 /**
- * Decides one validated call: deny rules first, then plan mode, bypass mode, ask rules, allow
- * rules, acceptEdits, and last the defaults (read-only tools allowed, anything else asks).
+ * Decides one validated call: deny rules first, then plan mode, bypass mode, ask rules, the
+ * sandbox (bash inside it runs without a prompt), allow rules, acceptEdits, and last the defaults (read-only tools allowed, anything else asks).
  * Pure: no I/O, the same input always gives the same decision.
  * @example
  * checkPermission({ call: { id: '1', name: 'bash', input: { command: 'npm test && rm -rf ~' } },
  *   tool: { readOnly: false }, mode: 'default', rules: [allowNpmTest], workspace: '/ws' })
  * // { behavior: 'ask', decidedBy: 'default: bash asks (no allow rule covers "rm -rf ~")' }
  */
-export function checkPermission({ call, tool, mode, rules, workspace, realPathOf }: CheckPermissionInput): PermissionDecision {
+export function checkPermission({ call, tool, mode, rules, workspace, realPathOf, sandbox = false }: CheckPermissionInput): PermissionDecision {
   const of = (behavior: PermissionRule['behavior']) => rules.filter((rule) => rule.behavior === behavior);
   const realPath = realPathOf && once(realPathOf);
 
@@ -61,6 +66,8 @@ export function checkPermission({ call, tool, mode, rules, workspace, realPathOf
     const hit = restrictionHit(rule, call, workspace, realPath);
     if (hit) return wouldAsk(call, mode, `${describeRule(rule)}${matchedPart(call, hit.what)}`);
   }
+
+  if (sandbox && call.name === 'bash') return { behavior: 'allow', decidedBy: SANDBOX_DECIDED_BY };
 
   const cover = allowCover(of('allow'), call, workspace, realPath);
   if ('rules' in cover) return { behavior: 'allow', decidedBy: describeAllow(cover.rules) };

@@ -12,6 +12,8 @@ export interface PermissionPolicyOptions {
   workspace: string;
   /** Who answers `ask`; without one (no TTY), every `ask` is a denial. */
   prompt?: PermissionPrompt;
+  /** bash runs inside the OS sandbox, so it needs no prompt (deny and ask rules still apply). */
+  sandbox?: boolean;
 }
 
 export interface SessionPermissionPolicy extends PermissionPolicy {
@@ -27,12 +29,12 @@ export interface SessionPermissionPolicy extends PermissionPolicy {
  * const policy = createPermissionPolicy({ mode: opts.permissionMode ?? mode ?? 'default', rules, workspace,
  *   prompt: process.stdin.isTTY ? createTerminalPrompt({ input: process.stdin, output: process.stderr, workspace }) : undefined });
  */
-export function createPermissionPolicy({ mode, rules, workspace, prompt }: PermissionPolicyOptions): SessionPermissionPolicy {
+export function createPermissionPolicy({ mode, rules, workspace, prompt, sandbox = false }: PermissionPolicyOptions): SessionPermissionPolicy {
   const current: PermissionRule[] = [...rules];
   return {
     rules: () => current,
     decide(call: ToolCall, tool: { readOnly: boolean }): PermissionDecision {
-      return checkPermission({ call, tool, mode, rules: current, workspace, realPathOf: realPathInput });
+      return checkPermission({ call, tool, mode, rules: current, workspace, realPathOf: realPathInput, sandbox });
     },
     async ask(call: ToolCall, pending: PermissionDecision, signal: AbortSignal): Promise<PermissionDecision> {
       if (!prompt) {

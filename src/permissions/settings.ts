@@ -4,6 +4,7 @@ import { xagentHome } from '../sessions/layout.js';
 import path from 'node:path';
 import type { PermissionBehavior } from '../../machines/types.js';
 import { BUILTIN_TOOL_NAMES, unknownToolProblem } from './known-tools.js';
+import { parseSandboxLayer, SandboxSettingsError, type SandboxLayer } from '../sandbox/sandbox-settings.js';
 import { parseRules, RuleParseError, type PermissionRule } from './rules.js';
 import { PERMISSION_MODES, type PermissionMode } from './types.js';
 
@@ -40,6 +41,8 @@ export interface LoadedSettings {
   modeSource?: string;
   /** The settings files that exist and were read. */
   files: string[];
+  /** Each file's `sandbox` key, most specific first (see src/sandbox/sandbox-settings.ts). */
+  sandbox: SandboxLayer[];
 }
 
 export interface LoadSettingsOptions {
@@ -79,6 +82,7 @@ export function loadSettings(options: LoadSettingsOptions): LoadedSettings {
 function loadSettingsFiles({ workspace, home = xagentHome(), allow = [], deny = [] }: LoadSettingsOptions): LoadedSettings {
   const rules: PermissionRule[] = [...flagRules(allow, 'allow'), ...flagRules(deny, 'deny')];
   const files: string[] = [];
+  const sandbox: SandboxLayer[] = [];
   let mode: PermissionMode | undefined;
   let modeSource: string | undefined;
   const userFile = path.resolve(userSettingsPath(home));
@@ -91,12 +95,13 @@ function loadSettingsFiles({ workspace, home = xagentHome(), allow = [], deny = 
     files.push(file);
     const settings = validateSettings(data, file, project);
     rules.push(...settings.rules);
+    if (settings.sandbox) sandbox.push(settings.sandbox);
     if (settings.mode && !mode) {
       mode = settings.mode;
       modeSource = file;
     }
   }
-  return { rules, mode, modeSource, files };
+  return { rules, mode, modeSource, files, sandbox };
 }
 
 function flagRules(texts: readonly string[], behavior: 'allow' | 'deny'): PermissionRule[] {
@@ -143,7 +148,7 @@ function isObject(value: unknown): value is Record<string, unknown> {
 }
 
 /** Checks the shape; keys outside `permissions` and `permissionMode` belong to others and are kept. */
-function validateSettings(data: unknown, file: string, project: boolean): { rules: PermissionRule[]; mode?: PermissionMode } {
+function validateSettings(data: unknown, file: string, project: boolean): { rules: PermissionRule[]; mode?: PermissionMode; sandbox?: SandboxLayer } {
   if (!isObject(data)) throw new SettingsError(file, 'expected a JSON object at the top level');
   const rules: PermissionRule[] = [];
   const permissions = data.permissions;
@@ -170,8 +175,15 @@ function validateSettings(data: unknown, file: string, project: boolean): { rule
       });
     }
   }
+  let sandbox: SandboxLayer | undefined;
+  try {
+    if (data.sandbox !== undefined) sandbox = parseSandboxLayer(data.sandbox, file, !project);
+  } catch (error) {
+    if (error instanceof SandboxSettingsError) throw new SettingsError(file, error.message);
+    throw error;
+  }
   const mode = data.permissionMode;
-  if (mode === undefined) return { rules };
+  if (mode === undefined) return { rules, sandbox };
   if (typeof mode !== 'string' || !(PERMISSION_MODES as readonly string[]).includes(mode)) {
     throw new SettingsError(file, `"permissionMode" must be one of ${PERMISSION_MODES.join(', ')}, got ${JSON.stringify(mode)}`);
   }
@@ -179,7 +191,7 @@ function validateSettings(data: unknown, file: string, project: boolean): { rule
   if (project && mode === 'bypassPermissions') {
     throw new SettingsError(file, '"permissionMode": "bypassPermissions" is only accepted from the user settings or --permission-mode');
   }
-  return { rules, mode: mode as PermissionMode };
+  return { rules, mode: mode as PermissionMode, sandbox };
 }
 
 /**

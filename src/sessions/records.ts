@@ -82,6 +82,8 @@ export interface AuditRecord {
   is_error: boolean;
   aborted: boolean;
   crashed?: boolean;
+  /** The tool ran its process inside the OS sandbox (bash with --sandbox). */
+  sandboxed?: boolean;
   /** The result's first 2,000 characters. */
   content: string;
 }

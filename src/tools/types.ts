@@ -18,3 +18,19 @@ export interface Tool {
   readOnly: boolean;
   execute(context: ToolContext): Promise<ToolResult>;
 }
+
+/**
+ * What the bash tool needs from an OS sandbox (src/sandbox/ provides it): turn a process into the
+ * sandboxed one, and release what was set up for it once it has exited.
+ */
+export interface CommandSandbox {
+  wrap(spec: { command: string; args: readonly string[]; cwd: string; env?: NodeJS.ProcessEnv }): {
+    command: string;
+    args: string[];
+    cwd: string;
+    env: NodeJS.ProcessEnv;
+    release(): void;
+  };
+  /** One sentence for the tool's description: what the model can and cannot do in there. */
+  summary: string;
+}

@@ -1,12 +1,13 @@
 import { spawn } from 'node:child_process';
 import { mkdirSync, readdirSync, realpathSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { readJsonLines } from '../../src/sessions/jsonl.js';
 import { readMeta } from '../../src/sessions/meta.js';
 import { pairingProblems } from '../../src/sessions/repair.js';
 import { loadTranscript } from '../../src/sessions/transcript.js';
-import { assertBuilt, CLI, runCli, sandbox, startCli } from './cli.js';
+import { assertBuilt, runCli, sandbox, startCli } from './cli.js';
 
 beforeAll(assertBuilt);
 
@@ -105,7 +106,7 @@ describe('two processes sharing one XAGENT_HOME', () => {
     const box = sandbox();
     const dir = path.join(box.home, 'sessions', 'shared');
     mkdirSync(dir, { recursive: true });
-    const metaModule = path.join(path.dirname(CLI), '../sessions/meta.js');
+    const metaModule = fileURLToPath(new URL('../../dist/src/sessions/meta.js', import.meta.url));
     const writer = (tag: string) =>
       spawn(process.execPath, [
         '--input-type=module',

@@ -2,7 +2,13 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-export const CLI = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../dist/src/cli/main.js');
+/**
+ * The bundled CLI, as `bin` runs it and `npm pack` ships it (npm run build). XAGENT_TEST_CLI runs
+ * the CLI tests against another copy, e.g. one installed from the packed tarball.
+ */
+export const CLI = process.env.XAGENT_TEST_CLI
+  ? path.resolve(process.env.XAGENT_TEST_CLI)
+  : path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../dist/bin/xagent.js');
 
 export interface CliRun {
   code: number | null;
@@ -15,6 +21,8 @@ export interface CliOptions {
   env?: Record<string, string | undefined>;
   input?: string;
   cwd?: string;
+  /** Another copy of the CLI to run (default: CLI). */
+  cli?: string;
   /** Called with the child and its output so far, every time it writes. */
   onOutput?: (child: ChildProcess, output: { stdout: string; stderr: string }) => void;
 }
@@ -23,7 +31,7 @@ export interface CliOptions {
 export function runCli(args: string[], options: CliOptions = {}): Promise<CliRun> {
   const env: Record<string, string> = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', NO_COLOR: '1' };
   for (const [key, value] of Object.entries(options.env ?? {})) if (value !== undefined) env[key] = value;
-  const child = spawn(process.execPath, [CLI, ...args], { env, cwd: options.cwd, stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [options.cli ?? CLI, ...args], { env, cwd: options.cwd, stdio: ['pipe', 'pipe', 'pipe'] });
   const output = { stdout: '', stderr: '' };
   child.stdout.on('data', (chunk: Buffer) => {
     output.stdout += chunk.toString();

@@ -2,8 +2,9 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Readable } from 'node:stream';
-import type { Tool } from '../types.js';
-import { groupAlive, killProcessGroup, trackGroup, untrackGroup } from '../process-group.js';
+import type { ToolResult } from '../../../machines/types.js';
+import type { CommandSandbox, Tool } from '../types.js';
+import { groupAlive, killProcessGroup, trackGroup, untrackGroup, waitUntilGone } from '../process-group.js';
 import { fail, ok } from '../result.js';
 import { HeadTailBuffer, MAX_RESULT_CHARS } from '../truncate.js';
 
@@ -18,12 +19,13 @@ interface BashInput {
 }
 
 /**
- * `bash`, with the SIGTERM-to-SIGKILL grace injectable.
- * Containing what a command may do is the permission layer's job, not this tool's.
- * @example const tool = createBashTool({ killGraceMs: 500 });
+ * `bash`, with the SIGTERM-to-SIGKILL grace injectable. Without a sandbox, containing what a
+ * command may do is the permission layer's job; with one, every command runs inside it.
+ * @example const tool = createBashTool({ killGraceMs: 500, sandbox });
  */
-export function createBashTool(options: { killGraceMs?: number } = {}): Tool {
+export function createBashTool(options: { killGraceMs?: number; sandbox?: CommandSandbox } = {}): Tool {
   const graceMs = options.killGraceMs ?? 2000;
+  const { sandbox } = options;
   return {
     name: 'bash',
     description:
@@ -32,7 +34,8 @@ export function createBashTool(options: { killGraceMs?: number } = {}): Tool {
       'so avoid interactive commands (use flags such as --yes, and `git --no-pager`). ' +
       `Times out after timeout_ms (default ${DEFAULT_TIMEOUT_MS}, at most ${MAX_TIMEOUT_MS}); on timeout the ` +
       'command and every process it started are killed, and so are background processes still running when ' +
-      'it exits. Long output keeps its beginning and end. Prefer read_file, glob and grep for reading and searching.',
+      'it exits. Long output keeps its beginning and end. Prefer read_file, glob and grep for reading and searching.' +
+      (sandbox ? ` ${sandbox.summary}` : ''),
     inputSchema: {
       type: 'object',
       properties: {
@@ -52,9 +55,16 @@ export function createBashTool(options: { killGraceMs?: number } = {}): Tool {
       const { command, timeout_ms: timeoutMs = DEFAULT_TIMEOUT_MS } = input as BashInput;
       if (signal.aborted) return fail('Interrupted before the command started; it did not run.');
 
+      const plain = { command: 'bash', args: ['-c', command], cwd: workspace, env: process.env, release: () => {} };
+      const proc = sandbox ? sandbox.wrap(plain) : plain;
       // detached: the child leads a new process group, so the whole tree can be signalled at once.
-      const child = spawn('bash', ['-c', command], { cwd: workspace, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
-      await once(child, 'spawn');
+      const child = spawn(proc.command, proc.args, { cwd: proc.cwd, env: proc.env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+      try {
+        await once(child, 'spawn');
+      } catch (error) {
+        proc.release();
+        throw error;
+      }
       // 'exit' comes in a later turn of the event loop than 'spawn', so listening now misses nothing.
       const exited = once(child, 'exit') as Promise<[number | null, NodeJS.Signals | null]>;
       const pgid = child.pid as number;
@@ -83,9 +93,11 @@ export function createBashTool(options: { killGraceMs?: number } = {}): Tool {
         signal.removeEventListener('abort', onAbort);
       }
       let leftovers = false;
+      // A sandbox's PID namespace is torn down just after bwrap exits, and everything in it with it.
+      const settled = () => (sandbox ? waitUntilGone(pgid, 250, 2) : Promise.resolve(false));
       if (killing) {
         await killing;
-      } else if (groupAlive(pgid)) {
+      } else if (groupAlive(pgid) && !(await settled())) {
         // The command exited but left processes behind; they would hold our pipes and outlive the task.
         leftovers = true;
         await killProcessGroup(pgid, { graceMs });
@@ -95,7 +107,9 @@ export function createBashTool(options: { killGraceMs?: number } = {}): Tool {
       child.stdout.destroy();
       child.stderr.destroy();
       if (!groupAlive(pgid)) untrackGroup(pgid);
+      proc.release();
 
+      const done = (result: ToolResult): ToolResult => (sandbox ? { ...result, sandboxed: true } : result);
       const text = output.text();
       const body = text === '' ? '(no output)' : text.replace(/\n$/, '');
       const notes: string[] = [];
@@ -105,18 +119,20 @@ export function createBashTool(options: { killGraceMs?: number } = {}): Tool {
           `[Timed out after ${timeoutMs} ms; the command and all processes it started were killed. ` +
             `Raise timeout_ms (at most ${MAX_TIMEOUT_MS}) or run something quicker.]`,
         );
-        return fail([body, ...notes].join('\n'));
+        return done(fail([body, ...notes].join('\n')));
       }
       if (stoppedBy === 'abort') {
         notes.push('[Interrupted; the command and all processes it started were killed.]');
-        return fail([body, ...notes].join('\n'));
+        return done(fail([body, ...notes].join('\n')));
       }
       if (code === null) {
         notes.push(`[Killed by signal ${exitSignal ?? 'unknown'}.]`);
-        return fail([body, ...notes].join('\n'));
+        return done(fail([body, ...notes].join('\n')));
       }
+      // bwrap's own failures (a mount it could not make) start with its name; the command never ran.
+      if (sandbox && code === 1 && body.startsWith('bwrap: ')) notes.push('[The sandbox could not be set up, so the command did not run.]');
       notes.push(`[exit code: ${code}]`);
-      return code === 0 ? ok([body, ...notes].join('\n')) : fail([body, ...notes].join('\n'));
+      return done(code === 0 ? ok([body, ...notes].join('\n')) : fail([body, ...notes].join('\n')));
     },
   };
 }

@@ -1,0 +1,44 @@
+/**
+ * Bundles the CLI into one entry file plus lazily loaded chunks (`npm run build` runs it after tsc).
+ * Node then reads a few large files instead of resolving and compiling hundreds of small ESM
+ * modules from dist/ and node_modules on every start. Parts only some runs need (the SDK, the
+ * inspector server, elkjs, a terminal UI, MCP) stay behind `import()` and so in their own chunks.
+ * @example node dist/scripts/bundle.js   # writes dist/bin/xagent.js, dist/bin/chunks/*, dist/bundle-meta.json
+ */
+import { build } from 'esbuild';
+import { chmodSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+/** The repository root, from dist/scripts/ (compiled) or scripts/ (source). */
+const root = path.resolve(here, path.basename(path.dirname(here)) === 'dist' ? '../..' : '..');
+const outdir = path.join(root, 'dist/bin');
+
+rmSync(outdir, { recursive: true, force: true });
+const result = await build({
+  absWorkingDir: root,
+  entryPoints: { xagent: 'src/cli/main.ts' },
+  outdir,
+  entryNames: '[name]',
+  chunkNames: 'chunks/[name]-[hash]',
+  bundle: true,
+  splitting: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node20',
+  // Bundled CommonJS (commander) calls require() for Node's built-ins; an ES
+  // module has none, so each chunk gets one made for its own URL.
+  banner: { js: "import { createRequire as __xagentCreateRequire } from 'node:module'; const require = __xagentCreateRequire(import.meta.url);" },
+  // React (a terminal UI) picks its production build from this; nothing else we bundle reads it.
+  define: { 'process.env.NODE_ENV': '"production"' },
+  // Ink imports its devtools bridge only when DEV=true; the package is not installed.
+  external: ['react-devtools-core'],
+  sourcemap: 'linked',
+  metafile: true,
+  logLevel: 'warning',
+  legalComments: 'none',
+});
+chmodSync(path.join(outdir, 'xagent.js'), 0o755);
+// Read by test/cli/bundle.test.ts (which chunks the entry loads eagerly); not shipped.
+writeFileSync(path.join(root, 'dist/bundle-meta.json'), JSON.stringify(result.metafile));

@@ -1,0 +1,62 @@
+import { realpathSync } from 'node:fs';
+import path from 'node:path';
+import type { Command } from 'commander';
+import { loadSettings, SettingsError } from '../permissions/index.js';
+import { xagentHome } from '../sessions/layout.js';
+import { checkSandbox, createSandbox, resolveSandboxSettings, SandboxUnavailableError, type Sandbox } from '../sandbox/index.js';
+import { USAGE_EXIT_CODE } from './exit-codes.js';
+
+interface Streams {
+  stdout: NodeJS.WritableStream;
+  stderr: NodeJS.WritableStream;
+}
+
+/**
+ * Adds `xagent sandbox check [--cwd dir] [--json]`: tries each promise of the sandbox for real and
+ * says what works here. Exit 0 when everything does, 1 when a check fails, 2 when there is no
+ * usable bwrap (with how to install it).
+ * @example registerSandboxCommand(program, setExit, { stdout: process.stdout, stderr: process.stderr });
+ */
+export function registerSandboxCommand(program: Command, setExit: (code: number) => void, streams: Streams, env: NodeJS.ProcessEnv = process.env): void {
+  program
+    .command('sandbox')
+    .description('the OS sandbox (bubblewrap) that --sandbox runs commands in')
+    .command('check')
+    .description('try the sandbox on this machine and say what works')
+    .option('--cwd <dir>', 'workspace to check with (default: current dir)')
+    .option('--json', 'one JSON object on stdout')
+    .action(async (options: { cwd?: string; json?: boolean }) => setExit(await runSandboxCheck(options, streams, env)));
+}
+
+async function runSandboxCheck(options: { cwd?: string; json?: boolean }, streams: Streams, env: NodeJS.ProcessEnv): Promise<number> {
+  const fail = (message: string) => {
+    streams.stderr.write(`xagent: ${message}\n`);
+    return USAGE_EXIT_CODE;
+  };
+  let workspace: string;
+  try {
+    workspace = realpathSync(path.resolve(options.cwd ?? process.cwd()));
+  } catch {
+    return fail(`--cwd ${options.cwd} does not exist`);
+  }
+  const home = path.resolve(xagentHome(env));
+  let sandbox: Sandbox;
+  try {
+    const settings = resolveSandboxSettings(loadSettings({ workspace, home }).sandbox, true);
+    sandbox = createSandbox({ settings, workspace, xagentHome: home, env });
+  } catch (error) {
+    if (error instanceof SettingsError || error instanceof SandboxUnavailableError) return fail(error.message);
+    throw error;
+  }
+  const results = await checkSandbox(sandbox);
+  const ok = results.every((result) => result.ok);
+  if (options.json) {
+    streams.stdout.write(`${JSON.stringify({ ok, workspace, network: sandbox.options.network, checks: results })}\n`);
+  } else {
+    streams.stdout.write(`Sandbox check (workspace ${workspace}):\n`);
+    for (const { name, ok: passed, detail } of results) streams.stdout.write(`  ${passed ? '✓' : '✗'} ${name}: ${detail}\n`);
+    streams.stdout.write(ok ? 'Everything works: xagent --sandbox is available here.\n' : 'Some checks failed: --sandbox would not keep all of its promises here.\n');
+  }
+  if (results[1]?.ok === false) streams.stderr.write('xagent: bwrap cannot start a sandbox here; --sandbox will refuse to run.\n');
+  return ok ? 0 : 1;
+}

@@ -1,0 +1,52 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { CLI } from '../support/run-cli.js';
+
+// esbuild's metafile of the CLI bundle (npm run build writes it next to the bundle).
+interface Metafile {
+  outputs: Record<string, { entryPoint?: string; inputs: Record<string, unknown>; imports: Array<{ path: string; kind: string; external?: boolean }> }>;
+}
+const metaPath = fileURLToPath(new URL('../../dist/bundle-meta.json', import.meta.url));
+
+/** Every input file that Node compiles before the entry runs: the entry chunk and its static imports. */
+function eagerInputs(meta: Metafile): string[] {
+  const entry = Object.keys(meta.outputs).find((out) => meta.outputs[out]!.entryPoint === 'src/cli/main.ts');
+  if (!entry) throw new Error('no output for src/cli/main.ts in the metafile');
+  const seen = new Set<string>();
+  const visit = (out: string) => {
+    if (seen.has(out)) return;
+    seen.add(out);
+    for (const imp of meta.outputs[out]!.imports) if (!imp.external && imp.kind === 'import-statement') visit(imp.path);
+  };
+  visit(entry);
+  return [...seen].flatMap((out) => Object.keys(meta.outputs[out]!.inputs));
+}
+
+describe('the CLI bundle', () => {
+  it.skipIf(process.env.XAGENT_TEST_CLI)('is what the tests spawn, and what package.json bin names', () => {
+    const pkg = JSON.parse(readFileSync(fileURLToPath(new URL('../../package.json', import.meta.url)), 'utf8')) as { bin: Record<string, string> };
+    expect(fileURLToPath(new URL(`../../${pkg.bin.xagent}`, import.meta.url))).toBe(CLI);
+    expect(existsSync(CLI)).toBe(true);
+  });
+
+  it('loads the engine, the SDK, the inspector server, elkjs, a terminal UI and MCP only through import()', () => {
+    const meta = JSON.parse(readFileSync(metaPath, 'utf8')) as Metafile;
+    const eager = eagerInputs(meta);
+    expect(eager).toContain('src/cli/main.ts');
+    expect(eager.some((input) => input.includes('node_modules/commander/'))).toBe(true);
+    const lazy = [
+      /^src\/engine\/query\.ts$/,
+      /^machines\/query-engine\.ts$/,
+      /node_modules\/xstate\//,
+      /node_modules\/@anthropic-ai\/sdk\//,
+      /node_modules\/elkjs\//,
+      /node_modules\/(ink|react|react-reconciler|yoga-layout)\//,
+      /node_modules\/@modelcontextprotocol\//,
+      /^src\/inspector\/server\.ts$/,
+      /^src\/diagram\/(render|layout)\.ts$/,
+      /^src\/model\/anthropic\.ts$/,
+    ];
+    expect(eager.filter((input) => lazy.some((pattern) => pattern.test(input)))).toEqual([]);
+  });
+});

@@ -1,0 +1,71 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { nodeHttpFetch } from '../../src/model/http-fetch.js';
+
+let server: Server | undefined;
+afterEach(async () => {
+  server?.closeAllConnections();
+  await new Promise((resolve) => server?.close(resolve) ?? resolve(undefined));
+  server = undefined;
+});
+
+async function serve(handler: Parameters<typeof createServer>[1]): Promise<{ url: string; sockets: Set<unknown> }> {
+  const sockets = new Set<unknown>();
+  server = createServer(handler);
+  server.on('connection', (socket) => sockets.add(socket));
+  await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, sockets };
+}
+
+describe('nodeHttpFetch (the SDK transport)', () => {
+  it('sends method, headers and body, and streams the response with its status and headers', async () => {
+    const { url } = await serve((req, res) => {
+      let body = '';
+      req.on('data', (chunk: Buffer) => (body += chunk.toString()));
+      req.on('end', () => {
+        res.writeHead(201, { 'content-type': 'text/event-stream', 'request-id': 'req_1', 'x-echo': `${req.method} ${req.headers['x-api-key']}` });
+        res.write('data: one\n\n');
+        setTimeout(() => res.end(`data: ${body}\n\n`), 20);
+      });
+    });
+    const response = await nodeHttpFetch(`${url}/v1/messages`, { method: 'POST', headers: { 'x-api-key': 'k1' }, body: '{"a":1}' });
+    expect(response.status).toBe(201);
+    expect(response.ok).toBe(true);
+    expect(response.headers.get('request-id')).toBe('req_1');
+    expect(response.headers.get('x-echo')).toBe('POST k1');
+    expect(await response.text()).toBe('data: one\n\ndata: {"a":1}\n\n');
+  });
+
+  it('reuses one kept-alive connection for consecutive requests', async () => {
+    const { url, sockets } = await serve((_req, res) => res.end('ok'));
+    for (let i = 0; i < 3; i++) expect(await (await nodeHttpFetch(url)).text()).toBe('ok');
+    expect(sockets.size).toBe(1);
+  });
+
+  it('rejects like fetch (a TypeError with the socket error as cause) when nothing listens', async () => {
+    const { url } = await serve(() => undefined);
+    await new Promise((resolve) => server!.close(resolve));
+    const error = await nodeHttpFetch(url).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TypeError);
+    expect((error as TypeError & { cause: { code: string } }).cause.code).toBe('ECONNREFUSED');
+  });
+
+  it('rejects with the abort reason when the signal aborts before the answer, and errors the body when it aborts during it', async () => {
+    const { url } = await serve((req, res) => {
+      if (req.url === '/slow') return; // never answers
+      res.write('first');
+    });
+    const early = new AbortController();
+    const pending = nodeHttpFetch(`${url}/slow`, { signal: early.signal });
+    early.abort(new Error('stopped by the user'));
+    await expect(pending).rejects.toThrow('stopped by the user');
+
+    const late = new AbortController();
+    const response = await nodeHttpFetch(url, { signal: late.signal });
+    const reader = response.body!.getReader();
+    expect(new TextDecoder().decode((await reader.read()).value)).toBe('first');
+    late.abort();
+    await expect(reader.read()).rejects.toThrow();
+  });
+});
