@@ -2,14 +2,19 @@
 // each new one), and shows the run at one step: the head while following live, or any earlier
 // step picked with the buttons or the scrubber. A step is a `state` record: a state entered.
 
-import { drawChart, edgesOf, highlight } from './chart.js';
+import { drawChart, edgesOf, enablePan, highlight, keepInView } from './chart.js';
+import { embeddedRun } from './embedded.js';
+import { renderStepPanels, taskStartIndex } from './step-panels.js';
 import { KINDS, renderCost, renderFilters, renderGauges, renderLog, renderStop, renderTools } from './panels.js';
 
 const RECENT_STEPS = 4;
 
 const model = { records: [], steps: [], result: null };
-const view = { follow: true, cursor: -1, filters: new Set(KINDS.filter((k) => k !== 'usage')), chart: null };
+const view = { follow: true, cursor: -1, filters: new Set(KINDS.filter((k) => k !== 'usage')), chart: null, layout: null, zoom: false, labels: false };
+/** How much larger than the fitted chart the zoomed one is drawn. */
+const ZOOM = 1.6;
 const $ = (id) => document.getElementById(id);
+const exported = embeddedRun();
 
 // The token is in the cookie the page was served with; keep it out of the address bar and history.
 if (location.search.includes('token=')) history.replaceState(null, '', location.pathname);
@@ -51,8 +56,8 @@ function draw() {
   const { state, end } = sliceAt(view.cursor);
   const records = model.records.slice(0, end);
   const meta = lastOf(records, 'meta');
-  // Only this task's steps: a resumed session has several.
-  const taskStart = meta ? meta.i : 0;
+  // Only this task's steps: a resumed or interactive session has several.
+  const taskStart = taskStartIndex(records, records.length);
   const stepRecords = model.steps.slice(0, view.cursor + 1).filter((i) => i >= taskStart).map((i) => model.records[i]);
 
   const visits = new Map();
@@ -65,6 +70,7 @@ function draw() {
   });
   const recent = new Set(stepRecords.slice(-RECENT_STEPS).map((s) => s.name));
   highlight(view.chart, { current: state?.name, recent, visits, last: enteredBy, taken });
+  if (view.zoom) keepInView(view.chart, state?.name);
 
   $('current-state').textContent = state ? state.name : '–';
   $('current-state').dataset.state = state?.name ?? '';
@@ -84,7 +90,7 @@ function draw() {
   scrubber.max = String(Math.max(0, last));
   scrubber.value = String(Math.max(0, view.cursor));
   scrubber.disabled = last < 0;
-  $('step-label').textContent = last < 0 ? 'no steps yet' : `step ${view.cursor + 1} / ${last + 1}${view.follow ? ' (live)' : ''}`;
+  $('step-label').textContent = last < 0 ? 'no steps yet' : `step ${view.cursor + 1} / ${last + 1}${view.follow && meta?.mode === 'live' && !model.result ? ' (live)' : ''}`;
   $('step-label').dataset.step = String(view.cursor);
   $('follow-live').classList.toggle('on', view.follow);
   $('follow-live').setAttribute('aria-pressed', String(view.follow));
@@ -115,9 +121,17 @@ function draw() {
     $('meta-session').textContent = meta.session_id;
     $('meta-model').textContent = meta.model ?? (meta.mode === 'replay' ? 'replay' : '–');
     $('meta-workspace').textContent = meta.workspace ?? meta.source ?? '–';
-    $('mode').textContent = meta.mode === 'replay' ? 'replay' : result ? 'finished' : 'running';
-    $('mode').dataset.mode = $('mode').textContent;
   }
+  renderStepPanels({ records, allRecords: model.records, steps: model.steps, follow: view.follow, exported: exported !== null });
+}
+
+/** (Re)draws the chart: the compact layout, or the labelled one; fitted, or zoomed. */
+function drawLayout() {
+  if (!view.layout) return;
+  const layout = view.labels && view.layout.labelled ? view.layout.labelled : view.layout;
+  view.chart = drawChart($('chart'), layout, { zoom: view.zoom ? ZOOM : 1 });
+  $('chart').dataset.ready = 'true';
+  render();
 }
 
 function go(step) {
@@ -131,9 +145,16 @@ $('step-back').addEventListener('click', () => go(view.cursor - 1));
 $('step-forward').addEventListener('click', () => go(view.cursor + 1));
 $('scrubber').addEventListener('input', (e) => go(Number(e.target.value)));
 $('chart-zoom').addEventListener('click', () => {
-  const zoomed = $('chart').classList.toggle('zoomed');
-  $('chart-zoom').setAttribute('aria-pressed', String(zoomed));
+  view.zoom = $('chart').classList.toggle('zoomed');
+  $('chart-zoom').setAttribute('aria-pressed', String(view.zoom));
+  drawLayout();
 });
+$('chart-labels').addEventListener('click', () => {
+  view.labels = !view.labels;
+  $('chart-labels').setAttribute('aria-pressed', String(view.labels));
+  drawLayout();
+});
+enablePan($('chart'));
 $('follow-live').addEventListener('click', () => {
   view.follow = true;
   render();
@@ -150,10 +171,14 @@ setInterval(() => {
 
 async function loadChart() {
   try {
-    const response = await fetch('/api/chart', { credentials: 'same-origin' });
-    if (!response.ok) throw new Error(`${response.status}`);
-    view.chart = drawChart($('chart'), await response.json());
-    $('chart').dataset.ready = 'true';
+    let layout = exported?.chart;
+    if (!layout) {
+      const response = await fetch('/api/chart', { credentials: 'same-origin' });
+      if (!response.ok) throw new Error(`${response.status}`);
+      layout = await response.json();
+    }
+    view.layout = layout;
+    drawLayout();
   } catch (error) {
     $('chart').textContent = `The chart could not be loaded (${error.message}).`;
   }
@@ -161,6 +186,12 @@ async function loadChart() {
 }
 
 function connect() {
+  if (exported) {
+    $('connection').hidden = true; // no server to connect to; the source badge says "exported file"
+    for (const record of exported.records ?? []) add(record);
+    render();
+    return;
+  }
   const source = new EventSource('/api/events');
   const status = $('connection');
   source.addEventListener('open', () => {

@@ -80,7 +80,8 @@ export function registerInspectCommand(program: Command, setExit: (code: number)
     .command('inspect <target>')
     .description('open a recorded session (id, session directory or trace.jsonl) in the inspector')
     .option('--port <port>', 'port on 127.0.0.1 (default: a free one)', '0')
-    .action(async (target: string, raw: { port: string }) => {
+    .option('--export <file>', 'write the run as one self-contained HTML file (opens from disk, no server) and exit')
+    .action(async (target: string, raw: { port: string; export?: string }) => {
       const port = parseInspectPort(raw.port);
       const { loadSessionHistory, ReplayError, resolveSessionTarget } = await import('../inspector/replay.js');
       const { startInspectorServer, inspectorChart } = await loadInspector();
@@ -90,6 +91,18 @@ export function registerInspectCommand(program: Command, setExit: (code: number)
       } catch (error) {
         if (error instanceof ReplayError) throw new UsageError(error.message);
         throw error;
+      }
+      if (raw.export !== undefined) {
+        const { exportRunHtml, ExportError } = await import('../inspector/export-run.js');
+        try {
+          const written = await exportRunHtml(history, raw.export);
+          process.stderr.write(`Wrote ${written.file} (${Math.ceil(written.bytes / 1024)} KB, ${history.records.length} records): open it in a browser.\n`);
+        } catch (error) {
+          if (error instanceof ExportError) throw new UsageError(error.message);
+          throw error;
+        }
+        setExit(0);
+        return;
       }
       const server = await listen(port, () => startInspectorServer({ port, history, chart: inspectorChart }));
       process.stderr.write(`Inspector: ${server.url}\nReplaying ${target} (${history.records.length} records). Press Ctrl-C to exit.\n`);

@@ -9,6 +9,7 @@ import { UsageError, USAGE_EXIT_CODE } from './exit-codes.js';
 import { exitWhenFlushed } from './exit-now.js';
 import { registerInspectCommand } from './inspect-command.js';
 import { parseChoice } from './parse-options.js';
+import { registerPathsCommand } from './paths-command.js';
 import { watchOutputStreams } from './output-closed.js';
 import { FLAG_DEFAULTS } from './flag-defaults.js';
 import type { RawOptions } from './run-config.js';
@@ -52,14 +53,23 @@ function buildProgram(setExit: (code: number) => void): Command {
     .command('diagram')
     .description("the engine's statechart, generated from the machine")
     .option('--format <format>', DIAGRAM_FORMATS.join(', '), 'mermaid')
-    .action(async (raw: { format: string }) => {
+    .option('--from-sessions', 'a heat map: how often each transition was taken in the recorded sessions')
+    .option('--since <date>', 'with --from-sessions: only steps from this date on (2026-11-30)')
+    .action(async (raw: { format: string; fromSessions?: boolean; since?: string }) => {
       const format = parseChoice(raw.format, DIAGRAM_FORMATS, '--format');
+      if (raw.since !== undefined && !raw.fromSessions) throw new UsageError('--since needs --from-sessions');
+      if (raw.fromSessions) {
+        const { diagramFromSessions } = await import('./diagram-sessions.js');
+        await diagramFromSessions({ format, since: raw.since, stdout: process.stdout, stderr: process.stderr });
+        return;
+      }
       // Loaded here so that a task run never pays for the diagram code and elkjs.
       const { renderDiagram } = await import('../diagram/render.js');
       const text = await renderDiagram(format);
       process.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
     });
   registerInspectCommand(program, setExit);
+  registerPathsCommand(program, process.stdout);
   registerSessionsCommand(program, { stdout: process.stdout, stderr: process.stderr });
   registerSandboxCommand(program, setExit, { stdout: process.stdout, stderr: process.stderr });
   return program;

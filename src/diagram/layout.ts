@@ -1,10 +1,12 @@
 import type { ELK, ELKConstructorArguments, ElkExtendedEdge, ElkNode } from 'elkjs/lib/elk-api.js';
-import type { ChartGraph } from './chart-graph.js';
-import { ANY_STATE, edgeText } from './mermaid.js';
+import type { ChartEdge, ChartGraph } from './chart-graph.js';
+import { ANY_STATE, countLine, edgeGroups, edgeLines, edgeText } from './edge-groups.js';
 
 /**
  * Positions for the chart, from ELK's layered algorithm (pure JavaScript, no browser). The SVG
- * renderer draws it; the live inspector reuses it to light states and edges up.
+ * renderer draws it and the inspector reuses it, so both show the same picture. Transitions between
+ * the same two states share one arrow; each keeps its own block of the arrow's label, so a label
+ * sits on its own edge and never on a neighbour's.
  */
 
 export interface Point {
@@ -19,16 +21,38 @@ export interface LaidOutNode {
   y: number;
   width: number;
   height: number;
-  /** The second line of the box: entry actions and invoked actors. */
+  /** The lines under the title: entry actions and invoked actors. */
+  details: string[];
+  /** The same, on one line (`entry a · invoke b`). */
   detail: string;
+}
+
+export interface Section {
+  startPoint: Point;
+  endPoint: Point;
+  bendPoints: Point[];
+}
+
+export interface LaidOutLabel {
+  /** The transition's label on one line. */
+  text: string;
+  /** As drawn: trigger, `[guard]`, `/ actions`. */
+  lines: string[];
+  x: number;
+  y: number;
+  width: number;
+  height: number;
 }
 
 export interface LaidOutEdge {
   id: string;
   from: string;
   to: string;
-  sections: Array<{ startPoint: Point; endPoint: Point; bendPoints: Point[] }>;
-  label: { text: string; x: number; y: number; width: number; height: number } | null;
+  /** The arrow it is drawn on, shared with the other transitions between the same two states. */
+  group: string;
+  sections: Section[];
+  /** Its block of the arrow's label; null when laid out without labels. */
+  label: LaidOutLabel | null;
 }
 
 export interface ChartLayout {
@@ -36,6 +60,13 @@ export interface ChartLayout {
   height: number;
   nodes: LaidOutNode[];
   edges: LaidOutEdge[];
+}
+
+export interface LayoutOptions {
+  /** Leave room for the labels (default) or lay out the bare arrows (the inspector shows labels on demand). */
+  labels?: boolean;
+  /** Times each transition was taken (a heat map): adds a line to each label. */
+  counts?: ReadonlyMap<string, number>;
 }
 
 // elkjs is a 1.6 MB CommonJS bundle (~140 ms to load): loaded on the first layout, so that the CLI,
@@ -47,43 +78,64 @@ const loadElk = () =>
     (elkBundled) => (elkBundled as unknown as { default: new (args?: ELKConstructorArguments) => ELK }).default,
   ));
 
-/** Monospace metrics the SVG uses, so measured boxes fit their text without a browser. */
-export const FONT = { family: 'ui-monospace, Menlo, Consolas, monospace', title: 13, detail: 10, label: 10 } as const;
+/**
+ * Monospace metrics the SVG uses, so measured boxes fit their text without a browser. Sizes are
+ * chosen with the layout's width so that the SVG shown 1,280 px wide keeps every text >= 11 px.
+ */
+export const FONT = { family: 'ui-monospace, Menlo, Consolas, monospace', title: 14, detail: 11.5, label: 12 } as const;
+export const LINE = { title: 20, detail: 15, label: 15 } as const;
+/** Vertical gap between two transitions' blocks in one label. */
+const BLOCK_GAP = 5;
+const PAD = 8;
 const charWidth = (size: number) => size * 0.62;
-const textWidth = (text: string, size: number) => Math.ceil(text.length * charWidth(size));
+export const textWidth = (text: string, size: number) => Math.ceil(text.length * charWidth(size));
 
 const round = (n: number) => Math.round(n * 10) / 10;
 const point = (p: Point): Point => ({ x: round(p.x), y: round(p.y) });
 
-function nodeDetail(graph: ChartGraph, id: string): string {
-  if (id === ANY_STATE) return `root handlers${graph.invoke ? ` · invoke ${graph.invoke.join(', ')}` : ''}`;
+function nodeDetails(graph: ChartGraph, id: string): string[] {
+  if (id === ANY_STATE) return ['handlers of every state', ...(graph.invoke ? [`invoke ${graph.invoke.join(', ')}`] : [])];
   const node = graph.nodes.find((n) => n.id === id);
-  return [...(node?.entry.length ? [`entry ${node.entry.join(', ')}`] : []), ...(node?.invoke ? [`invoke ${node.invoke.join(', ')}`] : [])].join(' · ');
+  return [...(node?.entry.length ? [`entry ${node.entry.join(', ')}`] : []), ...(node?.invoke ? [`invoke ${node.invoke.join(', ')}`] : [])];
 }
 
+/** The title drawn in a state's box. */
+export const nodeTitle = (graph: ChartGraph, id: string) => (id === ANY_STATE ? `any state (${graph.id})` : id);
+
+const blockHeight = (lines: string[]) => lines.length * LINE.label;
+
 /**
- * Lays the chart out top to bottom, edge labels placed by ELK.
+ * Lays the chart out top to bottom: one arrow per pair of states, labels inline on their arrows.
  * @example const layout = await layoutChart(chartGraph(queryEngine)); layout.nodes[0].id // 'build_context'
  */
-export async function layoutChart(graph: ChartGraph): Promise<ChartLayout> {
-  const hasRoot = graph.edges.some((e) => e.kind === 'root');
-  const ids = [...graph.nodes.map((n) => n.id), ...(hasRoot ? [ANY_STATE] : [])];
+export async function layoutChart(graph: ChartGraph, options: LayoutOptions = {}): Promise<ChartLayout> {
+  const withLabels = options.labels ?? true;
+  const { counts } = options;
+  const linesOf = (edge: ChartEdge) => [...edgeLines(edge), ...(counts ? [countLine(edge, counts.get(edge.id))] : [])];
+  const groups = edgeGroups(graph);
+  const ids = [...graph.nodes.map((n) => n.id), ...(groups.some((g) => g.from === ANY_STATE) ? [ANY_STATE] : [])];
   const children: ElkNode[] = ids.map((id) => {
-    const title = id === ANY_STATE ? `any state (${graph.id})` : id;
-    const detail = nodeDetail(graph, id);
+    const details = nodeDetails(graph, id);
     return {
       id,
-      width: Math.max(textWidth(title, FONT.title), textWidth(detail, FONT.detail)) + 24,
-      height: detail ? 44 : 30,
+      width: Math.max(textWidth(nodeTitle(graph, id), FONT.title), ...details.map((d) => textWidth(d, FONT.detail))) + 2 * 12,
+      height: PAD + LINE.title + details.length * LINE.detail + PAD / 2,
     };
   });
-  const edges: ElkExtendedEdge[] = graph.edges.map((edge) => {
-    const text = edgeText(edge);
+  const edges: ElkExtendedEdge[] = groups.map((group) => {
+    const blocks = group.edges.map(linesOf);
+    const lines = blocks.flat();
     return {
-      id: edge.id,
-      sources: [edge.kind === 'root' ? ANY_STATE : edge.from],
-      targets: [edge.to],
-      labels: [{ text, width: textWidth(text, FONT.label) + 4, height: FONT.label + 4 }],
+      id: group.id,
+      sources: [group.from],
+      targets: [group.to],
+      labels: withLabels
+        ? [{
+            text: group.edges.map((e) => e.id).join(' '),
+            width: Math.max(...lines.map((l) => textWidth(l, FONT.label))) + 2 * 4,
+            height: blocks.reduce((h, b) => h + blockHeight(b), 0) + (blocks.length - 1) * BLOCK_GAP + 4,
+          }]
+        : [],
     };
   });
   const elk = new (await loadElk())();
@@ -92,16 +144,24 @@ export async function layoutChart(graph: ChartGraph): Promise<ChartLayout> {
     layoutOptions: {
       'elk.algorithm': 'layered',
       'elk.direction': 'DOWN',
-      'elk.edgeRouting': 'POLYLINE',
-      'elk.layered.spacing.nodeNodeBetweenLayers': '50',
-      'elk.spacing.nodeNode': '40',
-      'elk.spacing.edgeLabel': '4',
-      'elk.spacing.edgeEdge': '12',
-      'elk.layered.nodePlacement.strategy': 'NETWORK_SIMPLEX',
+      'elk.edgeRouting': 'ORTHOGONAL',
+      // Labels sit on their edge (the arrow runs through them) and take part in the layering,
+      // so ELK keeps them apart from each other and from the states.
+      'elk.edgeLabels.inline': 'true',
+      'elk.edgeLabels.placement': 'CENTER',
+      'elk.layered.spacing.nodeNodeBetweenLayers': '30',
+      'elk.spacing.nodeNode': '20',
+      'elk.spacing.edgeLabel': '3',
+      'elk.spacing.edgeEdge': '10',
+      'elk.spacing.edgeNode': '12',
+      'elk.layered.spacing.edgeNodeBetweenLayers': '12',
+      'elk.layered.spacing.edgeEdgeBetweenLayers': '8',
+      // Linear segments keeps long edges straight and the picture about half as wide as network
+      // simplex does here: 1,180 px instead of 1,670 px, so it fits a 1,280 px slide unscaled.
+      'elk.layered.nodePlacement.strategy': 'LINEAR_SEGMENTS',
       // The states' declaration order is the loop's order: back edges are the ones that go up.
       'elk.layered.cycleBreaking.strategy': 'MODEL_ORDER',
       'elk.layered.considerModelOrder.strategy': 'NODES_AND_EDGES',
-      'elk.edgeLabels.placement': 'CENTER',
       'elk.padding': '[top=20,left=20,bottom=20,right=20]',
       'elk.randomSeed': '1',
     },
@@ -109,31 +169,24 @@ export async function layoutChart(graph: ChartGraph): Promise<ChartLayout> {
     edges,
   };
   const result = await elk.layout(input);
-  const nodes = (result.children ?? []).map(
-    (n): LaidOutNode => ({
-      id: n.id,
-      x: round(n.x ?? 0),
-      y: round(n.y ?? 0),
-      width: round(n.width ?? 0),
-      height: round(n.height ?? 0),
-      detail: nodeDetail(graph, n.id),
-    }),
-  );
-  const laidOutEdges = (result.edges ?? []).map((e): LaidOutEdge => {
-    const label = e.labels?.[0];
-    return {
-      id: e.id,
-      from: e.sources[0]!,
-      to: e.targets[0]!,
-      sections: (e.sections ?? []).map((s) => ({
-        startPoint: point(s.startPoint),
-        endPoint: point(s.endPoint),
-        bendPoints: (s.bendPoints ?? []).map(point),
-      })),
-      label: label
-        ? { text: label.text ?? '', x: round(label.x ?? 0), y: round(label.y ?? 0), width: round(label.width ?? 0), height: round(label.height ?? 0) }
-        : null,
-    };
+  const nodes = (result.children ?? []).map((n): LaidOutNode => {
+    const details = nodeDetails(graph, n.id);
+    return { id: n.id, x: round(n.x ?? 0), y: round(n.y ?? 0), width: round(n.width ?? 0), height: round(n.height ?? 0), details, detail: details.join(' · ') };
+  });
+  const laidOut = new Map((result.edges ?? []).map((e) => [e.id, e]));
+  const laidOutEdges = groups.flatMap((group) => {
+    const elkEdge = laidOut.get(group.id);
+    const sections = (elkEdge?.sections ?? []).map((s) => ({ startPoint: point(s.startPoint), endPoint: point(s.endPoint), bendPoints: (s.bendPoints ?? []).map(point) }));
+    const box = elkEdge?.labels?.[0];
+    let top = (box?.y ?? 0) + 2;
+    return group.edges.map((edge): LaidOutEdge => {
+      const lines = linesOf(edge);
+      const label = box
+        ? { text: edgeText(edge), lines, x: round(box.x ?? 0), y: round(top), width: round(box.width ?? 0), height: blockHeight(lines) }
+        : null;
+      top += blockHeight(lines) + BLOCK_GAP;
+      return { id: edge.id, from: group.from, to: group.to, group: group.id, sections, label };
+    });
   });
   return { width: round(result.width ?? 0), height: round(result.height ?? 0), nodes, edges: laidOutEdges };
 }

@@ -1,18 +1,11 @@
-import { eventLabel, type ChartEdge, type ChartGraph } from './chart-graph.js';
+import type { ChartEdge, ChartGraph } from './chart-graph.js';
+import { ANY_STATE, countLine, edgeGroups, edgeText } from './edge-groups.js';
 
-/** The edge's label as in the chart: `event [guard] / actions`. */
-export function edgeText(edge: ChartEdge): string {
-  const guard = edge.guard ? ` [${edge.guard}]` : '';
-  const actions = edge.actions.length > 0 ? ` / ${edge.actions.join(', ')}` : '';
-  return `${eventLabel(edge)}${guard}${actions}`;
-}
+export { ANY_STATE, edgeText } from './edge-groups.js';
 
 /** Mermaid's state ids must not contain dots; labels must not contain `:` or `;`. */
 const mermaidId = (id: string) => id.replaceAll('.', '__');
 const mermaidText = (text: string) => text.replaceAll(';', ',').replaceAll(':', ' ');
-
-/** The pseudo-state that root-level handlers start from: they fire whatever state is active. */
-export const ANY_STATE = 'any_state';
 
 /**
  * The chart as a Mermaid `stateDiagram-v2`, with every transition (guards, `always` branches,
@@ -20,7 +13,9 @@ export const ANY_STATE = 'any_state';
  * Deterministic: the same chart gives the same text, so the committed file can be diffed.
  * @example toMermaid(chartGraph(queryEngine)).startsWith('stateDiagram-v2') // true
  */
-export function toMermaid(graph: ChartGraph): string {
+export function toMermaid(graph: ChartGraph, options: { counts?: ReadonlyMap<string, number> } = {}): string {
+  const { counts } = options;
+  const counted = (edge: ChartEdge, text: string) => (counts ? `${text} (${countLine(edge, counts.get(edge.id))})` : text);
   const lines = ['stateDiagram-v2', `  %% generated from machines/ by src/diagram (npm run diagrams); do not edit`];
   for (const node of graph.nodes) {
     const details = [
@@ -29,18 +24,25 @@ export function toMermaid(graph: ChartGraph): string {
     ];
     lines.push(`  state "${node.id}" as ${mermaidId(node.id)}`);
     if (details.length > 0) lines.push(`  ${mermaidId(node.id)} : ${mermaidText(details.join(' · '))}`);
+    // Targetless transitions are listed inside their state, as UML draws internal transitions:
+    // Mermaid puts a self-loop's label over its neighbours' labels.
+    for (const edge of graph.edges.filter((e) => e.from === node.id && e.internal && e.kind !== 'root')) {
+      lines.push(`  ${mermaidId(node.id)} : ${mermaidText(counted(edge, `${edgeText(edge)} (stays)`))}`);
+    }
   }
   const rootEdges = graph.edges.filter((e) => e.kind === 'root');
   if (rootEdges.length > 0) {
     const invoke = graph.invoke ? ` · invoke ${graph.invoke.join(', ')}` : '';
     lines.push(`  state "any state (${graph.id})" as ${ANY_STATE}`);
-    lines.push(`  ${ANY_STATE} : ${mermaidText(`root handlers${invoke}`)}`);
+    lines.push(`  ${ANY_STATE} : ${mermaidText(`handlers of every state${invoke}`)}`);
   }
   for (const node of graph.nodes.filter((n) => n.initial)) lines.push(`  [*] --> ${mermaidId(node.id)}`);
-  for (const edge of graph.edges) {
-    const from = edge.kind === 'root' ? ANY_STATE : mermaidId(edge.from);
-    const internal = edge.internal ? ' (stays)' : '';
-    lines.push(`  ${from} --> ${mermaidId(edge.to)} : ${mermaidText(edgeText(edge) + internal)}`);
+  // One arrow per pair of states, its transitions one per line: Mermaid places the labels of
+  // parallel arrows on top of each other, and the root's handlers are drawn once.
+  for (const group of edgeGroups({ ...graph, edges: graph.edges.filter((e) => !e.internal || e.kind === 'root') })) {
+    const from = group.from === ANY_STATE ? ANY_STATE : mermaidId(group.from);
+    const label = group.edges.map((edge) => mermaidText(counted(edge, edgeText(edge)))).join('<br/>');
+    lines.push(`  ${from} --> ${mermaidId(group.to)} : ${label}`);
   }
   for (const node of graph.nodes.filter((n) => n.final)) lines.push(`  ${mermaidId(node.id)} --> [*]`);
   lines.push(`  classDef transient fill:#f6f6f6,stroke-dasharray:4 3`);

@@ -14,17 +14,19 @@ export function toJSON(graph: ChartGraph): string {
 
 /**
  * The engine's statechart in one format, generated from the machine (for `xagent diagram`).
+ * With `counts` (times each transition was taken), a heat map.
  * @example process.stdout.write(await renderDiagram('mermaid'));
  */
-export async function renderDiagram(format: DiagramFormat): Promise<string> {
+export async function renderDiagram(format: DiagramFormat, options: { counts?: ReadonlyMap<string, number> } = {}): Promise<string> {
   const graph = chartGraph(queryEngine);
+  const { counts } = options;
   switch (format) {
     case 'mermaid':
-      return toMermaid(graph);
+      return toMermaid(graph, { counts });
     case 'svg':
-      return toSvg(graph);
+      return toSvg(graph, undefined, { counts });
     case 'json':
-      return toJSON(graph);
+      return toJSON(counts ? { ...graph, edges: graph.edges.map((e) => ({ ...e, count: counts.get(e.id) ?? 0 })) } : graph);
     default: {
       const unreachable: never = format;
       throw new Error(`unknown diagram format: ${String(unreachable)}`);

@@ -1,12 +1,13 @@
-import type { ChartGraph } from './chart-graph.js';
-import { FONT, layoutChart, type ChartLayout, type LaidOutEdge } from './layout.js';
-import { ANY_STATE, transientStates } from './mermaid.js';
+import type { ChartEdge, ChartGraph, EdgeKind } from './chart-graph.js';
+import { ANY_STATE } from './edge-groups.js';
+import { FONT, LINE, layoutChart, nodeTitle, textWidth, type ChartLayout, type Section } from './layout.js';
+import { transientStates } from './mermaid.js';
 
 const escapeXml = (text: string) =>
   text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;').replaceAll('"', '&quot;');
 
-function edgePath(edge: LaidOutEdge): string {
-  return edge.sections
+function sectionsPath(sections: Section[]): string {
+  return sections
     .map((s) => [s.startPoint, ...s.bendPoints, s.endPoint].map((p, i) => `${i === 0 ? 'M' : 'L'}${p.x},${p.y}`).join(' '))
     .join(' ');
 }
@@ -14,45 +15,127 @@ function edgePath(edge: LaidOutEdge): string {
 const STYLE = `
   .state rect { fill: #fff; stroke: #333; stroke-width: 1.2; }
   .state.transient rect { fill: #f4f4f4; stroke-dasharray: 4 3; }
-  .state.final rect { stroke-width: 2.5; }
-  .state.root rect { fill: none; stroke: #777; stroke-dasharray: 2 2; }
+  .state.final rect { stroke-width: 3; }
+  .state.root rect { fill: #fafafa; stroke: #777; stroke-dasharray: 2 2; }
   .state.active rect { fill: #ffe9a8; stroke: #c80; stroke-width: 2.5; }
   .state .title { font: 600 ${FONT.title}px ${FONT.family}; fill: #111; }
-  .state .detail { font: ${FONT.detail}px ${FONT.family}; fill: #555; }
-  .edge path { fill: none; stroke: #555; stroke-width: 1.1; marker-end: url(#arrow); }
-  .edge.kind-always path { stroke-dasharray: 5 3; }
-  .edge.kind-error path { stroke: #b33; }
-  .edge.kind-root path { stroke: #888; stroke-dasharray: 2 2; }
-  .edge.taken path { stroke: #c80; stroke-width: 2.5; }
-  .edge text { font: ${FONT.label}px ${FONT.family}; fill: #333; }
+  .state .detail { font: ${FONT.detail}px ${FONT.family}; fill: #444; }
+  .arrow path { fill: none; stroke: #555; stroke-width: 1.3; marker-end: url(#arrow); }
+  .arrow.kind-always path { stroke-dasharray: 6 4; }
+  .arrow.kind-error path { stroke: #b22; marker-end: url(#arrow-error); }
+  .arrow.kind-root path { stroke: #777; stroke-dasharray: 2 3; }
+  .label-box { fill: #fff; fill-opacity: 0.92; stroke: #ddd; stroke-width: 0.8; }
+  .edge text { font: ${FONT.label}px ${FONT.family}; fill: #222; }
+  .edge.kind-error text { fill: #b22; }
+  .edge.kind-always text { fill: #335; font-style: italic; }
+  .edge.taken text { fill: #c80; font-weight: 600; }
+  .arrow.heat-0 path { stroke: #c8c8c8; }
+  .arrow.heat-1 path { stroke: #e6a23c; stroke-width: 1.8; }
+  .arrow.heat-2 path { stroke: #e07b24; stroke-width: 2.6; }
+  .arrow.heat-3 path { stroke: #d0461c; stroke-width: 3.6; }
+  .arrow.heat-4 path { stroke: #a4161a; stroke-width: 4.8; }
+  .edge.heat-0 text { fill: #999; }
+  .legend text { font: ${FONT.label}px ${FONT.family}; fill: #333; }
+  .legend .heading { font-weight: 600; }
 `;
 
+/** 0 for never taken, then 1-4 on a log scale up to the busiest transition. */
+export function heatLevel(count: number, max: number): number {
+  if (count <= 0) return 0;
+  if (max <= 1) return 4;
+  return Math.min(4, 1 + Math.floor((3.999 * Math.log(count)) / Math.log(max)));
+}
+
+/** What an arrow is drawn as: its transitions' kind when they agree, plain otherwise. */
+function arrowKind(edges: ChartEdge[]): EdgeKind | 'mixed' {
+  const kinds = new Set(edges.map((e) => e.kind));
+  return kinds.size === 1 ? [...kinds][0]! : 'mixed';
+}
+
+const LEGEND_ROWS: Array<{ sample: 'on' | 'always' | 'error' | 'transient' | 'final' | 'root'; text: string }> = [
+  { sample: 'on', text: 'an event: sent (ABORT), or done(actor) when an invoked actor answers' },
+  { sample: 'always', text: 'always: eventless, taken as soon as its [guard] holds (dashed)' },
+  { sample: 'error', text: 'error(actor): the invoked actor failed (red)' },
+  { sample: 'transient', text: 'transient state: passed through, never rests (dashed box)' },
+  { sample: 'final', text: 'final state (thick box)' },
+  { sample: 'root', text: 'any state: handlers active in every state, drawn once' },
+];
+const LEGEND_NOTE = 'One arrow per pair of states; its label lists each transition there: trigger, [guard], / actions.';
+const LEGEND_ROW = 20;
+
+/** The legend under the chart: what dashed, red and the box styles mean. */
+const HEAT_NOTE = 'Heat map: arrow colour and width grow with how often it was taken in the recorded sessions; grey: never taken.';
+
+function legend(x: number, y: number, heat: boolean): string[] {
+  const out = [`<g class="legend" transform="translate(${x},${y})">`, `  <text class="heading" x="0" y="${FONT.label}">Legend</text>`];
+  LEGEND_ROWS.forEach((row, k) => {
+    const top = LINE.label + 6 + k * LEGEND_ROW;
+    const mid = top + LEGEND_ROW / 2 - 3;
+    if (row.sample === 'on' || row.sample === 'always' || row.sample === 'error') {
+      out.push(`  <g class="arrow kind-${row.sample}"><path d="M0,${mid} L44,${mid}"/></g>`);
+    } else {
+      out.push(`  <g class="state ${row.sample}"><rect x="2" y="${top}" width="40" height="${LEGEND_ROW - 6}" rx="5"/></g>`);
+    }
+    out.push(`  <text x="56" y="${mid + 4}">${escapeXml(row.text)}</text>`);
+  });
+  const bottom = LINE.label + 6 + LEGEND_ROWS.length * LEGEND_ROW + 12;
+  out.push(`  <text x="0" y="${bottom}">${escapeXml(LEGEND_NOTE)}</text>`);
+  if (heat) out.push(`  <text x="0" y="${bottom + LEGEND_ROW}">${escapeXml(HEAT_NOTE)}</text>`);
+  out.push('</g>');
+  return out;
+}
+
+/** Height and width the legend adds under the chart. */
+export const LEGEND_SIZE = {
+  height: LINE.label + 6 + LEGEND_ROWS.length * LEGEND_ROW + 24,
+  width: Math.max(textWidth(LEGEND_NOTE, FONT.label), textWidth(HEAT_NOTE, FONT.label), ...LEGEND_ROWS.map((r) => 56 + textWidth(r.text, FONT.label))),
+};
+
 /**
- * A standalone SVG of the chart. Each state is `<g class="state" data-state="<id>">` and each
- * transition `<g class="edge kind-<kind>" data-edge="<id>">`, so the inspector can add `active`
- * or `taken` to light them up. Pass a layout to reuse one; otherwise it is computed.
+ * A standalone SVG of the chart with a legend. Each state is `<g class="state" data-state="<id>">`,
+ * each arrow `<g class="arrow" data-group="<from>><to>">`, and each transition's label block
+ * `<g class="edge kind-<kind>" data-edge="<id>">`, so the inspector and tests can find them.
+ * Pass a layout to reuse one; otherwise it is computed.
  * @example const svg = await toSvg(chartGraph(queryEngine)); svg.includes('data-state="call_model"') // true
  */
-export async function toSvg(graph: ChartGraph, layout?: ChartLayout): Promise<string> {
-  const laid = layout ?? (await layoutChart(graph));
+export async function toSvg(graph: ChartGraph, layout?: ChartLayout, options: { counts?: ReadonlyMap<string, number> } = {}): Promise<string> {
+  const { counts } = options;
+  const laid = layout ?? (await layoutChart(graph, { counts }));
+  const max = Math.max(0, ...(counts?.values() ?? []));
+  const heat = (ids: string[]) => (counts ? ` heat-${heatLevel(ids.reduce((n, id) => n + (counts.get(id) ?? 0), 0), max)}` : '');
   const transient = new Set(transientStates(graph));
-  const kinds = new Map(graph.edges.map((e) => [e.id, e.kind]));
+  const specs = new Map(graph.edges.map((e) => [e.id, e]));
+  const width = Math.ceil(Math.max(laid.width, LEGEND_SIZE.width + 40));
+  const height = Math.ceil(laid.height + LEGEND_SIZE.height + (counts ? LEGEND_ROW : 0));
   const out: string[] = [
-    `<svg xmlns="http://www.w3.org/2000/svg" width="${laid.width}" height="${laid.height}" viewBox="0 0 ${laid.width} ${laid.height}" data-chart="${escapeXml(graph.id)}">`,
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" data-chart="${escapeXml(graph.id)}">`,
     `<!-- generated from machines/ by src/diagram (npm run diagrams); do not edit -->`,
     `<style>${STYLE}</style>`,
-    `<defs><marker id="arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="#555"/></marker></defs>`,
+    `<defs>`,
+    `<marker id="arrow" viewBox="0 0 10 10" refX="9" refY="5" markerUnits="userSpaceOnUse" markerWidth="9" markerHeight="9" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="#555"/></marker>`,
+    `<marker id="arrow-error" viewBox="0 0 10 10" refX="9" refY="5" markerUnits="userSpaceOnUse" markerWidth="9" markerHeight="9" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="#b22"/></marker>`,
+    `</defs>`,
     `<rect width="100%" height="100%" fill="#fff"/>`,
   ];
-  for (const edge of laid.edges) {
-    out.push(
-      `<g class="edge kind-${kinds.get(edge.id) ?? 'on'}" data-edge="${escapeXml(edge.id)}" data-from="${escapeXml(edge.from)}" data-to="${escapeXml(edge.to)}">`,
-      `  <path d="${edgePath(edge)}"/>`,
-    );
-    if (edge.label) {
-      out.push(`  <text x="${edge.label.x + 2}" y="${edge.label.y + edge.label.height - 4}">${escapeXml(edge.label.text)}</text>`);
+  const groups = new Map<string, typeof laid.edges>();
+  for (const edge of laid.edges) groups.set(edge.group, [...(groups.get(edge.group) ?? []), edge]);
+  for (const [group, edges] of groups) {
+    const kind = arrowKind(edges.map((e) => specs.get(e.id)).filter((e): e is ChartEdge => e !== undefined));
+    out.push(`<g class="arrow kind-${kind}${heat(edges.map((e) => e.id))}" data-group="${escapeXml(group)}"><path d="${sectionsPath(edges[0]!.sections)}"/></g>`);
+  }
+  for (const [, edges] of groups) {
+    const box = edges[0]?.label;
+    if (!box) continue;
+    const boxHeight = edges.at(-1)!.label!.y + edges.at(-1)!.label!.height - box.y;
+    out.push(`<rect class="label-box" x="${box.x}" y="${box.y - 2}" width="${box.width}" height="${Math.round(boxHeight + 4)}" rx="3"/>`);
+    for (const edge of edges) {
+      const spec = specs.get(edge.id);
+      out.push(`<g class="edge kind-${spec?.kind ?? 'on'}${spec?.internal ? '' : heat([edge.id])}" data-edge="${escapeXml(edge.id)}" data-from="${escapeXml(spec?.from ?? edge.from)}" data-to="${escapeXml(edge.to)}">`);
+      edge.label!.lines.forEach((line, k) => {
+        out.push(`  <text x="${edge.label!.x + 4}" y="${Math.round((edge.label!.y + k * LINE.label + FONT.label) * 10) / 10}">${escapeXml(line)}</text>`);
+      });
+      out.push('</g>');
     }
-    out.push('</g>');
   }
   for (const node of laid.nodes) {
     const spec = graph.nodes.find((n) => n.id === node.id);
@@ -63,15 +146,17 @@ export async function toSvg(graph: ChartGraph, layout?: ChartLayout): Promise<st
       ...(spec?.final ? ['final'] : []),
       ...(spec?.initial ? ['initial'] : []),
     ];
-    const title = node.id === ANY_STATE ? `any state (${graph.id})` : node.id;
     out.push(
       `<g class="${classes.join(' ')}" data-state="${escapeXml(node.id)}" transform="translate(${node.x},${node.y})">`,
       `  <rect width="${node.width}" height="${node.height}" rx="8"/>`,
-      `  <text class="title" x="12" y="${FONT.title + 6}">${escapeXml(title)}</text>`,
+      `  <text class="title" x="12" y="${8 + FONT.title}">${escapeXml(nodeTitle(graph, node.id))}</text>`,
     );
-    if (node.detail) out.push(`  <text class="detail" x="12" y="${FONT.title + 6 + FONT.detail + 8}">${escapeXml(node.detail)}</text>`);
+    node.details.forEach((detail, k) => {
+      out.push(`  <text class="detail" x="12" y="${8 + LINE.title + k * LINE.detail + FONT.detail}">${escapeXml(detail)}</text>`);
+    });
     out.push('</g>');
   }
+  out.push(...legend(20, Math.round(laid.height), counts !== undefined));
   out.push('</svg>');
   return `${out.join('\n')}\n`;
 }

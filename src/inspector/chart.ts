@@ -1,6 +1,7 @@
 import { ENGINE_STATES, queryEngine } from '../../machines/query-engine.js';
-import { chartGraph } from '../diagram/chart-graph.js';
-import { layoutChart } from '../diagram/layout.js';
+import { chartGraph, type ChartGraph } from '../diagram/chart-graph.js';
+import { edgeLines } from '../diagram/edge-groups.js';
+import { layoutChart, type ChartLayout as DiagramLayout } from '../diagram/layout.js';
 import { ANY_STATE, transientStates } from '../diagram/mermaid.js';
 import { toSvg } from '../diagram/svg.js';
 
@@ -24,6 +25,8 @@ export interface ChartLayout {
     height: number;
     /** The box's second line: entry actions, invoked actors. */
     detail?: string;
+    /** The same, one line each. */
+    details?: string[];
     initial?: boolean;
     final?: boolean;
     /** Passed through without resting (only microsteps show it). */
@@ -42,7 +45,11 @@ export interface ChartLayout {
     kind?: string;
     label?: { text: string; x: number; y: number; width: number; height: number } | null;
     sections: Array<{ startPoint: Point; endPoint: Point; bendPoints?: Point[] }>;
+    /** The label's lines (trigger, [guard], / actions), drawn on demand where the layout has no labels. */
+    lines?: string[];
   }>;
+  /** The same chart laid out with every label, as in the SVG diagram. */
+  labelled?: ChartLayout;
 }
 
 /** The eight states on a grid without transitions: what the page shows if the layout fails. */
@@ -61,15 +68,10 @@ export function placeholderChart(): ChartLayout {
   return { width: 20 + 4 * (w + 40), height: 20 + 2 * (h + 60), nodes, edges: [] };
 }
 
-/** The diagram module's ELK layout joined with the chart's graph: what each edge means, which states are transient. */
-export async function engineChart(): Promise<ChartLayout & { svg: string }> {
-  const full = chartGraph(queryEngine);
-  // Labels without the actions (`event [guard]`) keep the layout about half as wide, so it fits
-  // beside the panels; the actions are still on each edge, shown on hover.
-  const graph = { ...full, edges: full.edges.map((e) => ({ ...e, actions: [] })) };
-  const layout = await layoutChart(graph);
+/** A layout of the diagram module joined with the chart's graph: what each edge means, which states are transient. */
+function joined(graph: ChartGraph, layout: DiagramLayout): ChartLayout {
   const transient = new Set(transientStates(graph));
-  const edges = new Map(full.edges.map((e) => [e.id, e]));
+  const edges = new Map(graph.edges.map((e) => [e.id, e]));
   return {
     width: layout.width,
     height: layout.height,
@@ -92,10 +94,24 @@ export async function engineChart(): Promise<ChartLayout & { svg: string }> {
         event: spec?.event ?? '',
         ...(spec?.guard ? { guard: spec.guard } : {}),
         ...(spec?.actions.length ? { actions: spec.actions } : {}),
-        ...(spec ? { kind: spec.kind } : {}),
+        ...(spec ? { kind: spec.kind, lines: edgeLines(spec) } : {}),
       };
     }),
-    svg: await toSvg(graph, layout),
+  };
+}
+
+/**
+ * The chart for the page: a compact layout without labels, which fits the panel with the state
+ * names readable (the page shows a transition's label when it is taken or hovered), and the
+ * labelled layout of the SVG diagram for reading every label on demand.
+ */
+export async function engineChart(): Promise<ChartLayout & { svg: string }> {
+  const graph = chartGraph(queryEngine);
+  const labelled = await layoutChart(graph);
+  return {
+    ...joined(graph, await layoutChart(graph, { labels: false })),
+    labelled: joined(graph, labelled),
+    svg: await toSvg(graph, labelled),
   };
 }
 

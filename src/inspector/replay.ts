@@ -60,8 +60,11 @@ export function loadSessionHistory(traceFile: string, options: HistoryOptions = 
     ...(startLimits?.timeout_ms ? { timeoutMs: startLimits.timeout_ms } : {}),
   };
   const model = start && isAnnotation(start, 'task_start') ? start.model : undefined;
+  // The prompt opens the conversation panel; with several tasks it would belong to only one of them.
+  const starts = annotations.filter((l) => isAnnotation(l, 'task_start'));
+  const prompt = starts.length === 1 && isAnnotation(starts[0], 'task_start') ? starts[0].prompt : undefined;
   history.append(
-    { kind: 'meta', mode: 'replay', session_id: trace[0]!.session_id, limits, ...(model ? { model } : {}), source: traceFile },
+    { kind: 'meta', mode: 'replay', session_id: trace[0]!.session_id, limits, ...(model ? { model } : {}), ...(prompt ? { prompt } : {}), source: traceFile },
     trace[0]!.ts,
   );
   const retries = annotations.filter((l) => isAnnotation(l, 'retry'));

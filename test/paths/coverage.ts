@@ -2,7 +2,7 @@ import type { AnyStateMachine } from 'xstate';
 import { ENGINE_STATES, queryEngine } from '../../machines/query-engine.js';
 import { STOP_REASONS, type StopReason } from '../../machines/types.js';
 import { chartTransitions, eventLabel } from '../../src/diagram/chart-graph.js';
-import { ALL_VARIANTS } from './engine-model.js';
+import { ALL_VARIANTS } from '../../src/paths/engine-model.js';
 
 /**
  * Outcomes the chart routes the same way but that differ in what the model or the user sees:

@@ -1,6 +1,6 @@
 import type { EngineState } from '../../machines/query-engine.js';
 import type { ModelResponse, PermissionDecision, StopReason, ToolCall, ToolResult, ToolUseBlock } from '../../machines/types.js';
-import { CONTEXT_WINDOW, LIMITS, policyFromInput, validateEcho, type PathEvent } from './engine-model.js';
+import { CONTEXT_WINDOW, LIMITS, policyFromInput, validateEcho, type PathEvent } from '../../src/paths/engine-model.js';
 
 /**
  * What a path implies, worked out without the chart: a straight reading of the seed's rules

@@ -8,8 +8,8 @@ import { decidePermissionAction } from '../../machines/query-engine.js';
 import { observeMicrosteps, type Microstep } from '../../src/engine/step-adapter.js';
 import { unpairedToolUses } from '../support/engine-harness.js';
 import type { Coverage } from './coverage.js';
-import { INPUT, LIMITS, policyFromInput, routingView, testMachine, type EngineSnapshot } from './engine-model.js';
-import type { EnginePath } from './generate-paths.js';
+import { INPUT, LIMITS, policyFromInput, routingView, testMachine, type EngineSnapshot } from '../../src/paths/engine-model.js';
+import type { EnginePath } from '../../src/paths/generate-paths.js';
 import { Oracle } from './oracle.js';
 
 type ActorId = 'callModel' | 'askPermission' | 'executeTool' | 'compactContext';

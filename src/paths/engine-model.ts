@@ -147,11 +147,11 @@ const rootEvents: PathEvent[] = [
   { type: 'CLOCK.TICK', variant: 'tick-early', now: LIMITS.startedAt + LIMITS.timeoutMs - 1 },
 ];
 
-/** Variants left out for this run (PATHS_DROP=a,b): the coverage check must then fail. */
-export const dropped = new Set((process.env.PATHS_DROP ?? '').split(',').filter(Boolean));
-
-/** The events the model offers in a snapshot: the outcomes of the actor it waits on, and the root's. */
-export function eventsFor(snapshot: EngineSnapshot): PathEvent[] {
+/**
+ * The events the model offers in a snapshot: the outcomes of the actor it waits on, and the root's.
+ * `drop` leaves variants out (the tests' PATHS_DROP), to show that the coverage check notices.
+ */
+export function eventsFor(snapshot: EngineSnapshot, drop: ReadonlySet<string> = new Set()): PathEvent[] {
   if (snapshot.status !== 'active') return [];
   const waiting: PathEvent[] =
     snapshot.value === 'call_model'
@@ -163,7 +163,7 @@ export function eventsFor(snapshot: EngineSnapshot): PathEvent[] {
           : snapshot.value === 'build_context'
             ? compactEvents
             : [];
-  return [...waiting, ...rootEvents].filter((e) => !dropped.has(e.variant));
+  return [...waiting, ...rootEvents].filter((e) => !drop.has(e.variant));
 }
 
 export const ALL_VARIANTS = [...modelEvents(0), ...promptEvents, ...toolEvents, ...compactEvents, ...rootEvents].map((e) => e.variant);

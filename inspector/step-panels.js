@@ -1,0 +1,73 @@
+// The panels added for reading a run: the conversation at the step, the timing of each round, the
+// task boundaries on the scrubber, and a header that tells live from replay and running from finished.
+
+import { buildConversation, renderConversation, startsTask } from './conversation.js';
+import { renderTiming, roundTimings } from './timing.js';
+
+const $ = (id) => document.getElementById(id);
+let shownEnd = -1;
+let marksFor = '';
+let runningCall = null;
+
+/** The index of the record that starts the task shown at `end` (records before `end`). */
+export function taskStartIndex(records, end) {
+  for (let j = end - 1; j >= 0; j--) if (startsTask(records[j]) || records[j].kind === 'meta') return j;
+  return 0;
+}
+
+/** Task boundaries under the scrubber: one mark per task start, placed at its step. */
+function renderTaskMarks(allRecords, steps) {
+  const starts = steps.map((i, k) => ({ k, r: allRecords[i] })).filter(({ r }) => startsTask(r));
+  const key = `${steps.length}:${starts.map((s) => s.k).join(',')}`;
+  if (key === marksFor) return;
+  marksFor = key;
+  const span = Math.max(1, steps.length - 1);
+  $('task-marks').replaceChildren(
+    ...(starts.length > 1 ? starts : []).map(({ k }, n) => {
+      const mark = document.createElement('span');
+      mark.className = 'task-mark';
+      mark.setAttribute('data-testid', 'task-mark');
+      mark.dataset.step = String(k);
+      mark.style.left = `${(100 * k) / span}%`;
+      mark.textContent = `task ${n + 1}`;
+      mark.title = `task ${n + 1} starts at step ${k + 1}`;
+      return mark;
+    }),
+  );
+}
+
+/**
+ * Draws the step panels. `records` are the records up to the step shown, `allRecords` the whole
+ * history; `exported` says the page is a report file.
+ */
+export function renderStepPanels({ records, allRecords, steps, follow, exported }) {
+  const end = records.length;
+  if (end !== shownEnd) {
+    shownEnd = end;
+    renderConversation($('conversation'), buildConversation(records));
+    renderTiming($('timing'), roundTimings(records.slice(taskStartIndex(records, end))));
+  }
+  renderTaskMarks(allRecords, steps);
+
+  // Whether the run has ended is a fact about the run, not about the step being looked at.
+  const meta = allRecords.findLast((r) => r.kind === 'meta');
+  if (meta) {
+    const source = exported ? 'replay' : meta.mode;
+    $('source').textContent = exported ? 'replay (exported file)' : meta.mode === 'replay' ? 'replay' : 'live';
+    $('source').dataset.source = source;
+    const lastTask = taskStartIndex(allRecords, allRecords.length);
+    const ended = allRecords.slice(lastTask).some((r) => r.kind === 'result' || (r.kind === 'state' && r.name === 'done'));
+    $('mode').textContent = ended ? 'finished' : source === 'live' ? 'running' : 'incomplete';
+    $('mode').dataset.mode = $('mode').textContent;
+  }
+
+  // Following a live run, the tool list scrolls to the card of the tool that is running, once per
+  // call; the page itself does not jump.
+  const running = follow ? document.querySelector('#tools [data-status="running"]') : null;
+  const id = running?.dataset.callId ?? null;
+  if (running && id !== runningCall) {
+    const list = $('tools');
+    list.scrollTop += running.getBoundingClientRect().top - list.getBoundingClientRect().top - 8;
+  }
+  runningCall = id;
+}

@@ -1,0 +1,119 @@
+import { createActor, fromCallback, fromPromise, type AnyStateMachine, type InspectionEvent } from 'xstate';
+import { ENGINE_STATES } from '../../machines/query-engine.js';
+import { STOP_REASONS, type StopReason } from '../../machines/types.js';
+import { chartTransitions, eventLabel, transitionId, type ChartEdge } from '../diagram/chart-graph.js';
+import { ALL_VARIANTS, INPUT, testMachine } from './engine-model.js';
+import type { EnginePath } from './generate-paths.js';
+
+/**
+ * What each generated path covers, found by sending its events to an actor of the chart whose
+ * invoked actors never settle on their own (the path's done/error events settle them) and reading
+ * the transitions from `@xstate.microstep`. No model, tool or oracle: this is what `xagent paths`
+ * shows; the test suite replays the same paths with its oracle and invariants on top.
+ */
+
+export interface PathReport {
+  /** The path's events by variant: `call-allow > tool-ok > text`. */
+  name: string;
+  events: string[];
+  /** Transition ids in the order taken (transient states' `always` included). */
+  transitions: string[];
+  states: string[];
+  end: string;
+  stopReason: StopReason | null;
+}
+
+export interface CoverageRow {
+  what: string;
+  covered: number;
+  total: number;
+}
+
+export interface PathsReport {
+  paths: PathReport[];
+  coverage: CoverageRow[];
+  /** Every transition of the chart and how many paths take it. */
+  transitions: Array<{ id: string; label: string; paths: number }>;
+  guards: Array<{ guard: string; true: number; false: number }>;
+}
+
+const pending = () => new Promise<never>(() => undefined);
+const variantOf = (event: { type: string; variant?: string }) => event.variant ?? event.type;
+
+type GuardFn = (args: unknown, params: unknown) => boolean;
+
+/** The test machine with quiet actors and guards that count their outcomes into `guards`. */
+function observedMachine(guards: Map<string, { true: number; false: number }>): AnyStateMachine {
+  const original = testMachine.implementations.guards as Record<string, GuardFn>;
+  const counted = Object.fromEntries(
+    Object.entries(original).map(([name, guard]) => [
+      name,
+      (args: unknown, params: unknown) => {
+        const outcome = guard(args, params);
+        const c = guards.get(name) ?? { true: 0, false: 0 };
+        c[outcome ? 'true' : 'false']++;
+        guards.set(name, c);
+        return outcome;
+      },
+    ]),
+  );
+  return testMachine.provide({
+    guards: counted,
+    actors: { callModel: fromPromise(pending), askPermission: fromPromise(pending), executeTool: fromPromise(pending), deadline: fromCallback(() => undefined) },
+  } as never) as AnyStateMachine;
+}
+
+/** Runs one path's events through the chart and reports what it took. */
+export function tracePath(path: EnginePath, machine: AnyStateMachine = observedMachine(new Map())): PathReport {
+  const transitions: string[] = [];
+  const states: string[] = [];
+  const inspect = (event: InspectionEvent) => {
+    if (event.type !== '@xstate.microstep' || event.actorRef.sessionId !== event.rootId) return;
+    for (const t of event._transitions) {
+      transitions.push(transitionId(t));
+      // The initial state is never a microstep's snapshot; it is the source of the first transition.
+      const entered = [...(t.source.path.length > 0 ? [t.source.path.join('.')] : []), ...(t.target ?? []).map((n) => n.path.join('.'))];
+      for (const state of entered) if (states.at(-1) !== state) states.push(state);
+    }
+  };
+  const actor = createActor(machine, { input: INPUT, inspect });
+  actor.start();
+  const events = path.steps.slice(1).map((s) => s.event);
+  for (const event of events) actor.send(event);
+  const snapshot = actor.getSnapshot() as { value: unknown; context: { stopReason: StopReason | null } };
+  actor.stop();
+  const names = events.map(variantOf);
+  return { name: names.join(' > '), events: names, transitions, states, end: String(snapshot.value), stopReason: snapshot.context.stopReason };
+}
+
+const edgeLabel = (e: ChartEdge) => `${e.kind === 'root' ? 'any state' : e.from} --${eventLabel(e)}${e.guard ? ` [${e.guard}]` : ''}--> ${e.to}`;
+
+/**
+ * Every generated path with what it covers, and the coverage of the chart by all of them.
+ * @example const report = pathsReport(generatePaths()); report.coverage[1] // { what: 'transitions', covered: 23, total: 23 }
+ */
+export function pathsReport(paths: EnginePath[]): PathsReport {
+  const guardCounts = new Map<string, { true: number; false: number }>();
+  const machine = observedMachine(guardCounts);
+  const reports = paths.map((p) => tracePath(p, machine)).sort((a, b) => a.name.localeCompare(b.name));
+  const chart = chartTransitions(testMachine).map((t) => t.edge);
+  const taken = new Map<string, number>();
+  for (const r of reports) for (const id of new Set(r.transitions)) taken.set(id, (taken.get(id) ?? 0) + 1);
+  const states = new Set(reports.flatMap((r) => r.states));
+  const reasons = new Set(reports.map((r) => r.stopReason).filter((r) => r !== null));
+  const variants = new Set(reports.flatMap((r) => r.events));
+  const guardNames = Object.keys(testMachine.implementations.guards);
+  const guards = guardNames.map((g) => ({ guard: g, ...(guardCounts.get(g) ?? { true: 0, false: 0 }) }));
+  return {
+    paths: reports,
+    coverage: [
+      { what: 'states', covered: ENGINE_STATES.filter((s) => states.has(s)).length, total: ENGINE_STATES.length },
+      { what: 'transitions', covered: chart.filter((e) => taken.has(e.id)).length, total: chart.length },
+      { what: 'guard outcomes', covered: guards.reduce((n, g) => n + (g.true ? 1 : 0) + (g.false ? 1 : 0), 0), total: guardNames.length * 2 },
+      { what: 'stop reasons', covered: STOP_REASONS.filter((r) => reasons.has(r)).length, total: STOP_REASONS.length },
+      { what: 'event variants', covered: ALL_VARIANTS.filter((v) => variants.has(v)).length, total: ALL_VARIANTS.length },
+    ],
+    transitions: chart.map((e) => ({ id: e.id, label: edgeLabel(e), paths: taken.get(e.id) ?? 0 })),
+    guards,
+  };
+}

@@ -1,0 +1,48 @@
+import type { PathsReport } from './path-coverage.js';
+
+const cell = (text: string) => text.replaceAll('|', '\\|');
+const pct = (n: number, of: number) => `${((100 * n) / of).toFixed(1)} %`;
+
+/**
+ * The paths report as Markdown: the coverage table, each transition with the number of paths
+ * that take it, guard outcomes, then every path with its events, states and transitions.
+ * @example process.stdout.write(pathsMarkdown(pathsReport(generatePaths()), LIMITS));
+ */
+export function pathsMarkdown(report: PathsReport, limits: { maxTurns: number; maxToolCalls: number }): string {
+  const out = [
+    '# Generated paths through the query engine chart',
+    '',
+    `${report.paths.length} paths, generated from \`machines/query-engine.ts\` with \`xstate/graph\` (maxTurns ${limits.maxTurns},`,
+    `maxToolCalls ${limits.maxToolCalls}): one per edge of the chart's reachable state space. \`npm run test:paths\` replays`,
+    'each against a real actor with an independent oracle and the engine invariants checked at every step.',
+    '',
+    '## Coverage',
+    '',
+    '| covered | n / total | % |',
+    '| --- | ---: | ---: |',
+    ...report.coverage.map((row) => `| ${row.what} | ${row.covered} / ${row.total} | ${pct(row.covered, row.total)} |`),
+    '',
+    '## Transitions',
+    '',
+    '| transition | id | paths taking it |',
+    '| --- | --- | ---: |',
+    ...report.transitions.map((t) => `| \`${cell(t.label)}\` | \`${t.id}\` | ${t.paths || '**none**'} |`),
+    '',
+    '## Guard outcomes (evaluations over all paths)',
+    '',
+    '| guard | true | false |',
+    '| --- | ---: | ---: |',
+    ...report.guards.map((g) => `| ${g.guard} | ${g.true} | ${g.false} |`),
+    '',
+    '## Paths',
+    '',
+    '| # | events | states entered | ends in | transitions taken |',
+    '| ---: | --- | --- | --- | --- |',
+    ...report.paths.map((p, k) => {
+      const end = p.stopReason ? `done (${p.stopReason})` : `${p.end} (still running)`;
+      return `| ${k + 1} | ${cell(p.name)} | ${p.states.join(' → ')} | ${end} | ${p.transitions.map((t) => `\`${t}\``).join(', ')} |`;
+    }),
+    '',
+  ];
+  return out.join('\n');
+}
