@@ -154,7 +154,7 @@ describe.skipIf(!HAVE_SCRIPT && !process.env.CI)('the interactive terminal UI', 
     let at = ui.at;
     ui.pty.type('first task\r');
     at = await ui.pty.waitFor('The first answer.', at);
-    const first = /session ([0-9a-f]{8})/.exec(ui.pty.screen().slice(at))![1]!;
+    const first = /session ([0-9a-f]{8})/.exec(ui.pty.screen())![1]!;
 
     ui.pty.type('/clear\r');
     at = await ui.pty.waitFor(/New session [0-9a-f-]{36}\. The previous one: xagent --resume/, at);
