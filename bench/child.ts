@@ -10,7 +10,9 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 export const repoRoot = path.resolve(here, path.basename(path.dirname(here)) === 'dist' ? '../..' : '..');
 
 /** The bundled CLI, as `bin` runs it (npm run build); XAGENT_BENCH_CLI measures another build (before/after). */
-export const cliPath = process.env.XAGENT_BENCH_CLI ? path.resolve(process.env.XAGENT_BENCH_CLI) : path.join(repoRoot, 'dist/bin/xagent.js');
+export const cliPath = process.env.XAGENT_BENCH_CLI
+  ? path.resolve(process.env.XAGENT_BENCH_CLI)
+  : path.join(repoRoot, 'dist/bin/xagent.js');
 
 /** A compiled bench helper script, e.g. benchScript('stream-echo') → dist/bench/stream-echo.js. */
 export const benchScript = (name: string) => path.join(repoRoot, 'dist/bench', `${name}.js`);

@@ -28,7 +28,11 @@ export async function enginePerRound(rounds: number): Promise<number> {
 
 /** Interleaved runs of the plain loop and the engine at one size: per-round µs samples of each. */
 export function measureRounds(rounds: number, runs: number): Promise<{ baseline: number[]; subject: number[] }> {
-  return interleave(runs, () => loopPerRound(rounds), () => enginePerRound(rounds));
+  return interleave(
+    runs,
+    () => loopPerRound(rounds),
+    () => enginePerRound(rounds),
+  );
 }
 
 /**
@@ -36,7 +40,10 @@ export function measureRounds(rounds: number, runs: number): Promise<{ baseline:
  * overhead the target is about), each pair of runs taken back to back.
  * @example const rows = await engineOverheadRows({ rounds: 1000, runs: 7 });
  */
-export async function engineOverheadRows(options: { rounds: number; runs: number }): Promise<{ rows: Row[]; samples: { baseline: number[]; subject: number[] } }> {
+export async function engineOverheadRows(options: {
+  rounds: number;
+  runs: number;
+}): Promise<{ rows: Row[]; samples: { baseline: number[]; subject: number[] } }> {
   const samples = await measureRounds(options.rounds, options.runs);
   const loop = summarize(samples.baseline);
   const overhead = summarize(samples.subject.map((s, i) => s - samples.baseline[i]!));

@@ -29,7 +29,9 @@ export async function engineRun(
   for await (const event of events) {
     if (event.type === 'result') {
       if (event.reason !== 'final_answer' || event.tool_calls !== rounds) {
-        throw new Error(`engine run ended with ${event.reason} after ${event.tool_calls} tool calls (expected ${rounds}): ${event.error?.message ?? ''}`);
+        throw new Error(
+          `engine run ended with ${event.reason} after ${event.tool_calls} tool calls (expected ${rounds}): ${event.error?.message ?? ''}`,
+        );
       }
       return event;
     }

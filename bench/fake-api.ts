@@ -58,8 +58,14 @@ export async function startFakeApi(options: FakeApiOptions): Promise<FakeApi> {
     sse(res, {
       type: 'message_start',
       message: {
-        id: `msg_bench_${n}`, type: 'message', role: 'assistant', model: 'claude-bench', content: [],
-        stop_reason: null, stop_sequence: null, usage: { input_tokens: 1, output_tokens: 1 },
+        id: `msg_bench_${n}`,
+        type: 'message',
+        role: 'assistant',
+        model: 'claude-bench',
+        content: [],
+        stop_reason: null,
+        stop_sequence: null,
+        usage: { input_tokens: 1, output_tokens: 1 },
       },
     });
     sse(res, { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } });
@@ -80,11 +86,21 @@ export async function startFakeApi(options: FakeApiOptions): Promise<FakeApi> {
     sse(res, {
       type: 'message_start',
       message: {
-        id: `msg_bench_${n}`, type: 'message', role: 'assistant', model: 'claude-bench', content: [],
-        stop_reason: null, stop_sequence: null, usage: { input_tokens: 1, output_tokens: 1 },
+        id: `msg_bench_${n}`,
+        type: 'message',
+        role: 'assistant',
+        model: 'claude-bench',
+        content: [],
+        stop_reason: null,
+        stop_sequence: null,
+        usage: { input_tokens: 1, output_tokens: 1 },
       },
     });
-    sse(res, { type: 'content_block_start', index: 0, content_block: { type: 'tool_use', id: `toolu_bench_${n}`, name: call.name, input: {} } });
+    sse(res, {
+      type: 'content_block_start',
+      index: 0,
+      content_block: { type: 'tool_use', id: `toolu_bench_${n}`, name: call.name, input: {} },
+    });
     sse(res, { type: 'content_block_delta', index: 0, delta: { type: 'input_json_delta', partial_json: JSON.stringify(call.input) } });
     sse(res, { type: 'content_block_stop', index: 0 });
     sse(res, { type: 'message_delta', delta: { stop_reason: 'tool_use', stop_sequence: null }, usage: { output_tokens: 1 } });

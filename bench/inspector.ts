@@ -36,11 +36,21 @@ async function attachedPerRound(rounds: number): Promise<number> {
   let output = '';
   const client = runNode([benchScript('sse-client'), String(server.port), server.token], { onStdout: (chunk) => (output += chunk) });
   try {
-    await waitFor(() => output, (text) => text.includes('connected'), 10_000, 'the history event');
+    await waitFor(
+      () => output,
+      (text) => text.includes('connected'),
+      10_000,
+      'the history event',
+    );
     const start = performance.now();
     await engineRun({ ...kit, model: roundsModel(rounds), rounds, observe: feed });
     const perRound = ((performance.now() - start) * 1000) / rounds;
-    await waitFor(() => output, (text) => text.includes('result'), 30_000, 'the result record');
+    await waitFor(
+      () => output,
+      (text) => text.includes('result'),
+      30_000,
+      'the result record',
+    );
     return perRound;
   } finally {
     await server.close();
@@ -54,7 +64,11 @@ async function attachedPerRound(rounds: number): Promise<number> {
  * @example const rows = await inspectorRows({ rounds: 1000, runs: 5 });
  */
 export async function inspectorRows(options: { rounds: number; runs: number }): Promise<Row[]> {
-  const samples = await interleave(options.runs, () => enginePerRound(options.rounds), () => attachedPerRound(options.rounds));
+  const samples = await interleave(
+    options.runs,
+    () => enginePerRound(options.rounds),
+    () => attachedPerRound(options.rounds),
+  );
   const value = summarize(samples.subject);
   const baseline = summarize(samples.baseline);
   return [

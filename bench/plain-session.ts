@@ -35,11 +35,16 @@ function post(): Promise<Block[]> {
         pending = lines.pop() ?? '';
         for (const line of lines) {
           if (!line.startsWith('data: ')) continue;
-          const event = JSON.parse(line.slice(6)) as { type: string; content_block?: Block; delta?: { type: string; text?: string; partial_json?: string } };
+          const event = JSON.parse(line.slice(6)) as {
+            type: string;
+            content_block?: Block;
+            delta?: { type: string; text?: string; partial_json?: string };
+          };
           if (event.type === 'content_block_start') blocks.push({ ...event.content_block! });
           else if (event.delta?.type === 'text_delta') blocks.at(-1)!.text = (blocks.at(-1)!.text ?? '') + event.delta.text;
           else if (event.delta?.type === 'input_json_delta') json += event.delta.partial_json;
-          else if (event.type === 'content_block_stop' && blocks.at(-1)?.type === 'tool_use') blocks.at(-1)!.input = JSON.parse(json || '{}');
+          else if (event.type === 'content_block_stop' && blocks.at(-1)?.type === 'tool_use')
+            blocks.at(-1)!.input = JSON.parse(json || '{}');
         }
       });
       res.on('end', () => resolve(blocks));
@@ -66,6 +71,10 @@ for (;;) {
   }
   push({
     role: 'user',
-    content: calls.map((c) => ({ type: 'tool_result', tool_use_id: c.id, content: readFileSync(path.join(workspace, c.input?.path ?? ''), 'utf8') })),
+    content: calls.map((c) => ({
+      type: 'tool_result',
+      tool_use_id: c.id,
+      content: readFileSync(path.join(workspace, c.input?.path ?? ''), 'utf8'),
+    })),
   });
 }

@@ -10,4 +10,6 @@ console.log(`xagent benchmarks: node ${process.version}, ${os.cpus().length} × 
 console.log('Each figure: median (min, max) of interleaved runs; ratio = median / baseline median from the same run.\n');
 console.log(formatTable(rows));
 const missed = rows.filter((r) => r.met === false).length;
-console.log(`\n${missed === 0 ? 'All targets met.' : `${missed} target(s) missed (findings, see bench/README.md).`} Took ${((performance.now() - started) / 1000).toFixed(0)} s.`);
+console.log(
+  `\n${missed === 0 ? 'All targets met.' : `${missed} target(s) missed (findings, see bench/README.md).`} Took ${((performance.now() - started) / 1000).toFixed(0)} s.`,
+);

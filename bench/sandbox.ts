@@ -11,7 +11,10 @@ export const SANDBOX_TARGET_MS = 50;
 
 async function timeCall(registry: ToolRegistry, workspace: string): Promise<number> {
   const start = performance.now();
-  const result = await registry.execute({ id: 'bench', name: 'bash', input: { command: 'true' } }, { signal: new AbortController().signal, workspace });
+  const result = await registry.execute(
+    { id: 'bench', name: 'bash', input: { command: 'true' } },
+    { signal: new AbortController().signal, workspace },
+  );
   if (result.isError) throw new Error(`bash failed: ${result.content}`);
   return performance.now() - start;
 }
@@ -28,11 +31,21 @@ export async function sandboxRows(options: { runs: number }): Promise<Row[]> {
     findBwrap(process.env);
   } catch (error) {
     if (!(error instanceof SandboxUnavailableError)) throw error;
-    return [callName, costName].map((name) => ({ name, unit: 'ms', value: { median: 0, min: 0, max: 0, n: 0 }, skipped: 'bwrap not on PATH' }));
+    return [callName, costName].map((name) => ({
+      name,
+      unit: 'ms',
+      value: { median: 0, min: 0, max: 0, n: 0 },
+      skipped: 'bwrap not on PATH',
+    }));
   }
   const root = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'xagent-bench-sandbox-')));
   try {
-    const sandbox = createSandbox({ settings: { network: false, hide: [] }, workspace: root, xagentHome: path.join(root, '.xagent-home'), env: process.env });
+    const sandbox = createSandbox({
+      settings: { network: false, hide: [] },
+      workspace: root,
+      xagentHome: path.join(root, '.xagent-home'),
+      env: process.env,
+    });
     const plain = new ToolRegistry([createBashTool()]);
     const boxed = new ToolRegistry([createBashTool({ sandbox })]);
     const samples = await interleave(
@@ -42,7 +55,12 @@ export async function sandboxRows(options: { runs: number }): Promise<Row[]> {
     );
     const cost = summarize(samples.subject.map((ms, i) => ms - (samples.baseline[i] ?? ms)));
     return [
-      { name: callName, unit: 'ms', value: summarize(samples.subject), baseline: { name: 'plain bash call', value: summarize(samples.baseline) } },
+      {
+        name: callName,
+        unit: 'ms',
+        value: summarize(samples.subject),
+        baseline: { name: 'plain bash call', value: summarize(samples.baseline) },
+      },
       { name: costName, unit: 'ms', value: cost, target: `< ${SANDBOX_TARGET_MS} ms`, met: cost.median < SANDBOX_TARGET_MS },
     ];
   } finally {

@@ -67,7 +67,11 @@ async function measureAll(api: FakeApi, workspace: string, config: SessionConfig
       expect: /ok/,
     });
   const plain = (rounds: number) => () =>
-    measured([benchScript('plain-session'), `rounds ${rounds}`], { cwd: workspace, env: { ...process.env, BENCH_API_URL: api.url, BENCH_WORKSPACE: workspace }, expect: /ok/ });
+    measured([benchScript('plain-session'), `rounds ${rounds}`], {
+      cwd: workspace,
+      env: { ...process.env, BENCH_API_URL: api.url, BENCH_WORKSPACE: workspace },
+      expect: /ok/,
+    });
   const kinds: Record<string, () => Promise<Usage>> = {
     node: () => measured(['-e', 'console.log("ok")'], { cwd: workspace, env: process.env, expect: /ok/ }),
     task: xagent(0),
@@ -105,7 +109,12 @@ async function measureAll(api: FakeApi, workspace: string, config: SessionConfig
       target: `≤ ${TASK_RATIO_TARGET}× node -e 0`,
       met: task.median <= TASK_RATIO_TARGET * node.median,
     },
-    { name: '7. one-answer task: CPU time', unit: 'ms', value: pick('task', 'cpuMs'), baseline: { name: 'node -e 0', value: pick('node', 'cpuMs') } },
+    {
+      name: '7. one-answer task: CPU time',
+      unit: 'ms',
+      value: pick('task', 'cpuMs'),
+      baseline: { name: 'node -e 0', value: pick('node', 'cpuMs') },
+    },
     rssRow('7. one-answer task: peak RSS', pick('task', 'rssMb'), { name: 'node -e 0', value: pick('node', 'rssMb') }, TASK_RSS_TARGET_MB),
     {
       name: `8. ${headline}-round session: spawn → exit`,
@@ -131,12 +140,25 @@ async function measureAll(api: FakeApi, workspace: string, config: SessionConfig
     const [a, b, c] = sizes.length >= 3 ? sizes.slice(-3) : [0, ...sizes];
     const before = (i: number) => (a === 0 ? cpuOf('task', i) : cpuOf(`xagent${a}`, i));
     const ratio = summarize(
-      samples[`xagent${c}`]!.map((_, i) => (cpuOf(`xagent${c}`, i) - cpuOf(`xagent${b}`, i)) / (c! - b!) / ((cpuOf(`xagent${b}`, i) - before(i)) / (b! - a!))),
+      samples[`xagent${c}`]!.map(
+        (_, i) => (cpuOf(`xagent${c}`, i) - cpuOf(`xagent${b}`, i)) / (c! - b!) / ((cpuOf(`xagent${b}`, i) - before(i)) / (b! - a!)),
+      ),
     );
-    rows.push({ name: `8. CPU per round, rounds ${b}→${c} / ${a}→${b}`, unit: '×', value: ratio, target: '≤ 1.25× (flat)', met: ratio.median <= 1.25 });
+    rows.push({
+      name: `8. CPU per round, rounds ${b}→${c} / ${a}→${b}`,
+      unit: '×',
+      value: ratio,
+      target: '≤ 1.25× (flat)',
+      met: ratio.median <= 1.25,
+    });
   }
   rows.push(
-    rssRow(`8. ${headline}-round session: peak RSS`, pick(`xagent${headline}`, 'rssMb'), { name: 'plain node:http loop', value: pick(`plain${headline}`, 'rssMb') }, SESSION_RSS_TARGET_MB),
+    rssRow(
+      `8. ${headline}-round session: peak RSS`,
+      pick(`xagent${headline}`, 'rssMb'),
+      { name: 'plain node:http loop', value: pick(`plain${headline}`, 'rssMb') },
+      SESSION_RSS_TARGET_MB,
+    ),
   );
   return rows;
 }

@@ -58,7 +58,9 @@ export async function streamingRows(options: { runs: number; deltas: number; spa
     await interleave(
       options.runs,
       async () => {
-        baseline.push(...(await passThrough(api, [benchScript('stream-echo')], { ...process.env, BENCH_API_URL: api.url }, workspace, options.deltas)));
+        baseline.push(
+          ...(await passThrough(api, [benchScript('stream-echo')], { ...process.env, BENCH_API_URL: api.url }, workspace, options.deltas)),
+        );
         return 0;
       },
       async () => {

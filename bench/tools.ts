@@ -64,9 +64,24 @@ export async function toolRows(options: { runs: number; tree?: string; pattern?:
   const rgFiles = () => runRg(rg, ['--files', '--glob', glob, '.'], workspace);
 
   const pairs = [
-    { name: names[0]!, samples: await interleave(options.runs, rgGrep, () => timeTool(withRipgrep, grepCall, workspace)), base: 'rg', target: true },
-    { name: names[1]!, samples: await interleave(options.runs, rgGrep, () => timeTool(withJs, grepCall, workspace)), base: 'rg', target: false },
-    { name: names[2]!, samples: await interleave(options.runs, rgFiles, () => timeTool(globs, globCall, workspace)), base: 'rg --files', target: false },
+    {
+      name: names[0]!,
+      samples: await interleave(options.runs, rgGrep, () => timeTool(withRipgrep, grepCall, workspace)),
+      base: 'rg',
+      target: true,
+    },
+    {
+      name: names[1]!,
+      samples: await interleave(options.runs, rgGrep, () => timeTool(withJs, grepCall, workspace)),
+      base: 'rg',
+      target: false,
+    },
+    {
+      name: names[2]!,
+      samples: await interleave(options.runs, rgFiles, () => timeTool(globs, globCall, workspace)),
+      base: 'rg --files',
+      target: false,
+    },
   ];
   return pairs.map(({ name, samples, base, target }) => {
     const value = summarize(samples.subject);

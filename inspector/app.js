@@ -10,7 +10,15 @@ import { KINDS, renderCost, renderFilters, renderGauges, renderLog, renderStop, 
 const RECENT_STEPS = 4;
 
 const model = { records: [], steps: [], result: null };
-const view = { follow: true, cursor: -1, filters: new Set(KINDS.filter((k) => k !== 'usage')), chart: null, layout: null, zoom: false, labels: false };
+const view = {
+  follow: true,
+  cursor: -1,
+  filters: new Set(KINDS.filter((k) => k !== 'usage')),
+  chart: null,
+  layout: null,
+  zoom: false,
+  labels: false,
+};
 /** How much larger than the fitted chart the zoomed one is drawn. */
 const ZOOM = 1.6;
 const $ = (id) => document.getElementById(id);
@@ -58,7 +66,10 @@ function draw() {
   const meta = lastOf(records, 'meta');
   // Only this task's steps: a resumed or interactive session has several.
   const taskStart = taskStartIndex(records, records.length);
-  const stepRecords = model.steps.slice(0, view.cursor + 1).filter((i) => i >= taskStart).map((i) => model.records[i]);
+  const stepRecords = model.steps
+    .slice(0, view.cursor + 1)
+    .filter((i) => i >= taskStart)
+    .map((i) => model.records[i]);
 
   const visits = new Map();
   const taken = new Set();
@@ -90,7 +101,10 @@ function draw() {
   scrubber.max = String(Math.max(0, last));
   scrubber.value = String(Math.max(0, view.cursor));
   scrubber.disabled = last < 0;
-  $('step-label').textContent = last < 0 ? 'no steps yet' : `step ${view.cursor + 1} / ${last + 1}${view.follow && meta?.mode === 'live' && !model.result ? ' (live)' : ''}`;
+  $('step-label').textContent =
+    last < 0
+      ? 'no steps yet'
+      : `step ${view.cursor + 1} / ${last + 1}${view.follow && meta?.mode === 'live' && !model.result ? ' (live)' : ''}`;
   $('step-label').dataset.step = String(view.cursor);
   $('follow-live').classList.toggle('on', view.follow);
   $('follow-live').setAttribute('aria-pressed', String(view.follow));

@@ -87,8 +87,15 @@ export function drawChart(container, layout, { zoom = 1 } = {}) {
     svg.setAttribute('height', String(Math.round((layout.height + 2 * pad) * zoom)));
   }
   const defs = el('defs', {}, svg);
-  for (const [id, cls] of [['arrow', 'arrow'], ['arrow-last', 'arrow last']]) {
-    const marker = el('marker', { id, viewBox: '0 0 10 10', refX: 9, refY: 5, markerWidth: 7, markerHeight: 7, orient: 'auto-start-reverse' }, defs);
+  for (const [id, cls] of [
+    ['arrow', 'arrow'],
+    ['arrow-last', 'arrow last'],
+  ]) {
+    const marker = el(
+      'marker',
+      { id, viewBox: '0 0 10 10', refX: 9, refY: 5, markerWidth: 7, markerHeight: 7, orient: 'auto-start-reverse' },
+      defs,
+    );
     el('path', { d: 'M0,0 L10,5 L0,10 z', class: cls }, marker);
   }
   const edgeLayer = el('g', { class: 'edges' }, svg);
@@ -96,7 +103,17 @@ export function drawChart(container, layout, { zoom = 1 } = {}) {
   const tipLayer = el('g', { class: 'tips' }, svg);
   const edges = [];
   for (const edge of layout.edges ?? []) {
-    const g = el('g', { class: `edge kind-${edge.kind ?? 'on'}`, 'data-edge-id': edge.id, 'data-from': edge.from, 'data-to': edge.to, 'data-event': edge.event ?? '' }, edgeLayer);
+    const g = el(
+      'g',
+      {
+        class: `edge kind-${edge.kind ?? 'on'}`,
+        'data-edge-id': edge.id,
+        'data-from': edge.from,
+        'data-to': edge.to,
+        'data-event': edge.event ?? '',
+      },
+      edgeLayer,
+    );
     for (const section of edge.sections ?? []) el('path', { d: pathOf(section), 'marker-end': 'url(#arrow)' }, g);
     // A wide invisible stroke makes a thin arrow easy to hover.
     for (const section of edge.sections ?? []) el('path', { d: pathOf(section), class: 'hit' }, g);
@@ -118,10 +135,13 @@ export function drawChart(container, layout, { zoom = 1 } = {}) {
   }
   const nodes = new Map();
   for (const node of layout.nodes ?? []) {
-    const classes = ['state', node.final && 'final', node.initial && 'initial', node.transient && 'transient', node.root && 'root'].filter(Boolean);
+    const classes = ['state', node.final && 'final', node.initial && 'initial', node.transient && 'transient', node.root && 'root'].filter(
+      Boolean,
+    );
     const g = el('g', { class: classes.join(' '), 'data-state': node.id, 'data-testid': `state-${node.id}` }, nodeLayer);
     el('rect', { x: node.x, y: node.y, width: node.width, height: node.height, rx: 8, ry: 8 }, g);
-    if (node.final) el('rect', { x: node.x + 3, y: node.y + 3, width: node.width - 6, height: node.height - 6, rx: 6, ry: 6, class: 'inner' }, g);
+    if (node.final)
+      el('rect', { x: node.x + 3, y: node.y + 3, width: node.width - 6, height: node.height - 6, rx: 6, ry: 6, class: 'inner' }, g);
     const details = node.details ?? (node.detail ? [node.detail] : []);
     const title = el('text', { x: node.x + 12, y: node.y + (details.length ? 22 : node.height / 2 + 5), class: 'title' }, g);
     title.textContent = node.root ? 'any state' : node.id;

@@ -60,9 +60,21 @@ export function buildConversation(records) {
       const message = !newTurn && current?.role !== 'assistant' ? (lastAssistant() ?? open('assistant')) : open('assistant');
       message.blocks.push({ type: 'tool_use', id: r.call.id, name: r.call.name, input: r.call.input });
     } else if (r.kind === 'tool_result' && !hasResult(r.call.id)) {
-      open('user').blocks.push({ type: 'tool_result', id: r.call.id, name: r.call.name, content: r.result.content, isError: r.result.is_error });
+      open('user').blocks.push({
+        type: 'tool_result',
+        id: r.call.id,
+        name: r.call.name,
+        content: r.result.content,
+        isError: r.result.is_error,
+      });
     } else if (r.kind === 'state' && r.name === 'recover' && r.call && r.error && !hasResult(r.call.id)) {
-      open('user').blocks.push({ type: 'tool_result', id: r.call.id, name: r.call.name, content: `${r.error.code}: ${r.error.message}`, isError: true });
+      open('user').blocks.push({
+        type: 'tool_result',
+        id: r.call.id,
+        name: r.call.name,
+        content: `${r.error.code}: ${r.error.message}`,
+        isError: true,
+      });
     }
   }
   return items;
@@ -76,7 +88,10 @@ function blockNode(block) {
   else if (block.type === 'tool_use') {
     node.append(el('strong', '', `${block.name}`), el('span', 'dim', ` ${block.id}`), el('pre', '', JSON.stringify(block.input, null, 2)));
   } else if (block.type === 'tool_result') {
-    node.append(el('span', 'dim', `result for ${block.name} ${block.id}${block.isError ? ' (is_error)' : ''}`), el('pre', '', block.content));
+    node.append(
+      el('span', 'dim', `result for ${block.name} ${block.id}${block.isError ? ' (is_error)' : ''}`),
+      el('pre', '', block.content),
+    );
   }
   return node;
 }

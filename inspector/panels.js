@@ -1,7 +1,20 @@
 // The side panels for one step: gauges, stop reason, tool calls, event log. Text goes in with
 // textContent only; the records may hold anything a model or a tool produced.
 
-export const KINDS = ['meta', 'state', 'text', 'thinking', 'tool_start', 'tool_result', 'usage', 'retry', 'turn_end', 'compact', 'result', 'notice'];
+export const KINDS = [
+  'meta',
+  'state',
+  'text',
+  'thinking',
+  'tool_start',
+  'tool_result',
+  'usage',
+  'retry',
+  'turn_end',
+  'compact',
+  'result',
+  'notice',
+];
 
 function h(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
@@ -41,7 +54,12 @@ export function renderGauges({ state, limits, elapsedMs }) {
   const tools = state?.tool_call_count ?? 0;
   setGauge('gauge-turn', turn, limits.maxTurns, limits.maxTurns ? `${turn} / ${limits.maxTurns}` : String(turn));
   setGauge('gauge-tools', tools, limits.maxToolCalls, limits.maxToolCalls ? `${tools} / ${limits.maxToolCalls}` : String(tools));
-  setGauge('gauge-elapsed', elapsedMs ?? 0, limits.timeoutMs, limits.timeoutMs ? `${formatMs(elapsedMs)} / ${formatMs(limits.timeoutMs)}` : formatMs(elapsedMs));
+  setGauge(
+    'gauge-elapsed',
+    elapsedMs ?? 0,
+    limits.timeoutMs,
+    limits.timeoutMs ? `${formatMs(elapsedMs)} / ${formatMs(limits.timeoutMs)}` : formatMs(elapsedMs),
+  );
   const usage = state?.usage ?? { input_tokens: 0, output_tokens: 0 };
   const cached = usage.cache_read_input_tokens ?? 0;
   const written = usage.cache_creation_input_tokens ?? 0;
@@ -128,7 +146,11 @@ export function renderTools(records) {
     let card = cards.get(call.id);
     if (!card) {
       const badge = h('span', { class: 'badge status' });
-      const sandboxed = h('span', { class: 'badge sandboxed', 'data-testid': 'tool-sandboxed', title: 'ran inside the OS sandbox (bubblewrap)', hidden: true }, 'sandboxed');
+      const sandboxed = h(
+        'span',
+        { class: 'badge sandboxed', 'data-testid': 'tool-sandboxed', title: 'ran inside the OS sandbox (bubblewrap)', hidden: true },
+        'sandboxed',
+      );
       const li = h(
         'li',
         { 'data-testid': 'tool-call', 'data-call-id': call.id, 'data-tool-name': call.name },
@@ -145,11 +167,29 @@ export function renderTools(records) {
     card.badge.textContent = status;
     // Known from the decision before the call runs, and from the result once it has.
     card.sandboxed.hidden = !(result?.sandboxed || decision?.decidedBy?.startsWith('sandbox:'));
-    setPart(card, 'decision', decision
-      ? textNode('div', { class: `decision ${decision.behavior}`, 'data-testid': 'tool-decision' }, `${decision.behavior} — decided by ${decision.decidedBy}${decision.message ? `: ${decision.message}` : ''}`)
-      : null);
-    setPart(card, 'error', error ? textNode('div', { class: 'error-text', 'data-testid': 'tool-error' }, `${error.code}: ${error.message}`) : null);
-    setPart(card, 'result', result ? textNode('pre', { class: `result${result.is_error ? ' error-text' : ''}`, 'data-testid': 'tool-result' }, result.content) : null);
+    setPart(
+      card,
+      'decision',
+      decision
+        ? textNode(
+            'div',
+            { class: `decision ${decision.behavior}`, 'data-testid': 'tool-decision' },
+            `${decision.behavior} — decided by ${decision.decidedBy}${decision.message ? `: ${decision.message}` : ''}`,
+          )
+        : null,
+    );
+    setPart(
+      card,
+      'error',
+      error ? textNode('div', { class: 'error-text', 'data-testid': 'tool-error' }, `${error.code}: ${error.message}`) : null,
+    );
+    setPart(
+      card,
+      'result',
+      result
+        ? textNode('pre', { class: `result${result.is_error ? ' error-text' : ''}`, 'data-testid': 'tool-result' }, result.content)
+        : null,
+    );
   }
   // Calls of later steps (when stepping back) or of another task stay in the DOM, hidden.
   for (const [id, card] of cards) if (!shown.has(id)) card.li.hidden = true;

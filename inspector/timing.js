@@ -65,7 +65,10 @@ export function renderTiming(container, rounds) {
       strip.className = 'strip';
       const total = Math.max(1, r.totalMs);
       if (r.ttftMs !== null) {
-        strip.append(segment('ttft', r.ttftMs, total, `time to first token ${formatMs(r.ttftMs)}`), segment('model', r.modelMs - r.ttftMs, total, `model, streaming ${formatMs(r.modelMs - r.ttftMs)}`));
+        strip.append(
+          segment('ttft', r.ttftMs, total, `time to first token ${formatMs(r.ttftMs)}`),
+          segment('model', r.modelMs - r.ttftMs, total, `model, streaming ${formatMs(r.modelMs - r.ttftMs)}`),
+        );
       } else strip.append(segment('model', r.modelMs, total, `model ${formatMs(r.modelMs)}`));
       for (const t of r.tools) strip.append(segment('tool', t.ms, total, `${t.name} ${formatMs(t.ms)}`));
       strip.append(segment('engine', r.engineMs, total, `engine ${formatMs(r.engineMs)}`));

@@ -63,7 +63,5 @@ export function toolFailure(error: unknown): EngineError {
 }
 
 export function toolCalls(response: ModelResponse): ToolCall[] {
-  return response.content
-    .filter((b): b is ToolUseBlock => b.type === 'tool_use')
-    .map(({ id, name, input }) => ({ id, name, input }));
+  return response.content.filter((b): b is ToolUseBlock => b.type === 'tool_use').map(({ id, name, input }) => ({ id, name, input }));
 }

@@ -1,14 +1,5 @@
 import { estimateMessages, type ContextBudget } from './context-budget.js';
-import type {
-  EngineError,
-  Message,
-  PermissionDecision,
-  StopReason,
-  ToolCall,
-  ToolResultBlock,
-  Usage,
-  Validation,
-} from './types.js';
+import type { EngineError, Message, PermissionDecision, StopReason, ToolCall, ToolResultBlock, Usage, Validation } from './types.js';
 
 /**
  * The tool call being worked on, from validation to its result. It is replaced whole when the

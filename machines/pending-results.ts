@@ -9,12 +9,14 @@ import type { StopReason, ToolResultBlock } from './types.js';
  */
 export function closingResults(context: EngineContext, reason: StopReason): ToolResultBlock[] {
   const { current } = context;
-  const closing = context.queue.slice(context.results.length).map((call): ToolResultBlock => ({
-    type: 'tool_result',
-    tool_use_id: call.id,
-    content: current && call.id === current.call.id ? currentCallText(current, reason) : notExecutedText(reason),
-    is_error: true,
-  }));
+  const closing = context.queue.slice(context.results.length).map(
+    (call): ToolResultBlock => ({
+      type: 'tool_result',
+      tool_use_id: call.id,
+      content: current && call.id === current.call.id ? currentCallText(current, reason) : notExecutedText(reason),
+      is_error: true,
+    }),
+  );
   return [...context.results, ...closing];
 }
 

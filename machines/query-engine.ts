@@ -13,7 +13,15 @@ import {
 import { decidePermissionAction, errorMessage, toolCalls, toolFailure, validateCallAction, withDecision } from './call-steps.js';
 import { closingResults, errorResult } from './pending-results.js';
 import { isRecoverable } from './recovery.js';
-import { estimateTokens, isPromptTooLong, nearWindow, statedWindow, usageTokens, type CompactContextInput, type CompactionOutcome } from './context-budget.js';
+import {
+  estimateTokens,
+  isPromptTooLong,
+  nearWindow,
+  statedWindow,
+  usageTokens,
+  type CompactContextInput,
+  type CompactionOutcome,
+} from './context-budget.js';
 import type { Message, ModelResponse, PermissionDecision, StopReason, ToolCall, ToolResult, Usage } from './types.js';
 
 export { decidePermissionAction, validateCallAction } from './call-steps.js';
@@ -42,9 +50,7 @@ const setupEngine = setup({
   },
   actors: {
     callModel: fromPromise<ModelResponse, CallModelInput>(notProvided('callModel')),
-    askPermission: fromPromise<PermissionDecision, { call: ToolCall; decision: PermissionDecision }>(
-      notProvided('askPermission'),
-    ),
+    askPermission: fromPromise<PermissionDecision, { call: ToolCall; decision: PermissionDecision }>(notProvided('askPermission')),
     executeTool: fromPromise<ToolResult, { call: ToolCall }>(notProvided('executeTool')),
     /** Asks the model for a summary of the conversation; the chart swaps it in (applyCompaction). */
     compactContext: fromPromise<CompactionOutcome, CompactContextInput>(notProvided('compactContext')),
@@ -125,7 +131,8 @@ const setupEngine = setup({
     appendToolResults: assign(({ context }) => {
       const message: Message = { role: 'user', content: context.results };
       context.messages.push(message);
-      const budget = context.budget.window === null ? context.budget : { ...context.budget, tokens: context.budget.tokens + estimateTokens(message) };
+      const budget =
+        context.budget.window === null ? context.budget : { ...context.budget, tokens: context.budget.tokens + estimateTokens(message) };
       return { queue: [], truncatedIds: [], results: [], current: null, budget };
     }),
     // The API's answer names the real window; a configured one that was too big is corrected.

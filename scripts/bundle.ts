@@ -29,7 +29,9 @@ const result = await build({
   target: 'node20',
   // Bundled CommonJS (commander) calls require() for Node's built-ins; an ES
   // module has none, so each chunk gets one made for its own URL.
-  banner: { js: "import { createRequire as __xagentCreateRequire } from 'node:module'; const require = __xagentCreateRequire(import.meta.url);" },
+  banner: {
+    js: "import { createRequire as __xagentCreateRequire } from 'node:module'; const require = __xagentCreateRequire(import.meta.url);",
+  },
   // React (a terminal UI) picks its production build from this; nothing else we bundle reads it.
   define: { 'process.env.NODE_ENV': '"production"' },
   // Ink imports its devtools bridge only when DEV=true; the package is not installed.

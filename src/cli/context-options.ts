@@ -29,7 +29,8 @@ export function parseContextOptions(
   }
   const windowText = raw.contextWindow ?? env.XAGENT_CONTEXT_WINDOW;
   const windowWhat = raw.contextWindow !== undefined ? '--context-window' : 'XAGENT_CONTEXT_WINDOW';
-  const contextWindow = windowText === undefined || windowText === '' ? modelInfo(modelId).contextWindow : wholeNumber(windowText, windowWhat);
+  const contextWindow =
+    windowText === undefined || windowText === '' ? modelInfo(modelId).contextWindow : wholeNumber(windowText, windowWhat);
   if (contextWindow < MIN_CONTEXT_WINDOW) throw new UsageError(`${windowWhat} must be at least ${MIN_CONTEXT_WINDOW} tokens`);
   return { maxThinkingTokens, contextWindow };
 }

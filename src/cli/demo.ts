@@ -17,7 +17,12 @@ const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '
 const home = process.env.XAGENT_HOME ?? mkdtempSync(path.join(os.tmpdir(), 'xagent-demo-'));
 const model = createScriptedClient({
   responses: [
-    { content: [{ type: 'text', text: 'Let me read the package manifest.' }, { type: 'tool_use', name: 'read_file', input: { path: 42 } }] },
+    {
+      content: [
+        { type: 'text', text: 'Let me read the package manifest.' },
+        { type: 'tool_use', name: 'read_file', input: { path: 42 } },
+      ],
+    },
     { content: [{ type: 'tool_use', name: 'read_file', input: { path: 'package.json', limit: 5 } }] },
     { text: 'package.json names the project "xagent" and its bin; the demo is done.' },
   ],
@@ -52,7 +57,12 @@ const config = resolveRunConfig({ cwd: projectRoot, model: 'scripted-demo' }, []
 out(`xagent demo: scripted model, real engine and tools, workspace ${projectRoot}\n`);
 const run = await prepareRun(config, { stderr: process.stderr });
 try {
-  await run.runTask({ prompt: 'What is this project called?', permissions: policyFor(config), signal: new AbortController().signal, renderer: stepsRenderer });
+  await run.runTask({
+    prompt: 'What is this project called?',
+    permissions: policyFor(config),
+    signal: new AbortController().signal,
+    renderer: stepsRenderer,
+  });
 } finally {
   await run.close();
 }

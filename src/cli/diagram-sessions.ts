@@ -14,7 +14,8 @@ import { UsageError } from './exit-codes.js';
 export function parseSince(value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
   const at = /^\d{4}-\d{2}-\d{2}/.test(value) ? Date.parse(value) : NaN;
-  if (Number.isNaN(at)) throw new UsageError(`--since "${value}" is not a date: use a day such as 2026-11-30 or an ISO time such as 2026-11-30T12:00:00Z`);
+  if (Number.isNaN(at))
+    throw new UsageError(`--since "${value}" is not a date: use a day such as 2026-11-30 or an ISO time such as 2026-11-30T12:00:00Z`);
   return at;
 }
 
@@ -66,8 +67,12 @@ export async function diagramFromSessions(options: {
   const skipped = result.skipped.withoutVia + result.skipped.unmatched;
   const lines = [
     `Counted ${result.counted} transitions in ${result.tasks} tasks of ${sessions} sessions under ${sessionsRoot(home)}${options.since ? ` since ${options.since}` : ''}.`,
-    ...(result.skipped.withoutVia ? [`Skipped ${result.skipped.withoutVia} steps of traces without "via" that more than one transition could explain.`] : []),
-    ...(result.skipped.unmatched ? [`Skipped ${result.skipped.unmatched} steps whose "via" event matches no transition of this chart (recorded by another version).`] : []),
+    ...(result.skipped.withoutVia
+      ? [`Skipped ${result.skipped.withoutVia} steps of traces without "via" that more than one transition could explain.`]
+      : []),
+    ...(result.skipped.unmatched
+      ? [`Skipped ${result.skipped.unmatched} steps whose "via" event matches no transition of this chart (recorded by another version).`]
+      : []),
     ...(skipped === 0 ? ['Skipped no steps.'] : []),
     ...unreadable.map((why) => `Left out a session: ${why}`),
     `Never taken (${never.length} of ${graph.edges.filter((e) => !e.internal).length}):`,

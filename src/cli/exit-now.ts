@@ -9,7 +9,10 @@ import { killTrackedGroups } from '../tools/process-group.js';
  */
 export async function exitWhenFlushed(code: number): Promise<never> {
   killTrackedGroups();
-  await Promise.race([Promise.all([flushed(process.stdout), flushed(process.stderr)]), new Promise((resolve) => setTimeout(resolve, 2000).unref())]);
+  await Promise.race([
+    Promise.all([flushed(process.stdout), flushed(process.stderr)]),
+    new Promise((resolve) => setTimeout(resolve, 2000).unref()),
+  ]);
   process.exit(code);
 }
 

@@ -38,7 +38,14 @@ export async function startRunInspector(options: {
   return {
     // Each task starts with its own meta record: the page's boundary between tasks.
     observerFor: (prompt) =>
-      liveFeed(history, { sessionId: options.sessionId, model: config.modelLabel, limits: config.limits, workspace: config.workspace, prompt, secrets }),
+      liveFeed(history, {
+        sessionId: options.sessionId,
+        model: config.modelLabel,
+        limits: config.limits,
+        workspace: config.workspace,
+        prompt,
+        secrets,
+      }),
     server,
     async holdUntilInterrupted() {
       stderr.write(`Inspector still serving at ${server.url}\nPress Ctrl-C to exit.\n`);
@@ -56,7 +63,12 @@ async function loadInspector() {
     import('../inspector/live-feed.js'),
     import('../inspector/server.js'),
   ]);
-  return { inspectorChart: chart.inspectorChart, createHistory: history.createHistory, liveFeed: feed.liveFeed, startInspectorServer: server.startInspectorServer };
+  return {
+    inspectorChart: chart.inspectorChart,
+    createHistory: history.createHistory,
+    liveFeed: feed.liveFeed,
+    startInspectorServer: server.startInspectorServer,
+  };
 }
 
 async function listen(port: number, start: () => Promise<InspectorServer>): Promise<InspectorServer> {
@@ -96,7 +108,9 @@ export function registerInspectCommand(program: Command, setExit: (code: number)
         const { exportRunHtml, ExportError } = await import('../inspector/export-run.js');
         try {
           const written = await exportRunHtml(history, raw.export);
-          process.stderr.write(`Wrote ${written.file} (${Math.ceil(written.bytes / 1024)} KB, ${history.records.length} records): open it in a browser.\n`);
+          process.stderr.write(
+            `Wrote ${written.file} (${Math.ceil(written.bytes / 1024)} KB, ${history.records.length} records): open it in a browser.\n`,
+          );
         } catch (error) {
           if (error instanceof ExportError) throw new UsageError(error.message);
           throw error;

@@ -15,7 +15,8 @@ export async function runInteractiveMode(args: string[], raw: RawOptions): Promi
       ? startInteractive(run, { input: process.stdin, output: process.stdout, errorOutput: process.stderr, terminal: true })
       : (await import('../tui/run-tui.js')).startTui(run, {
           // /clear and /resume: another session of this workspace, without a second inspector.
-          openRun: (resume, stderr) => prepareRun({ ...config, inspectPort: null, session: { ...(resume ? { resume } : {}), continue: false } }, { stderr }),
+          openRun: (resume, stderr) =>
+            prepareRun({ ...config, inspectPort: null, session: { ...(resume ? { resume } : {}), continue: false } }, { stderr }),
         });
   // A signal from outside (kill -INT, kill -TERM) does what Ctrl-C at the keyboard does.
   const uninstall = onStopSignal(() => repl.interrupt());

@@ -139,7 +139,10 @@ export function startInteractive(run: PreparedRun, io: InteractiveIO): Interacti
       const current = running;
       if (!current) return resolve(0);
       current.controller.abort();
-      void current.finished.then(() => resolve(0), () => resolve(0));
+      void current.finished.then(
+        () => resolve(0),
+        () => resolve(0),
+      );
     });
   });
 

@@ -39,7 +39,8 @@ export function splitInspectFlag(value: string | boolean | undefined, promptArgs
   if (value === undefined || value === false) return { port: null, promptArgs };
   // `--inspect "fix the tests"`: the optional port swallowed the prompt. A single word is a mistyped port.
   if (typeof value === 'string' && !/^\d+$/.test(value)) {
-    if (!/\s/.test(value.trim())) throw new UsageError(`--inspect "${value}" is not a port: use a number from 0 to 65535, or put the prompt after --inspect 0`);
+    if (!/\s/.test(value.trim()))
+      throw new UsageError(`--inspect "${value}" is not a port: use a number from 0 to 65535, or put the prompt after --inspect 0`);
     return { port: 0, promptArgs: [value, ...promptArgs] };
   }
   return { port: parseInspectPort(value), promptArgs };

@@ -85,7 +85,6 @@ function resolveWorkspace(dir: string | undefined): string {
 
 export type ModelFactory = (options: { modelId: string; env: NodeJS.ProcessEnv; maxThinkingTokens?: number }) => ModelClient;
 
-
 /**
  * Resolves the flags of a task run (print or interactive mode) into a RunConfig.
  * @example const config = resolveRunConfig(raw, promptArgs, process.env, createApiModel);
@@ -99,7 +98,8 @@ export function resolveRunConfig(raw: RawOptions, promptArgs: string[], env: Nod
   };
   const { port: inspectPort, promptArgs: words } = splitInspectFlag(raw.inspect, promptArgs);
   const workspace = resolveWorkspace(raw.cwd);
-  if (raw.model !== undefined && raw.model.trim() === '') throw new UsageError('--model is empty: give a model id, e.g. --model claude-sonnet-4-5');
+  if (raw.model !== undefined && raw.model.trim() === '')
+    throw new UsageError('--model is empty: give a model id, e.g. --model claude-sonnet-4-5');
   const modelId = raw.model ?? env.ANTHROPIC_MODEL ?? DEFAULT_MODEL;
   const home = path.resolve(xagentHome(env));
   const { maxThinkingTokens, contextWindow } = parseContextOptions(raw, env, modelId);
@@ -152,5 +152,11 @@ export function resolveRunConfig(raw: RawOptions, promptArgs: string[], env: Nod
 
 /** The permission policy of a run: its rules and mode, and a prompt only where a person can answer. */
 export function policyFor(config: RunConfig, prompt?: PermissionPrompt): SessionPermissionPolicy {
-  return createPermissionPolicy({ mode: config.permissionMode, rules: config.rules, workspace: config.workspace, prompt, sandbox: config.sandbox !== undefined });
+  return createPermissionPolicy({
+    mode: config.permissionMode,
+    rules: config.rules,
+    workspace: config.workspace,
+    prompt,
+    sandbox: config.sandbox !== undefined,
+  });
 }

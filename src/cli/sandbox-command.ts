@@ -17,7 +17,12 @@ interface Streams {
  * usable bwrap (with how to install it).
  * @example registerSandboxCommand(program, setExit, { stdout: process.stdout, stderr: process.stderr });
  */
-export function registerSandboxCommand(program: Command, setExit: (code: number) => void, streams: Streams, env: NodeJS.ProcessEnv = process.env): void {
+export function registerSandboxCommand(
+  program: Command,
+  setExit: (code: number) => void,
+  streams: Streams,
+  env: NodeJS.ProcessEnv = process.env,
+): void {
   program
     .command('sandbox')
     .description('the OS sandbox (bubblewrap) that --sandbox runs commands in')
@@ -55,7 +60,11 @@ async function runSandboxCheck(options: { cwd?: string; json?: boolean }, stream
   } else {
     streams.stdout.write(`Sandbox check (workspace ${workspace}):\n`);
     for (const { name, ok: passed, detail } of results) streams.stdout.write(`  ${passed ? '✓' : '✗'} ${name}: ${detail}\n`);
-    streams.stdout.write(ok ? 'Everything works: xagent --sandbox is available here.\n' : 'Some checks failed: --sandbox would not keep all of its promises here.\n');
+    streams.stdout.write(
+      ok
+        ? 'Everything works: xagent --sandbox is available here.\n'
+        : 'Some checks failed: --sandbox would not keep all of its promises here.\n',
+    );
   }
   if (results[1]?.ok === false) streams.stderr.write('xagent: bwrap cannot start a sandbox here; --sandbox will refuse to run.\n');
   return ok ? 0 : 1;

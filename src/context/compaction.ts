@@ -12,7 +12,7 @@ import type { Message, TextBlock, Usage } from '../../machines/types.js';
 
 export const SUMMARY_REQUEST = [
   'Write a summary of the conversation so far: the task will continue from this summary and the most recent messages only,',
-  'so keep everything needed to finish it. Include: what the task is (the user\'s requests, in their words where it matters);',
+  "so keep everything needed to finish it. Include: what the task is (the user's requests, in their words where it matters);",
   'what was done and found, with concrete facts, names and numbers; files read, created or changed (paths);',
   'commands run and their outcome; decisions made and why; what is left to do. Answer with the summary only.',
 ].join(' ');

@@ -36,8 +36,10 @@ export function describeContext({
     `  system prompt and tools: ~${n(systemTokens)} tokens`,
     `  conversation: ~${n(messageTokens)} tokens in ${messages.length} messages`,
   ];
-  if (lastPromptTokens !== undefined) lines.push(`  last request, as the API counted it: ${n(lastPromptTokens)} tokens (${share(lastPromptTokens)})`);
-  if (instructions.length === 0) lines.push('Instruction files: none (AGENTS.md or CLAUDE.md in the workspace or its parents, or $XAGENT_HOME/AGENTS.md)');
+  if (lastPromptTokens !== undefined)
+    lines.push(`  last request, as the API counted it: ${n(lastPromptTokens)} tokens (${share(lastPromptTokens)})`);
+  if (instructions.length === 0)
+    lines.push('Instruction files: none (AGENTS.md or CLAUDE.md in the workspace or its parents, or $XAGENT_HOME/AGENTS.md)');
   else {
     lines.push('Instruction files:');
     for (const file of instructions) lines.push(`  ${file.path} (${n(file.text.length)} chars${file.truncated ? ', cut to fit' : ''})`);

@@ -25,7 +25,13 @@ const STATUS_LINES = 20;
 function git(args: string[], cwd: string): string | null {
   try {
     // A hung or huge repository must not hold the task up: two seconds, then no git facts.
-    return execFileSync('git', args, { cwd, encoding: 'utf8', timeout: 2000, stdio: ['ignore', 'pipe', 'ignore'], maxBuffer: 4 << 20 }).trimEnd();
+    return execFileSync('git', args, {
+      cwd,
+      encoding: 'utf8',
+      timeout: 2000,
+      stdio: ['ignore', 'pipe', 'ignore'],
+      maxBuffer: 4 << 20,
+    }).trimEnd();
   } catch {
     return null;
   }

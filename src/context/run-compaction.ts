@@ -55,7 +55,9 @@ export function compactionRecord(compaction: Compaction, messageCount: number, r
  * `/compact` between tasks: compacts `messages` in place and appends the record to the transcript.
  * @example await compactBetweenTasks({ model, system, tools, messages: session.messages, window, transcriptFile, signal })
  */
-export async function compactBetweenTasks(options: Parameters<typeof runCompaction>[0] & { messages: Message[]; transcriptFile: string }): Promise<Compaction | null> {
+export async function compactBetweenTasks(
+  options: Parameters<typeof runCompaction>[0] & { messages: Message[]; transcriptFile: string },
+): Promise<Compaction | null> {
   const compaction = await runCompaction(options);
   if (!compaction) return null;
   appendFileSync(options.transcriptFile, `${JSON.stringify(compactionRecord(compaction, options.messages.length, 'user'))}\n`);

@@ -33,7 +33,11 @@ function environmentSection(env: Environment): string {
     return lines.join('\n');
   }
   lines.push(`- Git repository at ${env.git.root}, branch ${env.git.branch ?? '(detached HEAD)'}`);
-  lines.push(env.git.status ? `- git status --short at the start of the task:\n${env.git.status}` : '- The working tree was clean at the start of the task.');
+  lines.push(
+    env.git.status
+      ? `- git status --short at the start of the task:\n${env.git.status}`
+      : '- The working tree was clean at the start of the task.',
+  );
   return lines.join('\n');
 }
 
@@ -46,7 +50,13 @@ function instructionsSection(files: readonly InstructionFile[]): string | null {
 /**
  * @example buildSystemPrompt({ environment: readEnvironment(ws), instructions: loadProjectInstructions({ workspace: ws, repoRoot, home }) })
  */
-export function buildSystemPrompt({ environment, instructions }: { environment: Environment; instructions: readonly InstructionFile[] }): string {
+export function buildSystemPrompt({
+  environment,
+  instructions,
+}: {
+  environment: Environment;
+  instructions: readonly InstructionFile[];
+}): string {
   return [
     'You are xagent, a coding agent working in a local workspace through tools.',
     TOOL_GUIDANCE,

@@ -130,11 +130,13 @@ export async function layoutChart(graph: ChartGraph, options: LayoutOptions = {}
       sources: [group.from],
       targets: [group.to],
       labels: withLabels
-        ? [{
-            text: group.edges.map((e) => e.id).join(' '),
-            width: Math.max(...lines.map((l) => textWidth(l, FONT.label))) + 2 * 4,
-            height: blocks.reduce((h, b) => h + blockHeight(b), 0) + (blocks.length - 1) * BLOCK_GAP + 4,
-          }]
+        ? [
+            {
+              text: group.edges.map((e) => e.id).join(' '),
+              width: Math.max(...lines.map((l) => textWidth(l, FONT.label))) + 2 * 4,
+              height: blocks.reduce((h, b) => h + blockHeight(b), 0) + (blocks.length - 1) * BLOCK_GAP + 4,
+            },
+          ]
         : [],
     };
   });
@@ -171,12 +173,24 @@ export async function layoutChart(graph: ChartGraph, options: LayoutOptions = {}
   const result = await elk.layout(input);
   const nodes = (result.children ?? []).map((n): LaidOutNode => {
     const details = nodeDetails(graph, n.id);
-    return { id: n.id, x: round(n.x ?? 0), y: round(n.y ?? 0), width: round(n.width ?? 0), height: round(n.height ?? 0), details, detail: details.join(' · ') };
+    return {
+      id: n.id,
+      x: round(n.x ?? 0),
+      y: round(n.y ?? 0),
+      width: round(n.width ?? 0),
+      height: round(n.height ?? 0),
+      details,
+      detail: details.join(' · '),
+    };
   });
   const laidOut = new Map((result.edges ?? []).map((e) => [e.id, e]));
   const laidOutEdges = groups.flatMap((group) => {
     const elkEdge = laidOut.get(group.id);
-    const sections = (elkEdge?.sections ?? []).map((s) => ({ startPoint: point(s.startPoint), endPoint: point(s.endPoint), bendPoints: (s.bendPoints ?? []).map(point) }));
+    const sections = (elkEdge?.sections ?? []).map((s) => ({
+      startPoint: point(s.startPoint),
+      endPoint: point(s.endPoint),
+      bendPoints: (s.bendPoints ?? []).map(point),
+    }));
     const box = elkEdge?.labels?.[0];
     let top = (box?.y ?? 0) + 2;
     return group.edges.map((edge): LaidOutEdge => {

@@ -3,8 +3,7 @@ import { ANY_STATE } from './edge-groups.js';
 import { FONT, LINE, layoutChart, nodeTitle, textWidth, type ChartLayout, type Section } from './layout.js';
 import { transientStates } from './mermaid.js';
 
-const escapeXml = (text: string) =>
-  text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;').replaceAll('"', '&quot;');
+const escapeXml = (text: string) => text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;').replaceAll('"', '&quot;');
 
 function sectionsPath(sections: Section[]): string {
   return sections
@@ -88,7 +87,11 @@ function legend(x: number, y: number, heat: boolean): string[] {
 /** Height and width the legend adds under the chart. */
 export const LEGEND_SIZE = {
   height: LINE.label + 6 + LEGEND_ROWS.length * LEGEND_ROW + 24,
-  width: Math.max(textWidth(LEGEND_NOTE, FONT.label), textWidth(HEAT_NOTE, FONT.label), ...LEGEND_ROWS.map((r) => 56 + textWidth(r.text, FONT.label))),
+  width: Math.max(
+    textWidth(LEGEND_NOTE, FONT.label),
+    textWidth(HEAT_NOTE, FONT.label),
+    ...LEGEND_ROWS.map((r) => 56 + textWidth(r.text, FONT.label)),
+  ),
 };
 
 /**
@@ -98,11 +101,21 @@ export const LEGEND_SIZE = {
  * Pass a layout to reuse one; otherwise it is computed.
  * @example const svg = await toSvg(chartGraph(queryEngine)); svg.includes('data-state="call_model"') // true
  */
-export async function toSvg(graph: ChartGraph, layout?: ChartLayout, options: { counts?: ReadonlyMap<string, number> } = {}): Promise<string> {
+export async function toSvg(
+  graph: ChartGraph,
+  layout?: ChartLayout,
+  options: { counts?: ReadonlyMap<string, number> } = {},
+): Promise<string> {
   const { counts } = options;
   const laid = layout ?? (await layoutChart(graph, { counts }));
   const max = Math.max(0, ...(counts?.values() ?? []));
-  const heat = (ids: string[]) => (counts ? ` heat-${heatLevel(ids.reduce((n, id) => n + (counts.get(id) ?? 0), 0), max)}` : '');
+  const heat = (ids: string[]) =>
+    counts
+      ? ` heat-${heatLevel(
+          ids.reduce((n, id) => n + (counts.get(id) ?? 0), 0),
+          max,
+        )}`
+      : '';
   const transient = new Set(transientStates(graph));
   const specs = new Map(graph.edges.map((e) => [e.id, e]));
   const width = Math.ceil(Math.max(laid.width, LEGEND_SIZE.width + 40));
@@ -121,7 +134,9 @@ export async function toSvg(graph: ChartGraph, layout?: ChartLayout, options: { 
   for (const edge of laid.edges) groups.set(edge.group, [...(groups.get(edge.group) ?? []), edge]);
   for (const [group, edges] of groups) {
     const kind = arrowKind(edges.map((e) => specs.get(e.id)).filter((e): e is ChartEdge => e !== undefined));
-    out.push(`<g class="arrow kind-${kind}${heat(edges.map((e) => e.id))}" data-group="${escapeXml(group)}"><path d="${sectionsPath(edges[0]!.sections)}"/></g>`);
+    out.push(
+      `<g class="arrow kind-${kind}${heat(edges.map((e) => e.id))}" data-group="${escapeXml(group)}"><path d="${sectionsPath(edges[0]!.sections)}"/></g>`,
+    );
   }
   for (const [, edges] of groups) {
     const box = edges[0]?.label;
@@ -130,9 +145,13 @@ export async function toSvg(graph: ChartGraph, layout?: ChartLayout, options: { 
     out.push(`<rect class="label-box" x="${box.x}" y="${box.y - 2}" width="${box.width}" height="${Math.round(boxHeight + 4)}" rx="3"/>`);
     for (const edge of edges) {
       const spec = specs.get(edge.id);
-      out.push(`<g class="edge kind-${spec?.kind ?? 'on'}${spec?.internal ? '' : heat([edge.id])}" data-edge="${escapeXml(edge.id)}" data-from="${escapeXml(spec?.from ?? edge.from)}" data-to="${escapeXml(edge.to)}">`);
+      out.push(
+        `<g class="edge kind-${spec?.kind ?? 'on'}${spec?.internal ? '' : heat([edge.id])}" data-edge="${escapeXml(edge.id)}" data-from="${escapeXml(spec?.from ?? edge.from)}" data-to="${escapeXml(edge.to)}">`,
+      );
       edge.label!.lines.forEach((line, k) => {
-        out.push(`  <text x="${edge.label!.x + 4}" y="${Math.round((edge.label!.y + k * LINE.label + FONT.label) * 10) / 10}">${escapeXml(line)}</text>`);
+        out.push(
+          `  <text x="${edge.label!.x + 4}" y="${Math.round((edge.label!.y + k * LINE.label + FONT.label) * 10) / 10}">${escapeXml(line)}</text>`,
+        );
       });
       out.push('</g>');
     }

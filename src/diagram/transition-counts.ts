@@ -46,7 +46,11 @@ function candidates(graph: ChartGraph, from: string, to: string, event: string |
  * annotations and are passed over).
  * @example countTransitions(chartGraph(queryEngine), [traceLines]).counts.get('call_model:xstate.done.actor.callModel:0')
  */
-export function countTransitions(graph: ChartGraph, traces: Iterable<readonly CountedLine[]>, options: { since?: number } = {}): TransitionCounts {
+export function countTransitions(
+  graph: ChartGraph,
+  traces: Iterable<readonly CountedLine[]>,
+  options: { since?: number } = {},
+): TransitionCounts {
   const counts = new Map(graph.edges.map((e) => [e.id, 0]));
   const states = new Set(graph.nodes.map((n) => n.id));
   const result: TransitionCounts = { counts, counted: 0, skipped: { withoutVia: 0, unmatched: 0 }, tasks: 0 };

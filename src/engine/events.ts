@@ -1,12 +1,6 @@
 import type { EngineState } from '../../machines/query-engine.js';
 import type { TraceStateRecord } from '../sessions/records.js';
-import type {
-  EngineError,
-  PermissionDecision,
-  StopReason,
-  ToolCall,
-  Usage,
-} from '../../machines/types.js';
+import type { EngineError, PermissionDecision, StopReason, ToolCall, Usage } from '../../machines/types.js';
 
 /** One state line of trace.jsonl (the record version aside): a state entered, how, and what the state has. */
 export type TraceLine = Omit<TraceStateRecord, 'v'>;

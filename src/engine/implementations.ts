@@ -38,18 +38,30 @@ export function engineImplementations(services: EngineServices) {
         await yieldToEventLoop();
         signal.throwIfAborted();
         // A tool input nested thousands of levels deep would overflow every JSON.stringify after this.
-        const response = limitInputDepth(await model.createMessage({
-          system,
-          messages: input.messages,
-          tools: toolSpecs,
-          signal,
-          onTextDelta: (text) => emit({ type: 'text_delta', text }),
-          onThinkingDelta: (thinking) => emit({ type: 'thinking_delta', thinking }),
-          onRetry: ({ attempt, delayMs, status, message }) => {
-            sink.annotate({ event: 'retry', ts: new Date(clock.now()).toISOString(), session_id: sessionId, state: 'call_model', turn: input.turn, attempt, delay_ms: delayMs, ...(status !== undefined ? { status } : {}), message });
-            emit({ type: 'retry', attempt, delay_ms: delayMs, status, message });
-          },
-        }));
+        const response = limitInputDepth(
+          await model.createMessage({
+            system,
+            messages: input.messages,
+            tools: toolSpecs,
+            signal,
+            onTextDelta: (text) => emit({ type: 'text_delta', text }),
+            onThinkingDelta: (thinking) => emit({ type: 'thinking_delta', thinking }),
+            onRetry: ({ attempt, delayMs, status, message }) => {
+              sink.annotate({
+                event: 'retry',
+                ts: new Date(clock.now()).toISOString(),
+                session_id: sessionId,
+                state: 'call_model',
+                turn: input.turn,
+                attempt,
+                delay_ms: delayMs,
+                ...(status !== undefined ? { status } : {}),
+                message,
+              });
+              emit({ type: 'retry', attempt, delay_ms: delayMs, status, message });
+            },
+          }),
+        );
         emit({ type: 'usage', usage: response.usage, total: addUsage(input.usage, response.usage) });
         emit({ type: 'turn_end', reason: response.stopReason });
         return response;
@@ -65,10 +77,21 @@ export function engineImplementations(services: EngineServices) {
         const audit = (fields: AuditFields) => {
           if (audited) return;
           audited = true;
-          sink.audit({ ts: new Date(clock.now()).toISOString(), session_id: sessionId, call, duration_ms: clock.now() - started, ...fields });
+          sink.audit({
+            ts: new Date(clock.now()).toISOString(),
+            session_id: sessionId,
+            call,
+            duration_ms: clock.now() - started,
+            ...fields,
+          });
         };
         // Stopped mid-run (Ctrl-C, --timeout): the line is written now, while the session files are still open.
-        const onAbort = () => audit({ is_error: true, aborted: true, content: 'Interrupted: the task stopped while the tool was running; the tool was stopped.' });
+        const onAbort = () =>
+          audit({
+            is_error: true,
+            aborted: true,
+            content: 'Interrupted: the task stopped while the tool was running; the tool was stopped.',
+          });
         signal.addEventListener('abort', onAbort, { once: true });
         try {
           const result = await tools.execute(call, { signal, workspace });
@@ -90,11 +113,35 @@ export function engineImplementations(services: EngineServices) {
         const { reason, turn } = input;
         const note = (fields: { tokens_after: number | null; removed: number; kept: number; usage?: Usage; error?: string }) => {
           const { removed, kept, ...rest } = fields;
-          sink.annotate({ event: 'compact', ts: new Date(clock.now()).toISOString(), session_id: sessionId, turn, reason, tokens_before: input.tokens, removed_messages: removed, kept_messages: kept, ...rest });
-          emit({ type: 'compact', reason, tokens_before: input.tokens, tokens_after: fields.tokens_after, removed_messages: removed, ...(fields.error ? { error: fields.error } : {}) });
+          sink.annotate({
+            event: 'compact',
+            ts: new Date(clock.now()).toISOString(),
+            session_id: sessionId,
+            turn,
+            reason,
+            tokens_before: input.tokens,
+            removed_messages: removed,
+            kept_messages: kept,
+            ...rest,
+          });
+          emit({
+            type: 'compact',
+            reason,
+            tokens_before: input.tokens,
+            tokens_after: fields.tokens_after,
+            removed_messages: removed,
+            ...(fields.error ? { error: fields.error } : {}),
+          });
         };
         try {
-          const compaction = await runCompaction({ model, system, tools: toolSpecs, messages: input.messages, window: input.window, signal });
+          const compaction = await runCompaction({
+            model,
+            system,
+            tools: toolSpecs,
+            messages: input.messages,
+            window: input.window,
+            signal,
+          });
           if (!compaction) {
             note({ tokens_after: null, removed: 0, kept: input.messages.length });
             return null;
@@ -104,7 +151,13 @@ export function engineImplementations(services: EngineServices) {
           note({ tokens_after: compaction.tokensAfter, removed: compaction.removed, kept: record.kept, usage: compaction.usage });
           return { summary: compaction.summary, removed: compaction.removed, tokensAfter: compaction.tokensAfter, usage: compaction.usage };
         } catch (error) {
-          if (!signal.aborted) note({ tokens_after: null, removed: 0, kept: input.messages.length, error: error instanceof Error ? error.message : String(error) });
+          if (!signal.aborted)
+            note({
+              tokens_after: null,
+              removed: 0,
+              kept: input.messages.length,
+              error: error instanceof Error ? error.message : String(error),
+            });
           throw error;
         }
       }),
@@ -124,9 +177,7 @@ export function engineImplementations(services: EngineServices) {
     },
     actions: {
       validateCall: validateCallAction((call) => tools.validate(call)),
-      decidePermission: decidePermissionAction((call) =>
-        permissions.decide(call, { readOnly: tools.get(call.name)?.readOnly ?? false }),
-      ),
+      decidePermission: decidePermissionAction((call) => permissions.decide(call, { readOnly: tools.get(call.name)?.readOnly ?? false })),
     },
   };
 }

@@ -70,7 +70,10 @@ export async function* query(userInput: string, options: QueryOptions): AsyncGen
   let lastWritten: Message | undefined = messages[written - 1];
   let seq = 0;
   // Read once per task: the same system prompt every round is what lets the API cache it.
-  const taskContext = options.system === undefined ? loadTaskContext({ workspace: options.workspace, home: options.home ?? process.env.XAGENT_HOME ?? null }) : null;
+  const taskContext =
+    options.system === undefined
+      ? loadTaskContext({ workspace: options.workspace, home: options.home ?? process.env.XAGENT_HOME ?? null })
+      : null;
 
   const system = options.system ?? taskContext!.system;
   // Scripted models (no model id) are never compacted unless a window is given.

@@ -40,7 +40,12 @@ const INIT: Via = { event: 'xstate.init' };
 
 function taken(transition: AnyTransitionDefinition): TakenTransition {
   const target = transition.target?.[0];
-  return { id: transitionId(transition), source: key(transition.source), target: target ? (key(target) as EngineState) : null, eventType: transition.eventType };
+  return {
+    id: transitionId(transition),
+    source: key(transition.source),
+    target: target ? (key(target) as EngineState) : null,
+    eventType: transition.eventType,
+  };
 }
 
 /**
@@ -65,11 +70,20 @@ export function observeMicrosteps(onMicrostep: (microstep: Microstep) => void): 
     if (!initialSeen) {
       initialSeen = true;
       const first = all[0];
-      if (first) onMicrostep({ state: key(first.source) as EngineState, context: snapshot.context, eventType: 'xstate.init', transitions: none, entered: INIT });
+      if (first)
+        onMicrostep({
+          state: key(first.source) as EngineState,
+          context: snapshot.context,
+          eventType: 'xstate.init',
+          transitions: none,
+          entered: INIT,
+        });
     }
     let moved: AnyTransitionDefinition | undefined;
     for (let k = all.length - 1; k >= 0 && !moved; k--) if (all[k]!.target?.length) moved = all[k];
-    const entered: Via | null = moved ? { event: moved.eventType === '' ? 'always' : moved.eventType, transition: transitionId(moved) } : null;
+    const entered: Via | null = moved
+      ? { event: moved.eventType === '' ? 'always' : moved.eventType, transition: transitionId(moved) }
+      : null;
     onMicrostep({ state: snapshot.value, context: snapshot.context, eventType: event.event.type, transitions: takenBy(all), entered });
   };
 }

@@ -20,7 +20,8 @@ export async function exportRunHtml(history: InspectorHistory, file: string): Pr
   const target = path.resolve(file);
   const dir = path.dirname(target);
   if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new ExportError(`--export ${file}: the folder ${dir} does not exist`);
-  if (existsSync(target) && statSync(target).isDirectory()) throw new ExportError(`--export ${file}: is a folder; give a file name such as run.html`);
+  if (existsSync(target) && statSync(target).isDirectory())
+    throw new ExportError(`--export ${file}: is a folder; give a file name such as run.html`);
   const html = standalonePage(inspectorPageDir(), { chart: await inspectorChart(), records: history.records });
   writeFileAtomicSync(target, html, { mode: 0o644 });
   return { file: target, bytes: Buffer.byteLength(html) };

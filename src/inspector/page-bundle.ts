@@ -27,7 +27,8 @@ function readModule(dir: string, name: string): Module {
   const imports = [...source.matchAll(IMPORT)].map((m) => ({ from: m[2]!, names: m[1]! }));
   const exports = [...source.matchAll(EXPORT_DECL)].map((m) => m[2]!);
   const code = source.replace(IMPORT, '').replace(EXPORT_DECL, (_all, kind: string, id: string) => `${kind} ${id}`);
-  if (/^\s*(import|export)\b/m.test(code)) throw new PageBundleError(`inspector/${name}: an import or export the bundler does not understand`);
+  if (/^\s*(import|export)\b/m.test(code))
+    throw new PageBundleError(`inspector/${name}: an import or export the bundler does not understand`);
   return { name, code, exports, imports };
 }
 
@@ -76,11 +77,16 @@ export function standalonePage(dir: string, data: unknown): string {
   const css = readFileSync(path.join(dir, 'style.css'), 'utf8');
   const link = /<link rel="stylesheet" href="style\.css">/;
   const script = /<script type="module" src="app\.js"><\/script>/;
-  if (!link.test(html) || !script.test(html)) throw new PageBundleError('inspector/index.html: the stylesheet link or the app.js script tag is missing');
+  if (!link.test(html) || !script.test(html))
+    throw new PageBundleError('inspector/index.html: the stylesheet link or the app.js script tag is missing');
   // JSON is valid JavaScript only up to U+2028/9 and `<`; escaping `<` keeps `</script>` out.
   const json = JSON.stringify(data).replaceAll('<', '\\u003c').replaceAll('\u2028', '\\u2028').replaceAll('\u2029', '\\u2029');
   html = html
     .replace(link, () => `<style>\n${inlineSafe(css, 'style')}\n</style>`)
-    .replace(script, () => `<script type="application/json" id="xagent-run">${json}</script>\n<script type="module">\n${inlineSafe(bundleModules(dir, 'app.js'), 'script')}\n</script>`);
+    .replace(
+      script,
+      () =>
+        `<script type="application/json" id="xagent-run">${json}</script>\n<script type="module">\n${inlineSafe(bundleModules(dir, 'app.js'), 'script')}\n</script>`,
+    );
   return html;
 }

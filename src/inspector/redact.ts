@@ -6,7 +6,8 @@
 
 export const REDACTED = '[redacted]';
 
-const SECRET_KEY = /^(authorization|proxy-authorization|x-api-key|api[-_]?key|anthropic[-_]api[-_]key|auth[-_]?token|cookie|set-cookie|password|secret)$/i;
+const SECRET_KEY =
+  /^(authorization|proxy-authorization|x-api-key|api[-_]?key|anthropic[-_]api[-_]key|auth[-_]?token|cookie|set-cookie|password|secret)$/i;
 const PATTERNS: RegExp[] = [
   /sk-ant-[A-Za-z0-9_-]+/g,
   /\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]{8,}/gi,

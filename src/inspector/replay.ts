@@ -32,12 +32,15 @@ export function resolveSessionTarget(target: string, home: string): string {
     try {
       id = resolveSessionId(home, target);
     } catch (error) {
-      if (!(error instanceof SessionError) || error.code !== 'SESSION_NOT_FOUND') throw new ReplayError(error instanceof Error ? error.message : String(error));
+      if (!(error instanceof SessionError) || error.code !== 'SESSION_NOT_FOUND')
+        throw new ReplayError(error instanceof Error ? error.message : String(error));
     }
     const file = id ? path.join(sessionDir(home, id), TRACE_FILE) : undefined;
     if (file && existsSync(file)) return path.resolve(file);
   }
-  throw new ReplayError(`no recorded session "${target}": expected a session id (or a unique prefix) under ${path.join(home, 'sessions')}, a session directory, or a trace.jsonl file`);
+  throw new ReplayError(
+    `no recorded session "${target}": expected a session id (or a unique prefix) under ${path.join(home, 'sessions')}, a session directory, or a trace.jsonl file`,
+  );
 }
 
 /**
@@ -64,7 +67,15 @@ export function loadSessionHistory(traceFile: string, options: HistoryOptions = 
   const starts = annotations.filter((l) => isAnnotation(l, 'task_start'));
   const prompt = starts.length === 1 && isAnnotation(starts[0], 'task_start') ? starts[0].prompt : undefined;
   history.append(
-    { kind: 'meta', mode: 'replay', session_id: trace[0]!.session_id, limits, ...(model ? { model } : {}), ...(prompt ? { prompt } : {}), source: traceFile },
+    {
+      kind: 'meta',
+      mode: 'replay',
+      session_id: trace[0]!.session_id,
+      limits,
+      ...(model ? { model } : {}),
+      ...(prompt ? { prompt } : {}),
+      source: traceFile,
+    },
     trace[0]!.ts,
   );
   const retries = annotations.filter((l) => isAnnotation(l, 'retry'));
@@ -136,7 +147,11 @@ export function loadSessionHistory(traceFile: string, options: HistoryOptions = 
       {
         kind: 'tool_result',
         call,
-        result: { content: entry.content ?? '', is_error: entry.is_error === true, ...(entry.sandboxed === true ? { sandboxed: true } : {}) },
+        result: {
+          content: entry.content ?? '',
+          is_error: entry.is_error === true,
+          ...(entry.sandboxed === true ? { sandboxed: true } : {}),
+        },
         ...(entry.duration_ms !== undefined ? { duration_ms: entry.duration_ms } : {}),
       },
       entry.ts ?? fallbackTs,

@@ -37,7 +37,8 @@ const STREAM_ERROR_TYPES: Record<string, { kind: Kind; retryable: boolean }> = {
  * @example classifyFailure(err).retryable
  */
 export function classifyFailure(error: unknown): Failure {
-  if (error instanceof ModelError) return { retryable: false, kind: error.kind, status: error.status, message: error.message, cause: error };
+  if (error instanceof ModelError)
+    return { retryable: false, kind: error.kind, status: error.status, message: error.message, cause: error };
   if (error instanceof StreamInterruptedError) return { retryable: true, kind: 'network', message: error.message, cause: error };
   // APIConnectionError extends APIError, so it is checked first.
   if (error instanceof APIConnectionError) {
@@ -63,7 +64,12 @@ function classifyApiError(error: APIError): Failure {
   }
   const base = { status, headers, cause: error };
   if (status === 401) {
-    return { ...base, retryable: false, kind: 'authentication', message: `Authentication failed (401): ${apiMessage}. Check ANTHROPIC_API_KEY.` };
+    return {
+      ...base,
+      retryable: false,
+      kind: 'authentication',
+      message: `Authentication failed (401): ${apiMessage}. Check ANTHROPIC_API_KEY.`,
+    };
   }
   if (status === 403) {
     return {
@@ -73,7 +79,8 @@ function classifyApiError(error: APIError): Failure {
       message: `Permission denied (403): ${apiMessage}. Check that ANTHROPIC_API_KEY is valid and allowed to use this model.`,
     };
   }
-  const retryable = shouldRetry === 'true' || (shouldRetry !== 'false' && (status === 408 || status === 409 || status === 429 || status >= 500));
+  const retryable =
+    shouldRetry === 'true' || (shouldRetry !== 'false' && (status === 408 || status === 409 || status === 429 || status >= 500));
   if (status === 429) return { ...base, retryable, kind: 'rate_limit', message: `Rate limited (429): ${apiMessage}` };
   if (status === 529 || error.type === 'overloaded_error') {
     return { ...base, retryable, kind: 'overloaded', message: `API overloaded (${status}): ${apiMessage}` };

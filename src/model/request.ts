@@ -112,9 +112,7 @@ export function toolResultText(content: unknown): string {
   if (Array.isArray(content)) {
     return content
       .map((part: unknown) =>
-        typeof part === 'object' && part !== null && 'text' in part && typeof part.text === 'string'
-          ? part.text
-          : JSON.stringify(part),
+        typeof part === 'object' && part !== null && 'text' in part && typeof part.text === 'string' ? part.text : JSON.stringify(part),
       )
       .join('\n');
   }

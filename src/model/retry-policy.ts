@@ -40,15 +40,7 @@ export function parseRetryAfterMs(headers: HeaderSource | undefined, now: number
  * retry-after if it is sane, else exponential backoff with up to 25% jitter.
  * @example retryDelayMs({ attempt: 1, headers, timing: DEFAULT_RETRY_TIMING })
  */
-export function retryDelayMs({
-  attempt,
-  headers,
-  timing,
-}: {
-  attempt: number;
-  headers?: HeaderSource;
-  timing: RetryTiming;
-}): number {
+export function retryDelayMs({ attempt, headers, timing }: { attempt: number; headers?: HeaderSource; timing: RetryTiming }): number {
   const asked = parseRetryAfterMs(headers);
   if (asked !== undefined && asked >= 0 && asked <= timing.maxRetryAfterMs) return Math.round(asked);
   const exponential = Math.min(timing.baseDelayMs * 2 ** (attempt - 1), timing.maxDelayMs);

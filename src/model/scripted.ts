@@ -108,10 +108,7 @@ export function createScriptedClient(script: ModelScript): ModelClient & { reado
       const n = index++;
       const response = script.responses[n];
       if (!response) {
-        throw new ModelError(
-          `scripted model: request ${n + 1} has no response (the script has ${script.responses.length})`,
-          'script',
-        );
+        throw new ModelError(`scripted model: request ${n + 1} has no response (the script has ${script.responses.length})`, 'script');
       }
       if (response.delay_ms) await sleep(response.delay_ms, request.signal);
       request.signal.throwIfAborted();

@@ -76,7 +76,10 @@ export class ResponseAssembler {
       throw new StreamInterruptedError('The response stream ended before the message was complete');
     }
     for (const index of this.partialJson.keys()) this.closeBlock(index);
-    const content = this.blocks.filter((b): b is Record<string, unknown> & { type: string } => b !== undefined).map(cleanBlock).filter((b) => !(b.type === 'text' && b.text === ''));
+    const content = this.blocks
+      .filter((b): b is Record<string, unknown> & { type: string } => b !== undefined)
+      .map(cleanBlock)
+      .filter((b) => !(b.type === 'text' && b.text === ''));
     const truncated = truncatedToolUseIds({ content, stopReason: this.stopReason, unparsedIds: this.unparsedIds });
     for (const block of content) {
       if (block.type === 'tool_use' && truncated.includes(String(block.id))) block.input = {};
@@ -133,12 +136,17 @@ export class ResponseAssembler {
   }
 
   /** message_start carries the input side; message_delta carries cumulative totals, some null. */
-  private mergeUsage(usage: {
-    input_tokens?: number | null;
-    output_tokens?: number | null;
-    cache_read_input_tokens?: number | null;
-    cache_creation_input_tokens?: number | null;
-  } | null | undefined): void {
+  private mergeUsage(
+    usage:
+      | {
+          input_tokens?: number | null;
+          output_tokens?: number | null;
+          cache_read_input_tokens?: number | null;
+          cache_creation_input_tokens?: number | null;
+        }
+      | null
+      | undefined,
+  ): void {
     if (!usage) return;
     if (typeof usage.input_tokens === 'number') this.usage.input_tokens = usage.input_tokens;
     if (typeof usage.output_tokens === 'number') this.usage.output_tokens = usage.output_tokens;

@@ -39,7 +39,12 @@ export function generatePaths(options: { drop?: ReadonlySet<string> } = {}): Eng
 
 /** Drops each path whose events begin another path: replaying the longer one covers it. */
 function withoutPrefixes(paths: EnginePath[]): EnginePath[] {
-  const keys = paths.map((p) => p.steps.slice(1).map((s) => variantOf(s.event)).join(' > '));
+  const keys = paths.map((p) =>
+    p.steps
+      .slice(1)
+      .map((s) => variantOf(s.event))
+      .join(' > '),
+  );
   const sorted = paths.map((p, i) => ({ p, key: keys[i]! })).sort((a, b) => b.key.length - a.key.length || a.key.localeCompare(b.key));
   const kept: Array<{ p: EnginePath; key: string }> = [];
   for (const candidate of sorted) {

@@ -1,9 +1,10 @@
-import { createActor, fromCallback, fromPromise, type AnyStateMachine, type InspectionEvent } from 'xstate';
+import { createActor, fromCallback, fromPromise, type AnyStateMachine } from 'xstate';
 import { ENGINE_STATES } from '../../machines/query-engine.js';
 import { STOP_REASONS, type StopReason } from '../../machines/types.js';
-import { chartTransitions, eventLabel, transitionId, type ChartEdge } from '../diagram/chart-graph.js';
+import { chartTransitions, eventLabel, type ChartEdge } from '../diagram/chart-graph.js';
 import { ALL_VARIANTS, INPUT, testMachine } from './engine-model.js';
 import type { EnginePath } from './generate-paths.js';
+import { observeMicrosteps } from '../engine/step-adapter.js';
 
 /**
  * What each generated path covers, found by sending its events to an actor of the chart whose
@@ -59,7 +60,12 @@ function observedMachine(guards: Map<string, { true: number; false: number }>): 
   );
   return testMachine.provide({
     guards: counted,
-    actors: { callModel: fromPromise(pending), askPermission: fromPromise(pending), executeTool: fromPromise(pending), deadline: fromCallback(() => undefined) },
+    actors: {
+      callModel: fromPromise(pending),
+      askPermission: fromPromise(pending),
+      executeTool: fromPromise(pending),
+      deadline: fromCallback(() => undefined),
+    },
   } as never) as AnyStateMachine;
 }
 
@@ -67,15 +73,15 @@ function observedMachine(guards: Map<string, { true: number; false: number }>): 
 export function tracePath(path: EnginePath, machine: AnyStateMachine = observedMachine(new Map())): PathReport {
   const transitions: string[] = [];
   const states: string[] = [];
-  const inspect = (event: InspectionEvent) => {
-    if (event.type !== '@xstate.microstep' || event.actorRef.sessionId !== event.rootId) return;
-    for (const t of event._transitions) {
-      transitions.push(transitionId(t));
-      // The initial state is never a microstep's snapshot; it is the source of the first transition.
-      const entered = [...(t.source.path.length > 0 ? [t.source.path.join('.')] : []), ...(t.target ?? []).map((n) => n.path.join('.'))];
+  // Microsteps come through the one step adapter; it reports the initial state first.
+  const inspect = observeMicrosteps((microstep) => {
+    for (const t of microstep.transitions()) {
+      transitions.push(t.id);
+      const entered = [...(t.source ? [t.source] : []), ...(t.target ? [t.target] : [])];
       for (const state of entered) if (states.at(-1) !== state) states.push(state);
     }
-  };
+    if (microstep.entered?.event === 'xstate.init' && states.at(-1) !== microstep.state) states.push(microstep.state);
+  });
   const actor = createActor(machine, { input: INPUT, inspect });
   actor.start();
   const events = path.steps.slice(1).map((s) => s.event);
@@ -83,10 +89,18 @@ export function tracePath(path: EnginePath, machine: AnyStateMachine = observedM
   const snapshot = actor.getSnapshot() as { value: unknown; context: { stopReason: StopReason | null } };
   actor.stop();
   const names = events.map(variantOf);
-  return { name: names.join(' > '), events: names, transitions, states, end: String(snapshot.value), stopReason: snapshot.context.stopReason };
+  return {
+    name: names.join(' > '),
+    events: names,
+    transitions,
+    states,
+    end: String(snapshot.value),
+    stopReason: snapshot.context.stopReason,
+  };
 }
 
-const edgeLabel = (e: ChartEdge) => `${e.kind === 'root' ? 'any state' : e.from} --${eventLabel(e)}${e.guard ? ` [${e.guard}]` : ''}--> ${e.to}`;
+const edgeLabel = (e: ChartEdge) =>
+  `${e.kind === 'root' ? 'any state' : e.from} --${eventLabel(e)}${e.guard ? ` [${e.guard}]` : ''}--> ${e.to}`;
 
 /**
  * Every generated path with what it covers, and the coverage of the chart by all of them.
@@ -109,7 +123,11 @@ export function pathsReport(paths: EnginePath[]): PathsReport {
     coverage: [
       { what: 'states', covered: ENGINE_STATES.filter((s) => states.has(s)).length, total: ENGINE_STATES.length },
       { what: 'transitions', covered: chart.filter((e) => taken.has(e.id)).length, total: chart.length },
-      { what: 'guard outcomes', covered: guards.reduce((n, g) => n + (g.true ? 1 : 0) + (g.false ? 1 : 0), 0), total: guardNames.length * 2 },
+      {
+        what: 'guard outcomes',
+        covered: guards.reduce((n, g) => n + (g.true ? 1 : 0) + (g.false ? 1 : 0), 0),
+        total: guardNames.length * 2,
+      },
       { what: 'stop reasons', covered: STOP_REASONS.filter((r) => reasons.has(r)).length, total: STOP_REASONS.length },
       { what: 'event variants', covered: ALL_VARIANTS.filter((v) => variants.has(v)).length, total: ALL_VARIANTS.length },
     ],

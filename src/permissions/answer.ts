@@ -81,17 +81,24 @@ function refuse(call: ToolCall, decidedBy: string): PromptOutcome {
 }
 
 function saveAlways(rules: string[], workspace: string, asked: string, note?: (line: string) => void): PromptOutcome {
-  if (rules.length === 0) return { decision: { behavior: 'allow', decidedBy: `user: always, but no rule can name this call (${asked})` }, savedRules: [] };
+  if (rules.length === 0)
+    return { decision: { behavior: 'allow', decidedBy: `user: always, but no rule can name this call (${asked})` }, savedRules: [] };
   try {
     const file = addAllowRule(workspace, rules);
     note?.(`Saved ${rules.map((r) => `"${visible(r)}"`).join(', ')} to ${file}.`);
     return {
-      decision: { behavior: 'allow', decidedBy: `user: always (${asked}); saved allow ${rules.map((r) => `"${r}"`).join(', ')} to ${file}` },
+      decision: {
+        behavior: 'allow',
+        decidedBy: `user: always (${asked}); saved allow ${rules.map((r) => `"${r}"`).join(', ')} to ${file}`,
+      },
       savedRules: parseRules(rules, 'allow', file),
     };
   } catch (error) {
     // The person said yes; failing to remember it must not turn that into a no.
     note?.(`Could not save the rule: ${(error as Error).message}. Allowed this once.`);
-    return { decision: { behavior: 'allow', decidedBy: `user: always, not saved: ${(error as Error).message} (${asked})` }, savedRules: [] };
+    return {
+      decision: { behavior: 'allow', decidedBy: `user: always, not saved: ${(error as Error).message} (${asked})` },
+      savedRules: [],
+    };
   }
 }

@@ -39,7 +39,15 @@ export function planModeMessage(tool: string): string {
  *   tool: { readOnly: false }, mode: 'default', rules: [allowNpmTest], workspace: '/ws' })
  * // { behavior: 'ask', decidedBy: 'default: bash asks (no allow rule covers "rm -rf ~")' }
  */
-export function checkPermission({ call, tool, mode, rules, workspace, realPathOf, sandbox = false }: CheckPermissionInput): PermissionDecision {
+export function checkPermission({
+  call,
+  tool,
+  mode,
+  rules,
+  workspace,
+  realPathOf,
+  sandbox = false,
+}: CheckPermissionInput): PermissionDecision {
   const of = (behavior: PermissionRule['behavior']) => rules.filter((rule) => rule.behavior === behavior);
   const realPath = realPathOf && once(realPathOf);
 

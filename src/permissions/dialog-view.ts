@@ -52,7 +52,8 @@ export function numberedDiff(oldText: string, newText: string, first: number): D
   let head = 0;
   while (head < before.length && head < after.length && before[head] === after[head]) head++;
   let tail = 0;
-  while (tail < before.length - head && tail < after.length - head && before[before.length - 1 - tail] === after[after.length - 1 - tail]) tail++;
+  while (tail < before.length - head && tail < after.length - head && before[before.length - 1 - tail] === after[after.length - 1 - tail])
+    tail++;
   const lines: DialogLine[] = [];
   for (let i = 0; i < head; i++) lines.push({ kind: 'same', line: first + i, text: visible(before[i]!) });
   for (let i = head; i < before.length - tail; i++) lines.push({ kind: 'del', line: first + i, text: visible(before[i]!) });
@@ -74,16 +75,27 @@ export function dialogView(call: ToolCall, pending: PermissionDecision, workspac
   const base = { reason: visible(pending.decidedBy), alwaysRules: rules.map(visible), settingsFile };
   switch (call.name) {
     case 'bash':
-      return { ...base, title: 'Run bash?', lines: visible(String(fields.command ?? '')).split('\n').map((text) => ({ kind: 'command', text })) };
+      return {
+        ...base,
+        title: 'Run bash?',
+        lines: visible(String(fields.command ?? ''))
+          .split('\n')
+          .map((text) => ({ kind: 'command', text })),
+      };
     case 'edit_file': {
       const oldText = String(fields.old_string ?? '');
       const first = typeof fields.path === 'string' ? startLine(workspace, fields.path, oldText) : 1;
       const all: DialogLine[] = fields.replace_all === true ? [{ kind: 'text', text: '(every occurrence)' }] : [];
-      return { ...base, title: `Edit ${file ?? 'a file'}?`, lines: [...all, ...numberedDiff(oldText, String(fields.new_string ?? ''), first)] };
+      return {
+        ...base,
+        title: `Edit ${file ?? 'a file'}?`,
+        lines: [...all, ...numberedDiff(oldText, String(fields.new_string ?? ''), first)],
+      };
     }
     case 'write_file': {
       const content = String(fields.content ?? '').split('\n');
-      const more: DialogLine[] = content.length > PREVIEW_LINES ? [{ kind: 'text', text: `… ${content.length - PREVIEW_LINES} more lines` }] : [];
+      const more: DialogLine[] =
+        content.length > PREVIEW_LINES ? [{ kind: 'text', text: `… ${content.length - PREVIEW_LINES} more lines` }] : [];
       const shown = content.slice(0, PREVIEW_LINES).map((text, i): DialogLine => ({ kind: 'add', line: i + 1, text: visible(text) }));
       return { ...base, title: `Write ${file ?? 'a file'} (${content.length} lines)?`, lines: [...shown, ...more] };
     }
@@ -91,7 +103,9 @@ export function dialogView(call: ToolCall, pending: PermissionDecision, workspac
       return {
         ...base,
         title: `Use ${visible(call.name)}${file ? ` on ${file}` : ''}?`,
-        lines: visible(JSON.stringify(call.input, null, 2) ?? '').split('\n').map((text) => ({ kind: 'text', text })),
+        lines: visible(JSON.stringify(call.input, null, 2) ?? '')
+          .split('\n')
+          .map((text) => ({ kind: 'text', text })),
       };
   }
 }

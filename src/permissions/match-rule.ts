@@ -100,8 +100,28 @@ export function isInsideWorkspace(call: ToolCall, workspace: string, realPathOf?
 
 /** Commands that run the rest of their words as a command, after options whose values vary. */
 const WRAPPERS = new Set([
-  'sudo', 'doas', 'env', 'command', 'exec', 'nohup', 'builtin', 'nice', 'time', 'timeout', 'xargs', 'stdbuf',
-  'setsid', 'ionice', 'chrt', 'taskset', 'watch', 'flock', 'chroot', 'unbuffer', 'strace', 'ltrace',
+  'sudo',
+  'doas',
+  'env',
+  'command',
+  'exec',
+  'nohup',
+  'builtin',
+  'nice',
+  'time',
+  'timeout',
+  'xargs',
+  'stdbuf',
+  'setsid',
+  'ionice',
+  'chrt',
+  'taskset',
+  'watch',
+  'flock',
+  'chroot',
+  'unbuffer',
+  'strace',
+  'ltrace',
 ]);
 const FIND_EXEC = new Set(['-exec', '-execdir', '-ok', '-okdir']);
 
@@ -174,7 +194,8 @@ export function allowCover(rules: readonly PermissionRule[], call: ToolCall, wor
     const rule = names(paths.written);
     const realRule = paths.real === undefined ? rule : paths.real === null ? undefined : names(paths.real);
     if (rule && realRule) return { rules: rule === realRule ? [rule] : [rule, realRule] };
-    const real = paths.real === undefined ? '' : paths.real === null ? ' (its real path cannot be resolved)' : ` and its real path "${paths.real}"`;
+    const real =
+      paths.real === undefined ? '' : paths.real === null ? ' (its real path cannot be resolved)' : ` and its real path "${paths.real}"`;
     return { uncovered: `no allow rule matches path "${paths.written}"${real}` };
   }
   return { uncovered: `no allow rule for ${call.name}` };

@@ -29,7 +29,13 @@ export interface SessionPermissionPolicy extends PermissionPolicy {
  * const policy = createPermissionPolicy({ mode: opts.permissionMode ?? mode ?? 'default', rules, workspace,
  *   prompt: process.stdin.isTTY ? createTerminalPrompt({ input: process.stdin, output: process.stderr, workspace }) : undefined });
  */
-export function createPermissionPolicy({ mode, rules, workspace, prompt, sandbox = false }: PermissionPolicyOptions): SessionPermissionPolicy {
+export function createPermissionPolicy({
+  mode,
+  rules,
+  workspace,
+  prompt,
+  sandbox = false,
+}: PermissionPolicyOptions): SessionPermissionPolicy {
   const current: PermissionRule[] = [...rules];
   return {
     rules: () => current,

@@ -39,7 +39,8 @@ function realpathOfMaybeMissing(absolute: string, hops = 0): string {
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
       const link = readLink(current);
-      if (link !== null) return realpathOfMaybeMissing(path.join(path.resolve(path.dirname(current), link), ...missing.reverse()), hops + 1);
+      if (link !== null)
+        return realpathOfMaybeMissing(path.join(path.resolve(path.dirname(current), link), ...missing.reverse()), hops + 1);
       const parent = path.dirname(current);
       if (parent === current) throw error;
       missing.push(path.basename(current));

@@ -21,7 +21,9 @@ export function visible(text: string): string {
 }
 
 function indent(text: string, prefix: string): string[] {
-  return visible(text).split('\n').map((line) => `${prefix}${line}`);
+  return visible(text)
+    .split('\n')
+    .map((line) => `${prefix}${line}`);
 }
 
 function field(call: ToolCall, key: string): unknown {
@@ -36,11 +38,7 @@ export function editDiff(oldText: string, newText: string): string[] {
   let head = 0;
   while (head < before.length && head < after.length && before[head] === after[head]) head++;
   let tail = 0;
-  while (
-    tail < before.length - head &&
-    tail < after.length - head &&
-    before[before.length - 1 - tail] === after[after.length - 1 - tail]
-  ) {
+  while (tail < before.length - head && tail < after.length - head && before[before.length - 1 - tail] === after[after.length - 1 - tail]) {
     tail++;
   }
   return [

@@ -148,7 +148,8 @@ function readSettingsFile(file: string): unknown {
 function readRegularFileSync(file: string): string {
   const fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
   try {
-    if (!fstatSync(fd).isFile()) throw new SettingsError(file, 'not a regular file (a pipe, device or socket); settings must be a JSON file');
+    if (!fstatSync(fd).isFile())
+      throw new SettingsError(file, 'not a regular file (a pipe, device or socket); settings must be a JSON file');
     return readFileSync(fd, 'utf8');
   } finally {
     closeSync(fd);
@@ -160,7 +161,11 @@ function isObject(value: unknown): value is Record<string, unknown> {
 }
 
 /** Checks the shape; keys outside `permissions` and `permissionMode` belong to others and are kept. */
-function validateSettings(data: unknown, file: string, project: boolean): { rules: PermissionRule[]; mode?: PermissionMode; sandbox?: SandboxLayer } {
+function validateSettings(
+  data: unknown,
+  file: string,
+  project: boolean,
+): { rules: PermissionRule[]; mode?: PermissionMode; sandbox?: SandboxLayer } {
   if (!isObject(data)) throw new SettingsError(file, 'expected a JSON object at the top level');
   const rules: PermissionRule[] = [];
   const permissions = data.permissions;

@@ -2,7 +2,8 @@ import { accessSync, constants, statSync } from 'node:fs';
 import path from 'node:path';
 
 /** What the user is told when the sandbox cannot be used: how to get it, or how to run without it. */
-export const INSTALL_HINT = 'Install bubblewrap (Debian/Ubuntu: apt-get install bubblewrap; Fedora: dnf install bubblewrap), or run without --sandbox.';
+export const INSTALL_HINT =
+  'Install bubblewrap (Debian/Ubuntu: apt-get install bubblewrap; Fedora: dnf install bubblewrap), or run without --sandbox.';
 
 /** The sandbox was asked for but cannot run here; the CLI exits 2 with this message, never runs unsandboxed. */
 export class SandboxUnavailableError extends Error {

@@ -3,6 +3,20 @@ export { bwrapArgs, type BwrapArgsInput } from './bwrap-args.js';
 export { findBwrap, INSTALL_HINT, SandboxUnavailableError } from './find-bwrap.js';
 export { DEFAULT_HIDDEN, PROTECTED_IN_WORKSPACE, planMounts, type Mount, type MountPlan } from './mount-plan.js';
 export { assertSandboxStarts, checkSandbox, type CheckResult } from './sandbox-check.js';
-export { parseSandboxLayer, resolveSandboxSettings, SandboxSettingsError, type SandboxLayer, type SandboxSettings } from './sandbox-settings.js';
-export { createSandbox, describeSandbox, wrapProcess, type ProcessSpec, type Sandbox, type SandboxedProcess, type SandboxOptions } from './sandbox.js';
+export {
+  parseSandboxLayer,
+  resolveSandboxSettings,
+  SandboxSettingsError,
+  type SandboxLayer,
+  type SandboxSettings,
+} from './sandbox-settings.js';
+export {
+  createSandbox,
+  describeSandbox,
+  wrapProcess,
+  type ProcessSpec,
+  type Sandbox,
+  type SandboxedProcess,
+  type SandboxOptions,
+} from './sandbox.js';
 export { sandboxForRun } from './run-sandbox.js';

@@ -3,7 +3,18 @@ import os from 'node:os';
 import path from 'node:path';
 
 /** The user's secrets folders and files, hidden inside the sandbox (plus the xagent home and `sandbox.hide`). */
-export const DEFAULT_HIDDEN = ['~/.ssh', '~/.aws', '~/.config/gcloud', '~/.gnupg', '~/.kube', '~/.docker', '~/.netrc', '~/.git-credentials', '/run/docker.sock', '/var/run/docker.sock'];
+export const DEFAULT_HIDDEN = [
+  '~/.ssh',
+  '~/.aws',
+  '~/.config/gcloud',
+  '~/.gnupg',
+  '~/.kube',
+  '~/.docker',
+  '~/.netrc',
+  '~/.git-credentials',
+  '/run/docker.sock',
+  '/var/run/docker.sock',
+];
 
 /** What stays read-only inside the writable workspace: what xagent, git and MCP clients would later run or obey. */
 export const PROTECTED_IN_WORKSPACE = [

@@ -64,7 +64,8 @@ function create({ path, kind }: Placeholder): boolean {
 
 function removeIfEmpty({ path, kind }: Placeholder): void {
   try {
-    if (kind === 'dir') rmdirSync(path); // fails on a folder that got content (git init, a saved rule): kept
+    if (kind === 'dir')
+      rmdirSync(path); // fails on a folder that got content (git init, a saved rule): kept
     else if (lstatSync(path).size === 0) unlinkSync(path);
   } catch {
     // gone already, or no longer empty: leave it

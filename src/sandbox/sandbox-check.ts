@@ -68,9 +68,17 @@ export async function checkSandbox(sandbox: Sandbox): Promise<CheckResult[]> {
     results.push({ name, ok: code === 0, detail: code === 0 ? detail : `failed: ${output || `exit ${code}`}` });
   };
   await probe('no capabilities', "grep -Eq '^CapEff:[[:space:]]*0+$' /proc/self/status", 'mounts cannot be undone from inside');
-  await probe('rest of the file system read-only', `! test -w /usr && ! test -w /etc && ! test -w ${quote(path.dirname(workspace))}`, '/usr, /etc and the workspace\'s parent');
+  await probe(
+    'rest of the file system read-only',
+    `! test -w /usr && ! test -w /etc && ! test -w ${quote(path.dirname(workspace))}`,
+    "/usr, /etc and the workspace's parent",
+  );
   await probe('workspace writable', `test -w ${quote(workspace)}`, workspace);
-  await probe('.xagent, .mcp.json, .git/hooks read-only', '! test -w .xagent && ! test -w .mcp.json && ! test -w .git/hooks && ! { test -e .git/config && test -w .git/config; }', 'even where they do not exist yet');
+  await probe(
+    '.xagent, .mcp.json, .git/hooks read-only',
+    '! test -w .xagent && ! test -w .mcp.json && ! test -w .git/hooks && ! { test -e .git/config && test -w .git/config; }',
+    'even where they do not exist yet',
+  );
 
   const marker = mkdtempSync('/tmp/xagent-sandbox-check-');
   try {
@@ -78,7 +86,11 @@ export async function checkSandbox(sandbox: Sandbox): Promise<CheckResult[]> {
   } finally {
     rmSync(marker, { recursive: true, force: true });
   }
-  await probe('own PID namespace', 'test "$(ls /proc | grep -c "^[0-9]")" -lt 10', 'only the command\'s own processes are visible; all end with it');
+  await probe(
+    'own PID namespace',
+    'test "$(ls /proc | grep -c "^[0-9]")" -lt 10',
+    "only the command's own processes are visible; all end with it",
+  );
 
   const shown = hidden.filter((entry) => {
     try {
@@ -87,7 +99,10 @@ export async function checkSandbox(sandbox: Sandbox): Promise<CheckResult[]> {
       return false;
     }
   });
-  const emptyScript = shown.map((entry) => `{ if test -d ${quote(entry)}; then test -z "$(ls -A ${quote(entry)})"; else ! test -s ${quote(entry)}; fi; }`).join(' && ') || 'true';
+  const emptyScript =
+    shown
+      .map((entry) => `{ if test -d ${quote(entry)}; then test -z "$(ls -A ${quote(entry)})"; else ! test -s ${quote(entry)}; fi; }`)
+      .join(' && ') || 'true';
   await probe('secrets hidden', emptyScript, shown.length ? shown.join(', ') : 'none of the listed folders exist here');
 
   const server = net.createServer((socket) => socket.end());

@@ -75,7 +75,8 @@ export function parseSandboxLayer(value: unknown, source: string, trusted: boole
       throw new SandboxSettingsError('"sandbox.hide" must be a list of paths (absolute, or starting with ~/)');
     }
     for (const item of data.hide) {
-      if (!item.startsWith('/') && !item.startsWith('~/')) throw new SandboxSettingsError(`"sandbox.hide": ${JSON.stringify(item)} is neither absolute nor ~/...`);
+      if (!item.startsWith('/') && !item.startsWith('~/'))
+        throw new SandboxSettingsError(`"sandbox.hide": ${JSON.stringify(item)} is neither absolute nor ~/...`);
     }
     layer.hide = [...data.hide];
   }

@@ -71,7 +71,12 @@ export function wrapProcess(spec: ProcessSpec, options: SandboxOptions): Sandbox
  * @example const sandbox = createSandbox({ settings, workspace, xagentHome: home, env: process.env });
  * @throws SandboxUnavailableError when bwrap is not on the PATH
  */
-export function createSandbox(input: { settings: Pick<SandboxSettings, 'network' | 'hide'>; workspace: string; xagentHome: string; env: NodeJS.ProcessEnv }): Sandbox {
+export function createSandbox(input: {
+  settings: Pick<SandboxSettings, 'network' | 'hide'>;
+  workspace: string;
+  xagentHome: string;
+  env: NodeJS.ProcessEnv;
+}): Sandbox {
   const home = homeOf(input.env);
   const hidden = [...DEFAULT_HIDDEN, ...input.settings.hide].map((entry) => expandHome(entry, home));
   hidden.push(path.resolve(input.xagentHome));
@@ -83,7 +88,7 @@ export function createSandbox(input: { settings: Pick<SandboxSettings, 'network'
 export function describeSandbox(options: Pick<SandboxOptions, 'network'>): string {
   return (
     'Commands run in a sandbox: only the workspace is writable (its .xagent, .mcp.json, .git/hooks and .git/config are not), ' +
-    '/tmp is private to each command, the home folder\'s credentials are hidden, ' +
+    "/tmp is private to each command, the home folder's credentials are hidden, " +
     (options.network ? 'the network is available, ' : 'there is no network, ') +
     'and every process ends when the command does.'
   );

@@ -22,7 +22,14 @@ export interface CompactionRecord {
 export function isCompactionRecord(value: unknown): value is CompactionRecord {
   if (typeof value !== 'object' || value === null) return false;
   const v = value as Partial<CompactionRecord>;
-  return v.type === 'compaction' && typeof v.kept === 'number' && Number.isInteger(v.kept) && v.kept >= 0 && typeof v.summary === 'object' && v.summary !== null;
+  return (
+    v.type === 'compaction' &&
+    typeof v.kept === 'number' &&
+    Number.isInteger(v.kept) &&
+    v.kept >= 0 &&
+    typeof v.summary === 'object' &&
+    v.summary !== null
+  );
 }
 
 /** The conversation after the record: the summary, then the last `kept` messages (in place). */

@@ -65,13 +65,17 @@ export function readMeta(dir: string): MetaRead {
 
 /** Checks a parsed meta.json; exported for the fixtures' tests. */
 export function parseMeta(value: unknown): MetaRead {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return { kind: 'malformed', reason: 'meta.json is not an object' };
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    return { kind: 'malformed', reason: 'meta.json is not an object' };
   const v = value as Record<string, unknown>;
   if (v.schema_version !== META_SCHEMA_VERSION) {
     if (typeof v.schema_version === 'number' && v.schema_version > META_SCHEMA_VERSION) {
       return { kind: 'unsupported', version: v.schema_version };
     }
-    return { kind: 'malformed', reason: `meta.json has schema_version ${JSON.stringify(v.schema_version)}; expected ${META_SCHEMA_VERSION}` };
+    return {
+      kind: 'malformed',
+      reason: `meta.json has schema_version ${JSON.stringify(v.schema_version)}; expected ${META_SCHEMA_VERSION}`,
+    };
   }
   const wrong = (field: string) => ({ kind: 'malformed' as const, reason: `meta.json: "${field}" is missing or has the wrong type` });
   const isTime = (x: unknown) => typeof x === 'string' && !Number.isNaN(Date.parse(x));

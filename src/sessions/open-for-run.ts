@@ -78,7 +78,10 @@ export function openSessionForRun(options: OpenSessionOptions): RunSession {
   let meta: SessionMeta | null = null;
   const read = readMeta(dir);
   if (read.kind === 'unsupported') {
-    throw new SessionError('SESSION_UNREADABLE', `session ${id} was recorded by a newer xagent (meta.json schema_version ${JSON.stringify(read.version)}); this one reads ${META_SCHEMA_VERSION}`);
+    throw new SessionError(
+      'SESSION_UNREADABLE',
+      `session ${id} was recorded by a newer xagent (meta.json schema_version ${JSON.stringify(read.version)}); this one reads ${META_SCHEMA_VERSION}`,
+    );
   }
   const warnings: string[] = [];
   if (read.kind === 'ok') meta = read.meta;

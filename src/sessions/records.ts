@@ -13,9 +13,13 @@ export const RECORD_VERSION = 2;
 export function recordVersion(value: unknown, file: string): number {
   const v = (value as { v?: unknown } | null)?.v;
   if (v === undefined) return 1;
-  if (typeof v !== 'number' || !Number.isInteger(v) || v < 1) throw new SessionError('SESSION_UNREADABLE', `${file}: a line has an invalid record version ${JSON.stringify(v)}`);
+  if (typeof v !== 'number' || !Number.isInteger(v) || v < 1)
+    throw new SessionError('SESSION_UNREADABLE', `${file}: a line has an invalid record version ${JSON.stringify(v)}`);
   if (v > RECORD_VERSION) {
-    throw new SessionError('SESSION_UNREADABLE', `${file} was written by a newer xagent (record version ${v}); this one reads up to ${RECORD_VERSION}`);
+    throw new SessionError(
+      'SESSION_UNREADABLE',
+      `${file} was written by a newer xagent (record version ${v}); this one reads up to ${RECORD_VERSION}`,
+    );
   }
   return v;
 }
@@ -75,7 +79,10 @@ export function isStateRecord(record: unknown): record is TraceStateRecord {
   return typeof record === 'object' && record !== null && !('event' in record) && typeof (record as { state?: unknown }).state === 'string';
 }
 
-export function isAnnotation<E extends TraceAnnotation['event']>(record: unknown, event: E): record is Extract<TraceAnnotation, { event: E }> {
+export function isAnnotation<E extends TraceAnnotation['event']>(
+  record: unknown,
+  event: E,
+): record is Extract<TraceAnnotation, { event: E }> {
   return typeof record === 'object' && record !== null && (record as { event?: unknown }).event === event;
 }
 

@@ -71,7 +71,9 @@ export function repairPairing(messages: readonly Message[], recorded: ReadonlyMa
         pending.answered.add(id);
         return true;
       }
-      notes.push(`message ${index + 1}: dropped a tool_result for ${id}: ${pending?.answered.has(id) ? 'a second result for one call' : 'no matching tool_use before it'}`);
+      notes.push(
+        `message ${index + 1}: dropped a tool_result for ${id}: ${pending?.answered.has(id) ? 'a second result for one call' : 'no matching tool_use before it'}`,
+      );
       return false;
     });
     if (kept.length === message.content.length) {

@@ -29,7 +29,9 @@ export function readSessionRecords(traceFile: string): SessionRecords {
   return {
     states: lines.filter(isStateRecord),
     annotations: lines.filter((l): l is TraceAnnotation => typeof (l as { event?: unknown } | null)?.event === 'string'),
-    messages: read(path.join(dir, TRANSCRIPT_FILE)).map(toMessage).filter((m): m is Message => m !== null),
+    messages: read(path.join(dir, TRANSCRIPT_FILE))
+      .map(toMessage)
+      .filter((m): m is Message => m !== null),
     audit: read(path.join(dir, AUDIT_FILE)) as Array<Partial<AuditRecord>>,
   };
 }

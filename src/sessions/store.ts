@@ -26,7 +26,6 @@ export interface SessionList {
   warnings: string[];
 }
 
-
 /**
  * Every recorded session under `<home>/sessions`, most recently updated first.
  * @example const { sessions } = listSessions(process.env.XAGENT_HOME ?? '~/.xagent');
@@ -61,7 +60,10 @@ function summarize(dir: string, id: string): Summarized {
     case 'malformed':
     case 'missing': {
       const meta = deriveMeta(dir, id);
-      if (!meta) return read.kind === 'missing' ? { kind: 'empty' } : { kind: 'warning', warning: `session ${id}: ${read.reason}, and there is no transcript; skipped` };
+      if (!meta)
+        return read.kind === 'missing'
+          ? { kind: 'empty' }
+          : { kind: 'warning', warning: `session ${id}: ${read.reason}, and there is no transcript; skipped` };
       return { kind: 'ok', summary: { id, dir, meta, state: 'idle', derived: true } };
     }
     default: {
@@ -119,11 +121,16 @@ export function resolveSessionId(home: string, idOrPrefix: string): string {
   if (existsSync(dir)) return idOrPrefix;
   const root = sessionsRoot(home);
   const matches = existsSync(root)
-    ? readdirSync(root, { withFileTypes: true }).filter((e) => e.isDirectory() && e.name.startsWith(idOrPrefix)).map((e) => e.name)
+    ? readdirSync(root, { withFileTypes: true })
+        .filter((e) => e.isDirectory() && e.name.startsWith(idOrPrefix))
+        .map((e) => e.name)
     : [];
   if (matches.length === 1) return matches[0]!;
   if (matches.length > 1) {
-    throw new SessionError('SESSION_AMBIGUOUS', `session id "${idOrPrefix}" is ambiguous: ${matches.slice(0, 5).join(', ')}${matches.length > 5 ? ', ...' : ''}`);
+    throw new SessionError(
+      'SESSION_AMBIGUOUS',
+      `session id "${idOrPrefix}" is ambiguous: ${matches.slice(0, 5).join(', ')}${matches.length > 5 ? ', ...' : ''}`,
+    );
   }
   throw new SessionError('SESSION_NOT_FOUND', `no session "${idOrPrefix}" in ${root} (xagent sessions lists them)`);
 }

@@ -30,4 +30,3 @@ export function fsErrorResult(error: unknown, display: string): ToolResult {
       throw error;
   }
 }
-

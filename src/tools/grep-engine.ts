@@ -25,9 +25,7 @@ export interface GrepMatch {
   text: string;
 }
 
-export type GrepOutcome =
-  | { kind: 'matches'; matches: GrepMatch[]; truncated: boolean }
-  | { kind: 'invalid-pattern'; message: string };
+export type GrepOutcome = { kind: 'matches'; matches: GrepMatch[]; truncated: boolean } | { kind: 'invalid-pattern'; message: string };
 
 export type GrepEngine = (query: GrepQuery) => Promise<GrepOutcome>;
 

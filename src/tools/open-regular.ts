@@ -9,7 +9,10 @@ import { fail } from './result.js';
  * file is opened non-blocking and checked again on the descriptor, which is what gets read.
  * @example const opened = await openRegularFile(absolute, display); if ('result' in opened) return opened.result;
  */
-export async function openRegularFile(absolute: string, display: string): Promise<{ handle: FileHandle; size: number } | { result: ToolResult }> {
+export async function openRegularFile(
+  absolute: string,
+  display: string,
+): Promise<{ handle: FileHandle; size: number } | { result: ToolResult }> {
   const before = await stat(absolute);
   if (before.isDirectory()) return { result: fail(`${display} is a directory, use list_dir.`) };
   if (!before.isFile()) return { result: notRegular(display) };

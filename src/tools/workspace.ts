@@ -35,7 +35,8 @@ export async function resolveInWorkspace(workspace: string, requested: string): 
     // Path errors the model can fix are results, not a stopped task.
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ELOOP') return refuse(`Path "${requested}" goes through a loop of symbolic links; refused.`);
-    if (code === 'ENAMETOOLONG') return refuse(`Path "${requested.slice(0, 200)}${requested.length > 200 ? '…' : ''}" is too long for the file system.`);
+    if (code === 'ENAMETOOLONG')
+      return refuse(`Path "${requested.slice(0, 200)}${requested.length > 200 ? '…' : ''}" is too long for the file system.`);
     if (code === 'EACCES') return refuse(`Path "${requested}": permission denied by the operating system.`);
     throw error;
   }
@@ -67,9 +68,7 @@ async function resolve(workspace: string, requested: string): Promise<ResolvedPa
       return refuse(`Path "${requested}" goes through a symbolic link whose target does not exist; refused.`);
     }
     if (!isInside(root, real)) {
-      return refuse(
-        `Path "${requested}" resolves through a symbolic link to ${real}, which is outside the workspace (${root}); refused.`,
-      );
+      return refuse(`Path "${requested}" resolves through a symbolic link to ${real}, which is outside the workspace (${root}); refused.`);
     }
     const absolute = path.join(real, ...missing);
     return { ok: true, absolute, display: toDisplay(root, lexical), exists: missing.length === 0 };

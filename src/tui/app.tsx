@@ -20,7 +20,9 @@ const LIVE_LINES = 12;
 
 /** The last `lines` lines of `text` wrapped at `width`, roughly: enough for a live view. */
 function tail(text: string, lines: number, width: number): string {
-  const wrapped = text.split('\n').flatMap((line) => (line.length <= width ? [line] : (line.match(new RegExp(`.{1,${width}}(\\s|$)|\\S+`, 'g')) ?? [line])));
+  const wrapped = text
+    .split('\n')
+    .flatMap((line) => (line.length <= width ? [line] : (line.match(new RegExp(`.{1,${width}}(\\s|$)|\\S+`, 'g')) ?? [line])));
   return wrapped.length <= lines ? text : `…\n${wrapped.slice(-lines).join('\n')}`;
 }
 
@@ -84,7 +86,11 @@ function ItemView({ item, width }: { item: Item; width: number }) {
       );
     case 'note': {
       const color = item.tone === 'error' ? 'red' : item.tone === 'warn' ? 'yellow' : undefined;
-      return <Text color={color} dimColor={item.tone === 'dim'}>{item.text}</Text>;
+      return (
+        <Text color={color} dimColor={item.tone === 'dim'}>
+          {item.text}
+        </Text>
+      );
     }
     default: {
       const unreachable: never = item;
@@ -117,7 +123,9 @@ function StatusLine({ state }: { state: TuiState }) {
   const tokens = `↑ ${formatTokens(state.usage.input_tokens)} ↓ ${formatTokens(state.usage.output_tokens)} tokens`;
   return (
     <Box paddingX={1}>
-      <Text dimColor>{`${state.modelId} · session ${state.sessionId.slice(0, 8)} · ${tokens}${cost} · ${state.permissionMode} · /help`}</Text>
+      <Text
+        dimColor
+      >{`${state.modelId} · session ${state.sessionId.slice(0, 8)} · ${tokens}${cost} · ${state.permissionMode} · /help`}</Text>
     </Box>
   );
 }

@@ -59,7 +59,10 @@ export function registerBuiltinCommands(deps: BuiltinDeps): void {
         const here = sessions.filter((s) => s.meta.workspace === controller.config.workspace).slice(0, 10);
         if (here.length === 0) return print('No recorded sessions in this workspace.', 'dim');
         return print(
-          ['Sessions in this workspace (newest first); /resume <id> continues one:', ...here.map((s) => `  ${short(s.id)}  ${s.meta.updated.slice(0, 16).replace('T', ' ')}  ${s.meta.first_prompt}`)].join('\n'),
+          [
+            'Sessions in this workspace (newest first); /resume <id> continues one:',
+            ...here.map((s) => `  ${short(s.id)}  ${s.meta.updated.slice(0, 16).replace('T', ' ')}  ${s.meta.first_prompt}`),
+          ].join('\n'),
         );
       }
       const run = await deps.openRun(args, notes(print));
@@ -143,7 +146,9 @@ export function registerBuiltinCommands(deps: BuiltinDeps): void {
     run: ({ controller, print }) => {
       const { usage, costUsd } = controller.store.get();
       const cost = costUsd === null ? 'cost unknown for this model' : `$${costUsd.toFixed(4)}`;
-      print(`Session ${short(controller.session.sessionId)}: ↑ ${formatTokens(usage.input_tokens)} input · ↓ ${formatTokens(usage.output_tokens)} output tokens · ${cost}`);
+      print(
+        `Session ${short(controller.session.sessionId)}: ↑ ${formatTokens(usage.input_tokens)} input · ↓ ${formatTokens(usage.output_tokens)} output tokens · ${cost}`,
+      );
     },
   });
 

@@ -48,7 +48,12 @@ export async function runCommand(line: string, context: CommandContext): Promise
   const matches = completeCommand(`/${name}`);
   const command = registry.get(name) ?? (name && matches.length === 1 ? matches[0] : undefined);
   if (!command) {
-    context.print(`Unknown command /${name}. Commands: ${listCommands().map((c) => `/${c.name}`).join(' ')}`, 'error');
+    context.print(
+      `Unknown command /${name}. Commands: ${listCommands()
+        .map((c) => `/${c.name}`)
+        .join(' ')}`,
+      'error',
+    );
     return;
   }
   if (context.controller.busy && !command.whileRunning) {

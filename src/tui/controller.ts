@@ -92,7 +92,13 @@ export class TuiController {
         if (answered) return;
         answered = true;
         if (a.kind === 'feedback') {
-          store.add({ kind: 'tool', label: describeActivity(call), summary: `declined by you: ${visible(a.text)}`, isError: true, tail: [] });
+          store.add({
+            kind: 'tool',
+            label: describeActivity(call),
+            summary: `declined by you: ${visible(a.text)}`,
+            isError: true,
+            tail: [],
+          });
         }
         signal.removeEventListener('abort', onAbort);
         this.store.update({ dialog: null });

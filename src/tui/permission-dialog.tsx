@@ -23,7 +23,13 @@ export function PermissionDialog({ request }: { request: DialogRequest }) {
   const options = [
     { key: '1', label: 'Yes', pick: () => answer({ kind: 'yes' }) },
     ...(view.alwaysRules.length > 0
-      ? [{ key: '2', label: `Yes, and don't ask again for ${view.alwaysRules.join(', ')} (saved to ${view.settingsFile})`, pick: () => answer({ kind: 'always' }) }]
+      ? [
+          {
+            key: '2',
+            label: `Yes, and don't ask again for ${view.alwaysRules.join(', ')} (saved to ${view.settingsFile})`,
+            pick: () => answer({ kind: 'always' }),
+          },
+        ]
       : []),
     { key: '3', label: 'No, and tell xagent what to do instead', pick: () => setFeedback('') },
   ];

@@ -56,7 +56,10 @@ export function startTui(run: PreparedRun, options: TuiOptions): TuiHandle {
     void markdownReady.then(() => controller.runTask(text));
   };
 
-  store.note(`xagent · ${config.modelLabel} · ${config.workspace}\nType a task; /help lists commands. Esc stops a task; Ctrl-D leaves.`, 'dim');
+  store.note(
+    `xagent · ${config.modelLabel} · ${config.workspace}\nType a task; /help lists commands. Esc stops a task; Ctrl-D leaves.`,
+    'dim',
+  );
   if (run.inspector) store.note(`Inspector: ${run.inspector.server.url}`, 'dim');
   if (!session.isNew) {
     const prompt = lastPrompt(session.messages);
@@ -69,11 +72,14 @@ export function startTui(run: PreparedRun, options: TuiOptions): TuiHandle {
   const stdin = options.stdin ?? process.stdin;
   // Raw at once, not when Ink's input hook mounts: keys typed meanwhile must not be echoed and cooked.
   if (stdin.isTTY) stdin.setRawMode(true);
-  const ink = render(<App store={store} history={history} onSubmit={submit} onInterrupt={() => controller.interrupt()} onLeave={() => leave()} />, {
-    exitOnCtrlC: false,
-    stdout,
-    stdin,
-  });
+  const ink = render(
+    <App store={store} history={history} onSubmit={submit} onInterrupt={() => controller.interrupt()} onLeave={() => leave()} />,
+    {
+      exitOnCtrlC: false,
+      stdout,
+      stdin,
+    },
+  );
   if (config.prompt) submit(config.prompt);
 
   const done = (async () => {

@@ -25,7 +25,8 @@ describe('benchmarks', () => {
   it('every benchmark runs at tiny sizes and yields one table row per figure, with a baseline and a target where the issue sets one', async () => {
     const rows = await runBenchmarks(TINY);
     const names = rows.map((r) => r.name);
-    for (const prefix of ['1. ', '2. ', '3. ', '4. ', '5. ', '6. ', '7. ', '8. ', '9. ']) expect(names.some((n) => n.startsWith(prefix))).toBe(true);
+    for (const prefix of ['1. ', '2. ', '3. ', '4. ', '5. ', '6. ', '7. ', '8. ', '9. '])
+      expect(names.some((n) => n.startsWith(prefix))).toBe(true);
     expect(rows).toHaveLength(24);
     for (const row of rows.filter((r) => !r.skipped)) {
       expect(row.value.min).toBeLessThanOrEqual(row.value.median);

@@ -5,7 +5,10 @@ import { CLI } from '../support/run-cli.js';
 
 // esbuild's metafile of the CLI bundle (npm run build writes it next to the bundle).
 interface Metafile {
-  outputs: Record<string, { entryPoint?: string; inputs: Record<string, unknown>; imports: Array<{ path: string; kind: string; external?: boolean }> }>;
+  outputs: Record<
+    string,
+    { entryPoint?: string; inputs: Record<string, unknown>; imports: Array<{ path: string; kind: string; external?: boolean }> }
+  >;
 }
 const metaPath = fileURLToPath(new URL('../../dist/bundle-meta.json', import.meta.url));
 
@@ -25,7 +28,9 @@ function eagerInputs(meta: Metafile): string[] {
 
 describe('the CLI bundle', () => {
   it.skipIf(process.env.XAGENT_TEST_CLI)('is what the tests spawn, and what package.json bin names', () => {
-    const pkg = JSON.parse(readFileSync(fileURLToPath(new URL('../../package.json', import.meta.url)), 'utf8')) as { bin: Record<string, string> };
+    const pkg = JSON.parse(readFileSync(fileURLToPath(new URL('../../package.json', import.meta.url)), 'utf8')) as {
+      bin: Record<string, string>;
+    };
     expect(fileURLToPath(new URL(`../../${pkg.bin.xagent}`, import.meta.url))).toBe(CLI);
     expect(existsSync(CLI)).toBe(true);
   });

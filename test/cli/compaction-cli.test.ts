@@ -44,15 +44,34 @@ describe('compaction', () => {
     const workspace = tempDir('xagent-ws-');
     const home = tempDir('xagent-home-');
     for (let i = 0; i < 40; i++) {
-      writeFileSync(path.join(workspace, `f${i}.txt`), `FACT-${i} is ${['red', 'green', 'blue', 'amber'][i % 4]}${i}\n${'filler text, one line of many.\n'.repeat(250)}`);
+      writeFileSync(
+        path.join(workspace, `f${i}.txt`),
+        `FACT-${i} is ${['red', 'green', 'blue', 'amber'][i % 4]}${i}\n${'filler text, one line of many.\n'.repeat(250)}`,
+      );
     }
     const script: FakeResponse[] = [
-      ...Array.from({ length: 40 }, (_, i): FakeResponse => ({ content: [{ type: 'tool_use', id: `toolu_f${i}`, name: 'read_file', input: { path: `f${i}.txt` } }] })),
+      ...Array.from(
+        { length: 40 },
+        (_, i): FakeResponse => ({ content: [{ type: 'tool_use', id: `toolu_f${i}`, name: 'read_file', input: { path: `f${i}.txt` } }] }),
+      ),
       { text: 'Read all forty files.' },
     ];
     fake = await startFakeAnthropic(script, { contextWindow: WINDOW, respond: summariser });
     const run = await runCli(
-      ['-p', 'read f0.txt to f39.txt', '--cwd', workspace, '--context-window', String(WINDOW), '--max-turns', '60', '--max-tool-calls', '60', '--output-format', 'json'],
+      [
+        '-p',
+        'read f0.txt to f39.txt',
+        '--cwd',
+        workspace,
+        '--context-window',
+        String(WINDOW),
+        '--max-turns',
+        '60',
+        '--max-tool-calls',
+        '60',
+        '--output-format',
+        'json',
+      ],
       { env: env(home, fake.url) },
     );
     expect(run.code, run.stderr).toBe(0);
@@ -73,7 +92,14 @@ describe('compaction', () => {
 
     const trace = jsonLines(readFileSync(result!.trace_path, 'utf8'));
     const compactions = trace.filter((l) => l.event === 'compact');
-    expect(compactions.length, JSON.stringify({ compactions, usages: fake.usages.map((u) => u.input_tokens + u.cache_read_input_tokens + u.cache_creation_input_tokens), n: fake.requests.length })).toBeGreaterThanOrEqual(3);
+    expect(
+      compactions.length,
+      JSON.stringify({
+        compactions,
+        usages: fake.usages.map((u) => u.input_tokens + u.cache_read_input_tokens + u.cache_creation_input_tokens),
+        n: fake.requests.length,
+      }),
+    ).toBeGreaterThanOrEqual(3);
     expect(compactions.every((c) => c.reason === 'threshold' && typeof c.tokens_after === 'number')).toBe(true);
     expect(trace.filter((l) => l.state === 'build_context').length).toBe(1 + compactions.length);
     // The transcript keeps the whole history, and marks each cut.
@@ -83,7 +109,10 @@ describe('compaction', () => {
 
     // --resume continues from the compacted context, not from the whole history.
     fake.push({ text: 'Still here.' });
-    const resumed = await runCli(['-p', 'what was FACT-0?', '--cwd', workspace, '--resume', result!.session_id, '--context-window', String(WINDOW)], { env: env(home, fake.url) });
+    const resumed = await runCli(
+      ['-p', 'what was FACT-0?', '--cwd', workspace, '--resume', result!.session_id, '--context-window', String(WINDOW)],
+      { env: env(home, fake.url) },
+    );
     expect(resumed.code, resumed.stderr).toBe(0);
     const next = fake.requests.at(-1)!.body as { messages: Message[] };
     expect(JSON.stringify(next.messages[0])).toContain('FACT-0 is red0');
@@ -104,9 +133,12 @@ describe('compaction', () => {
       { contextWindow: 11_000, respond: summariser },
     );
     // The client believes in a bigger window, so only the API's 400 can tell it.
-    const run = await runCli(['-p', 'read big.txt then medium.txt', '--cwd', workspace, '--context-window', '200000', '--output-format', 'stream-json'], {
-      env: env(home, fake.url),
-    });
+    const run = await runCli(
+      ['-p', 'read big.txt then medium.txt', '--cwd', workspace, '--context-window', '200000', '--output-format', 'stream-json'],
+      {
+        env: env(home, fake.url),
+      },
+    );
     const events = jsonLines(run.stdout);
     expect(run.code, JSON.stringify(events.filter((e) => e.type !== 'state' && e.type !== 'text_delta'))).toBe(0);
     expect(events.at(-1)).toMatchObject({ type: 'result', reason: 'final_answer' });
@@ -121,7 +153,10 @@ describe('compaction', () => {
     const workspace = tempDir('xagent-ws-');
     const home = tempDir('xagent-home-');
     fake = await startFakeAnthropic([], { contextWindow: 1000, respond: summariser });
-    const run = await runCli(['-p', `a prompt far too long for the window ${'y'.repeat(8000)}`, '--cwd', workspace, '--output-format', 'json'], { env: env(home, fake.url) });
+    const run = await runCli(
+      ['-p', `a prompt far too long for the window ${'y'.repeat(8000)}`, '--cwd', workspace, '--output-format', 'json'],
+      { env: env(home, fake.url) },
+    );
     expect(run.code).toBe(8);
     const [result] = jsonLines(run.stdout);
     expect(result).toMatchObject({ reason: 'model_error', error: { message: expect.stringMatching(/prompt is too long/) } });

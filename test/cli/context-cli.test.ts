@@ -9,14 +9,19 @@ import { jsonLines, runCli } from '../support/run-cli.js';
 /** Caching, thinking, cost and project instructions, end to end: the built CLI against the fake API. */
 const api = useFakeApi();
 
-const readNotes = (n: number): FakeResponse => ({ content: [{ type: 'tool_use', id: `toolu_r${n}`, name: 'read_file', input: { path: 'notes.txt' } }] });
+const readNotes = (n: number): FakeResponse => ({
+  content: [{ type: 'tool_use', id: `toolu_r${n}`, name: 'read_file', input: { path: 'notes.txt' } }],
+});
 
 describe('prompt caching', () => {
   it('reads at least 80 % of the input tokens from the cache over a 20-round session, more each round', async () => {
     const script = [...Array.from({ length: 19 }, (_, i) => readNotes(i)), { text: 'Read it 19 times.' }];
     const env = await api.start(script);
     writeFileSync(path.join(api.workspace, 'notes.txt'), 'a line of notes\n'.repeat(20));
-    const run = await runCli(['-p', 'read notes.txt 19 times', '--cwd', api.workspace, '--max-turns', '25', '--max-tool-calls', '25', '--output-format', 'json'], { env });
+    const run = await runCli(
+      ['-p', 'read notes.txt 19 times', '--cwd', api.workspace, '--max-turns', '25', '--max-tool-calls', '25', '--output-format', 'json'],
+      { env },
+    );
     expect(run.code, run.stderr).toBe(0);
     const [result] = jsonLines(run.stdout) as Array<{ usage: Record<string, number> }>;
     const { input_tokens, cache_read_input_tokens, cache_creation_input_tokens } = result!.usage;
@@ -34,8 +39,14 @@ describe('cost', () => {
   it('puts total_cost_usd = usage x price in the json result and the session list, and cache figures in usage', async () => {
     const env = await api.start([readNotes(1), { text: 'done' }]);
     writeFileSync(path.join(api.workspace, 'notes.txt'), 'hi\n');
-    const run = await runCli(['-p', 'read notes', '--cwd', api.workspace, '--model', 'claude-haiku-4-5', '--output-format', 'json'], { env });
-    const [result] = jsonLines(run.stdout) as Array<{ usage: { input_tokens: number; output_tokens: number }; total_cost_usd: number; session_id: string }>;
+    const run = await runCli(['-p', 'read notes', '--cwd', api.workspace, '--model', 'claude-haiku-4-5', '--output-format', 'json'], {
+      env,
+    });
+    const [result] = jsonLines(run.stdout) as Array<{
+      usage: { input_tokens: number; output_tokens: number };
+      total_cost_usd: number;
+      session_id: string;
+    }>;
     expect(result!.usage).toHaveProperty('cache_read_input_tokens');
     expect(result!.usage).toHaveProperty('cache_creation_input_tokens');
     expect(result!.total_cost_usd).toBeGreaterThan(0);
@@ -47,7 +58,9 @@ describe('cost', () => {
 
   it('says null, not a guess, for a model whose price is unknown', async () => {
     const env = await api.start([{ text: 'ok' }]);
-    const run = await runCli(['-p', 'hi', '--cwd', api.workspace, '--model', 'claude-unknown-9', '--output-format', 'stream-json'], { env });
+    const run = await runCli(['-p', 'hi', '--cwd', api.workspace, '--model', 'claude-unknown-9', '--output-format', 'stream-json'], {
+      env,
+    });
     const result = jsonLines(run.stdout).at(-1)!;
     expect(result).toMatchObject({ type: 'result', total_cost_usd: null });
   });
@@ -62,18 +75,32 @@ describe('extended thinking', () => {
       { text: 'Still hi.' },
     ]);
     writeFileSync(path.join(api.workspace, 'notes.txt'), 'hi\n');
-    const run = await runCli(['-p', 'read notes', '--cwd', api.workspace, '--max-thinking-tokens', '2048', '--output-format', 'stream-json'], { env });
+    const run = await runCli(
+      ['-p', 'read notes', '--cwd', api.workspace, '--max-thinking-tokens', '2048', '--output-format', 'stream-json'],
+      { env },
+    );
     expect(run.code, run.stderr).toBe(0);
     const events = jsonLines(run.stdout);
-    expect(events.filter((e) => e.type === 'thinking_delta').map((e) => e.thinking).join('')).toBe(thinkingBlock.thinking);
+    expect(
+      events
+        .filter((e) => e.type === 'thinking_delta')
+        .map((e) => e.thinking)
+        .join(''),
+    ).toBe(thinkingBlock.thinking);
     const first = api.fake.requests[0]!.body as { thinking: unknown; max_tokens: number };
     expect(first.thinking).toEqual({ type: 'enabled', budget_tokens: 2048 });
     expect(first.max_tokens).toBeGreaterThan(2048);
     // What the fake sent in answer 1 is what came back in request 2, signature and all.
     const second = api.fake.requests[1]!.body as { messages: Array<{ role: string; content: Array<Record<string, unknown>> }> };
-    expect(second.messages[1]!.content[0]).toMatchObject({ type: 'thinking', thinking: thinkingBlock.thinking, signature: expect.any(String) });
+    expect(second.messages[1]!.content[0]).toMatchObject({
+      type: 'thinking',
+      thinking: thinkingBlock.thinking,
+      signature: expect.any(String),
+    });
     const sessionId = String(events.at(-1)!.session_id);
-    const resumed = await runCli(['-p', 'again', '--cwd', api.workspace, '--resume', sessionId, '--max-thinking-tokens', '2048'], { env: { ...env, MAX_THINKING_TOKENS: '0' } });
+    const resumed = await runCli(['-p', 'again', '--cwd', api.workspace, '--resume', sessionId, '--max-thinking-tokens', '2048'], {
+      env: { ...env, MAX_THINKING_TOKENS: '0' },
+    });
     expect(resumed.code, resumed.stderr).toBe(0);
     const third = api.fake.requests[2]!.body as { messages: Array<{ content: Array<Record<string, unknown>> }> };
     expect(third.messages[1]!.content[0]).toEqual(second.messages[1]!.content[0]);
@@ -105,6 +132,9 @@ describe('project instructions', () => {
     expect(body.system[0]!.text).toContain('Answer in French.');
     const [result] = jsonLines(run.stdout) as Array<{ trace_path: string }>;
     const [start] = jsonLines((await import('node:fs')).readFileSync(result!.trace_path, 'utf8'));
-    expect(start).toMatchObject({ event: 'task_start', instructions: [path.join(api.home, 'AGENTS.md'), expect.stringMatching(/AGENTS\.md$/)] });
+    expect(start).toMatchObject({
+      event: 'task_start',
+      instructions: [path.join(api.home, 'AGENTS.md'), expect.stringMatching(/AGENTS\.md$/)],
+    });
   });
 });

@@ -15,7 +15,16 @@ describe('xagent diagram', () => {
   it('prints a standalone SVG with every state marked for the inspector', async () => {
     const run = await runCli(['diagram', '--format', 'svg']);
     expect(run.code).toBe(0);
-    for (const state of ['build_context', 'call_model', 'validate_tool', 'ask_permission', 'execute_tool', 'append_tool_result', 'recover', 'done']) {
+    for (const state of [
+      'build_context',
+      'call_model',
+      'validate_tool',
+      'ask_permission',
+      'execute_tool',
+      'append_tool_result',
+      'recover',
+      'done',
+    ]) {
       expect(run.stdout).toContain(`data-state="${state}"`);
     }
   });

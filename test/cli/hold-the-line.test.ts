@@ -33,8 +33,16 @@ const sessionFile = (home: string, name: string) => {
 };
 
 /** Runs the CLI, killing it (and failing) only if it is still alive after `guardMs`: that is the hang. */
-async function guarded(args: string[], env: Record<string, string>, guardMs = 30_000, act?: (child: ReturnType<typeof spawn>) => void): Promise<CliRun & { hung: boolean }> {
-  const child = spawn(process.execPath, [CLI, ...args], { env: { PATH: process.env.PATH ?? '', HOME: env.XAGENT_HOME ?? '/tmp', NO_COLOR: '1', ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
+async function guarded(
+  args: string[],
+  env: Record<string, string>,
+  guardMs = 30_000,
+  act?: (child: ReturnType<typeof spawn>) => void,
+): Promise<CliRun & { hung: boolean }> {
+  const child = spawn(process.execPath, [CLI, ...args], {
+    env: { PATH: process.env.PATH ?? '', HOME: env.XAGENT_HOME ?? '/tmp', NO_COLOR: '1', ...env },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
@@ -45,7 +53,10 @@ async function guarded(args: string[], env: Record<string, string>, guardMs = 30
     child.kill('SIGKILL');
   }, guardMs);
   act?.(child);
-  const [code, signal] = (await new Promise((resolve) => child.on('exit', (c, s) => resolve([c, s])))) as [number | null, NodeJS.Signals | null];
+  const [code, signal] = (await new Promise((resolve) => child.on('exit', (c, s) => resolve([c, s])))) as [
+    number | null,
+    NodeJS.Signals | null,
+  ];
   clearTimeout(guard);
   return { code, signal, stdout, stderr, hung };
 }
@@ -65,21 +76,33 @@ describe('issue 18.8 and 18.11: a task stopped during a bash command', () => {
     ['Ctrl-C, the command ignoring SIGTERM', 'SIGINT', "trap '' TERM; sleep 30", 130],
   ] as const)('%s: exits, kills the command and writes its audit line', async (_name, signal, command, code) => {
     const s = setup([bashCall(`echo $$ > pid; ${command}`), { text: 'never' }]);
-    const run = await guarded(['-p', 'go', '--cwd', s.workspace, '--allow', 'bash', '--model-script', s.script], { XAGENT_HOME: s.home }, 30_000, (child) => {
-      void until(() => existsSync(path.join(s.workspace, 'pid')) && readFileSync(path.join(s.workspace, 'pid'), 'utf8').endsWith('\n')).then(() => child.kill(signal));
-    });
+    const run = await guarded(
+      ['-p', 'go', '--cwd', s.workspace, '--allow', 'bash', '--model-script', s.script],
+      { XAGENT_HOME: s.home },
+      30_000,
+      (child) => {
+        void until(
+          () => existsSync(path.join(s.workspace, 'pid')) && readFileSync(path.join(s.workspace, 'pid'), 'utf8').endsWith('\n'),
+        ).then(() => child.kill(signal));
+      },
+    );
     expect(run.hung).toBe(false);
     expect(run.code).toBe(code);
     const pgid = Number(readFileSync(path.join(s.workspace, 'pid'), 'utf8'));
     await until(() => !groupAlive(pgid), 3000);
-    const audit = sessionFile(s.home, 'audit.jsonl').trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+    const audit = sessionFile(s.home, 'audit.jsonl')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
     expect(audit).toHaveLength(1);
     expect(audit[0]).toMatchObject({ aborted: true, is_error: true, call: { name: 'bash' } });
   });
 
   it('--timeout during the command: exit 5, the command killed, the audit line written', async () => {
     const s = setup([bashCall("echo $$ > pid; trap '' TERM; sleep 30"), { text: 'never' }]);
-    const run = await guarded(['-p', 'go', '--cwd', s.workspace, '--allow', 'bash', '--timeout', '2s', '--model-script', s.script], { XAGENT_HOME: s.home });
+    const run = await guarded(['-p', 'go', '--cwd', s.workspace, '--allow', 'bash', '--timeout', '2s', '--model-script', s.script], {
+      XAGENT_HOME: s.home,
+    });
     expect(run.hung).toBe(false);
     expect(run.code).toBe(5);
     await until(() => !groupAlive(Number(readFileSync(path.join(s.workspace, 'pid'), 'utf8'))), 3000);
@@ -94,7 +117,11 @@ describe('issue 18.7: a FIFO does not hang the process', () => {
   ])('%s on a FIFO is an error result and the task goes on', async (name, input) => {
     const s = setup([{ content: [{ type: 'tool_use', name, input }] }, { text: 'done' }]);
     mkfifo(path.join(s.workspace, 'pipe'));
-    const run = await guarded(['-p', 'go', '--cwd', s.workspace, '--permission-mode', 'acceptEdits', '--timeout', '5s', '--model-script', s.script], { XAGENT_HOME: s.home }, 20_000);
+    const run = await guarded(
+      ['-p', 'go', '--cwd', s.workspace, '--permission-mode', 'acceptEdits', '--timeout', '5s', '--model-script', s.script],
+      { XAGENT_HOME: s.home },
+      20_000,
+    );
     expect(run.hung).toBe(false);
     expect(run.code).toBe(0);
     expect(sessionFile(s.home, 'transcript.jsonl')).toContain('not a regular file');
@@ -117,8 +144,15 @@ describe('issue 18.10: a tool input nested thousands of levels deep', () => {
   it('goes back to the model as an invalid input; the task finishes', async () => {
     const s = setup([]);
     const deep = `${'{"a":'.repeat(4500)}"x"${'}'.repeat(4500)}`;
-    writeFileSync(s.script, `{"responses":[{"content":[{"type":"tool_use","name":"read_file","input":{"path":"a","x":${deep}}}]},{"text":"done"}]}`);
-    const run = await guarded(['-p', 'go', '--cwd', s.workspace, '--output-format', 'json', '--model-script', s.script], { XAGENT_HOME: s.home }, 20_000);
+    writeFileSync(
+      s.script,
+      `{"responses":[{"content":[{"type":"tool_use","name":"read_file","input":{"path":"a","x":${deep}}}]},{"text":"done"}]}`,
+    );
+    const run = await guarded(
+      ['-p', 'go', '--cwd', s.workspace, '--output-format', 'json', '--model-script', s.script],
+      { XAGENT_HOME: s.home },
+      20_000,
+    );
     expect(run.hung).toBe(false);
     expect(run.code).toBe(0);
     expect(sessionFile(s.home, 'transcript.jsonl')).toContain('nested more than 64 levels deep');
@@ -152,7 +186,9 @@ describe('issue 18.13: flags and rules that were accepted silently', () => {
     const s = setup([{ content: [{ type: 'tool_use', name: 'list_dir', input: {} }] }, { text: 'done' }]);
     const first = await runCli(['-p', 'one', '--cwd', s.workspace, '--model-script', s.script], { env: { XAGENT_HOME: s.home } });
     expect(first.code).toBe(0);
-    const second = await runCli(['-p', 'two', '--continue', '--cwd', s.workspace, '--model-script', s.script], { env: { XAGENT_HOME: s.home } });
+    const second = await runCli(['-p', 'two', '--continue', '--cwd', s.workspace, '--model-script', s.script], {
+      env: { XAGENT_HOME: s.home },
+    });
     expect(second.code).toBe(0);
     type Block = { type: string; id?: string };
     const ids = sessionFile(s.home, 'transcript.jsonl')

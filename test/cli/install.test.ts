@@ -25,8 +25,17 @@ function installPacked(): { bin: string } {
 }
 
 /** Async, so the fake API in this process can answer while the CLI waits for it. */
-function run(bin: string, args: string[], env: Record<string, string>, cwd: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(bin, args, { cwd, env: { PATH: process.env.PATH ?? '', HOME: tempDir(), NO_COLOR: '1', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+function run(
+  bin: string,
+  args: string[],
+  env: Record<string, string>,
+  cwd: string,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawn(bin, args, {
+    cwd,
+    env: { PATH: process.env.PATH ?? '', HOME: tempDir(), NO_COLOR: '1', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
@@ -37,7 +46,9 @@ function run(bin: string, args: string[], env: Record<string, string>, cwd: stri
 describe('the packed package, installed globally', () => {
   const api = useFakeApi();
 
-  it('puts xagent on the PATH: --version, a -p task against the API and inspect, all from another folder', { timeout: 240_000 }, async () => {
+  it('puts xagent on the PATH: --version, a -p task against the API and inspect, all from another folder', {
+    timeout: 240_000,
+  }, async () => {
     const { bin } = installPacked();
     const elsewhere = api.workspace;
     const version = await run(bin, ['--version'], {}, elsewhere);
@@ -50,7 +61,11 @@ describe('the packed package, installed globally', () => {
     expect(result.text).toBe('Hello from the installed xagent.');
 
     // inspect serves the recorded session until Ctrl-C; its page must load from the installed files.
-    const child = spawn(bin, ['inspect', result.session_id], { cwd: elsewhere, env: { PATH: process.env.PATH ?? '', HOME: tempDir(), ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn(bin, ['inspect', result.session_id], {
+      cwd: elsewhere,
+      env: { PATH: process.env.PATH ?? '', HOME: tempDir(), ...env },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
     let stderr = '';
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     try {

@@ -26,13 +26,22 @@ describe.skipIf(!HAVE_SCRIPT && !process.env.CI)('/context, /cost and /compact i
     const workspace = tempDir('xagent-ws-');
     const home = tempDir('xagent-home-');
     writeFileSync(path.join(workspace, 'AGENTS.md'), 'Be brief.');
-    const env = { PATH: process.env.PATH ?? '', HOME: tempDir(), TERM: 'dumb', XAGENT_HOME: home, ANTHROPIC_API_KEY: 'sk-ant-test', ANTHROPIC_BASE_URL: fake.url };
+    const env = {
+      PATH: process.env.PATH ?? '',
+      HOME: tempDir(),
+      TERM: 'dumb',
+      XAGENT_HOME: home,
+      ANTHROPIC_API_KEY: 'sk-ant-test',
+      ANTHROPIC_BASE_URL: fake.url,
+    };
     const pty = startInPty(`${process.execPath} ${CLI} --model claude-haiku-4-5`, env, workspace);
 
     const wait = (pattern: string, from = 0) =>
       Promise.race([
         pty.waitFor(pattern, from),
-        new Promise<number>((_, reject) => setTimeout(() => reject(new Error(`no ${pattern} after ${from}; screen:\n${pty.screen()}`)), 10_000).unref()),
+        new Promise<number>((_, reject) =>
+          setTimeout(() => reject(new Error(`no ${pattern} after ${from}; screen:\n${pty.screen()}`)), 10_000).unref(),
+        ),
       ]);
     let at = await wait('› ');
     pty.type('what is the secret word?\r');
@@ -63,7 +72,10 @@ describe.skipIf(!HAVE_SCRIPT && !process.env.CI)('/context, /cost and /compact i
     // The transcript keeps every message and marks the cut.
     const sessions = path.join(home, 'sessions');
     const [id] = (await import('node:fs')).readdirSync(sessions);
-    const lines = readFileSync(path.join(sessions, id!, 'transcript.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { type?: string });
+    const lines = readFileSync(path.join(sessions, id!, 'transcript.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { type?: string });
     expect(lines.filter((l) => l.type === 'compaction')).toHaveLength(1);
     expect(lines.filter((l) => l.type !== 'compaction')).toHaveLength(6);
   });

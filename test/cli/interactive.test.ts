@@ -24,7 +24,14 @@ describe.skipIf(!HAVE_SCRIPT && !process.env.CI)('the line prompt on a terminal 
       { text: 'Still here.' },
     ]);
     const workspace = tempDir('xagent-ws-');
-    const env = { PATH: process.env.PATH ?? '', HOME: tempDir(), TERM: 'dumb', XAGENT_HOME: tempDir(), ANTHROPIC_API_KEY: 'sk-ant-test', ANTHROPIC_BASE_URL: fake.url };
+    const env = {
+      PATH: process.env.PATH ?? '',
+      HOME: tempDir(),
+      TERM: 'dumb',
+      XAGENT_HOME: tempDir(),
+      ANTHROPIC_API_KEY: 'sk-ant-test',
+      ANTHROPIC_BASE_URL: fake.url,
+    };
     const pty = startInPty(`${process.execPath} ${CLI}`, env, workspace);
 
     let at = await pty.waitFor('› ');

@@ -9,7 +9,12 @@ import { runCli } from '../support/run-cli.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const npm = (args: string[], cwd: string) =>
-  execFileSync('npm', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, npm_config_update_notifier: 'false' } });
+  execFileSync('npm', args, {
+    cwd,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, npm_config_update_notifier: 'false' },
+  });
 
 const api = useFakeApi();
 
@@ -19,11 +24,17 @@ describe('the packed tarball, installed with npm install -g', () => {
   it('runs the bundle: --version and a -p task against the fake API, without dist/src', async () => {
     const packDir = tempDir('xagent-pack-');
     const prefix = tempDir('xagent-prefix-');
-    const packed = JSON.parse(npm(['pack', '--ignore-scripts', '--json', '--pack-destination', packDir], root)) as Array<{ filename: string; files: Array<{ path: string }> }>;
+    const packed = JSON.parse(npm(['pack', '--ignore-scripts', '--json', '--pack-destination', packDir], root)) as Array<{
+      filename: string;
+      files: Array<{ path: string }>;
+    }>;
     const shipped = packed[0]!.files.map((f) => f.path);
     expect(shipped).toContain('dist/bin/xagent.js');
     expect(shipped.filter((f) => f.startsWith('dist/bench/') || f.startsWith('dist/scripts/'))).toEqual([]);
-    npm(['install', '-g', path.join(packDir, packed[0]!.filename), '--prefix', prefix, '--prefer-offline', '--no-audit', '--no-fund'], packDir);
+    npm(
+      ['install', '-g', path.join(packDir, packed[0]!.filename), '--prefix', prefix, '--prefer-offline', '--no-audit', '--no-fund'],
+      packDir,
+    );
 
     const installed = path.join(prefix, 'lib/node_modules', (JSON.parse(readFileSync('package.json', 'utf8')) as { name: string }).name);
     const bin = path.join(prefix, 'bin/xagent');

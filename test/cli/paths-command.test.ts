@@ -19,7 +19,11 @@ describe('xagent paths', () => {
     const suite = generatePaths().map(pathName).sort();
     expect(report.paths.map((p) => p.name).sort()).toEqual(suite);
     expect(report.coverage.map((row) => [row.what, row.covered === row.total])).toEqual([
-      ['states', true], ['transitions', true], ['guard outcomes', true], ['stop reasons', true], ['event variants', true],
+      ['states', true],
+      ['transitions', true],
+      ['guard outcomes', true],
+      ['stop reasons', true],
+      ['event variants', true],
     ]);
     expect(report.transitions.every((t) => t.paths > 0)).toBe(true);
     const denied = report.paths.find((p) => p.name === 'call-deny');

@@ -52,9 +52,7 @@ describe('xagent -p against the Anthropic API', () => {
       tool_calls: 0,
       usage: { input_tokens: 11, output_tokens: 7 },
     });
-    expect(Object.keys(lines[0]!)).toEqual(
-      expect.arrayContaining(['session_id', 'duration_ms', 'trace_path']),
-    );
+    expect(Object.keys(lines[0]!)).toEqual(expect.arrayContaining(['session_id', 'duration_ms', 'trace_path']));
   });
 
   it('emits stream-json events in order, the result last', async () => {
@@ -69,7 +67,18 @@ describe('xagent -p against the Anthropic API', () => {
     const types = events.map((e) => (e.type === 'state' ? `state:${String(e.name)}` : String(e.type)));
     expect(types[0]).toBe('state:build_context');
     expect(types.at(-1)).toBe('result');
-    const order = ['state:call_model', 'turn_end', 'state:validate_tool', 'state:execute_tool', 'tool_start', 'tool_result', 'state:append_tool_result', 'text_delta', 'state:done', 'result'];
+    const order = [
+      'state:call_model',
+      'turn_end',
+      'state:validate_tool',
+      'state:execute_tool',
+      'tool_start',
+      'tool_result',
+      'state:append_tool_result',
+      'text_delta',
+      'state:done',
+      'result',
+    ];
     let at = -1;
     for (const type of order) {
       const next = types.indexOf(type, at + 1);
@@ -100,7 +109,9 @@ describe('xagent -p against the Anthropic API', () => {
 
   it('reports a 400 with the API message', async () => {
     // (A prompt that is too long is compacted and retried first: test/cli/compaction-cli.test.ts.)
-    const env = await withFake([{ error: { type: 'invalid_request_error', message: 'max_tokens: 100000 > 64000, which is the maximum allowed' } }]);
+    const env = await withFake([
+      { error: { type: 'invalid_request_error', message: 'max_tokens: 100000 > 64000, which is the maximum allowed' } },
+    ]);
     const run = await runCli(['-p', 'q', '--cwd', api.workspace, '--output-format', 'json'], { env });
     expect(run.code).toBe(8);
     expect(JSON.stringify(jsonLines(run.stdout)[0])).toContain('64000, which is the maximum allowed');

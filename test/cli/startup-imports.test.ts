@@ -17,7 +17,8 @@ function staticGraph(entry: string): { files: Set<string>; packages: Set<string>
     for (const match of source.matchAll(/^\s*(?:import|export)\s[^'"]*?from\s*['"]([^'"]+)['"]|^\s*import\s*['"]([^'"]+)['"]/gm)) {
       const specifier = match[1] ?? match[2]!;
       if (specifier.startsWith('.')) visit(path.resolve(path.dirname(file), specifier));
-      else if (!specifier.startsWith('node:')) packages.add(specifier.startsWith('@') ? specifier.split('/').slice(0, 2).join('/') : specifier.split('/')[0]!);
+      else if (!specifier.startsWith('node:'))
+        packages.add(specifier.startsWith('@') ? specifier.split('/').slice(0, 2).join('/') : specifier.split('/')[0]!);
     }
   };
   visit(entry);

@@ -96,24 +96,27 @@ describe('each stop reason has its exit code and json result', () => {
 });
 
 describe('signals', () => {
-  it.each(['SIGINT', 'SIGTERM'] as const)('%s during a streamed answer stops with user_abort (exit 130) and a valid transcript', async (signal) => {
-    let sent = false;
-    const r = await run([{ text: 'word '.repeat(200), eventDelayMs: 50 }], ['--output-format', 'stream-json'], {
-      onOutput: (child, output) => {
-        if (!sent && output.stdout.includes('text_delta')) {
-          sent = true;
-          child.kill(signal);
-        }
-      },
-    });
-    expect(r.code).toBe(130);
-    expect(jsonLines(r.stdout).at(-1)).toMatchObject({ type: 'result', reason: 'user_abort' });
-    // The partial answer is kept, and a marker says the person interrupted it.
-    expect(onlyTranscript()).toEqual([
-      { role: 'user', content: [{ type: 'text', text: 'the task' }] },
-      { role: 'assistant', content: [{ type: 'text', text: expect.stringMatching(/^word( word)*$/) }] },
-      { role: 'user', content: [{ type: 'text', text: '[Request interrupted by user]' }] },
-    ]);
-    expect(api.fake.disconnected).toEqual([0]);
-  });
+  it.each(['SIGINT', 'SIGTERM'] as const)(
+    '%s during a streamed answer stops with user_abort (exit 130) and a valid transcript',
+    async (signal) => {
+      let sent = false;
+      const r = await run([{ text: 'word '.repeat(200), eventDelayMs: 50 }], ['--output-format', 'stream-json'], {
+        onOutput: (child, output) => {
+          if (!sent && output.stdout.includes('text_delta')) {
+            sent = true;
+            child.kill(signal);
+          }
+        },
+      });
+      expect(r.code).toBe(130);
+      expect(jsonLines(r.stdout).at(-1)).toMatchObject({ type: 'result', reason: 'user_abort' });
+      // The partial answer is kept, and a marker says the person interrupted it.
+      expect(onlyTranscript()).toEqual([
+        { role: 'user', content: [{ type: 'text', text: 'the task' }] },
+        { role: 'assistant', content: [{ type: 'text', text: expect.stringMatching(/^word( word)*$/) }] },
+        { role: 'user', content: [{ type: 'text', text: '[Request interrupted by user]' }] },
+      ]);
+      expect(api.fake.disconnected).toEqual([0]);
+    },
+  );
 });

@@ -14,8 +14,18 @@ function capture() {
 
 const limits = { maxTurns: 8, maxToolCalls: 12, timeoutMs: 120_000 };
 const result = (fields: Partial<QueryResult>): QueryResult => ({
-  type: 'result', reason: 'final_answer', is_error: false, text: '', session_id: 's', turns: 1, tool_calls: 0,
-  usage: { input_tokens: 0, output_tokens: 0 }, total_cost_usd: null, duration_ms: 1, trace_path: null, ...fields,
+  type: 'result',
+  reason: 'final_answer',
+  is_error: false,
+  text: '',
+  session_id: 's',
+  turns: 1,
+  tool_calls: 0,
+  usage: { input_tokens: 0, output_tokens: 0 },
+  total_cost_usd: null,
+  duration_ms: 1,
+  trace_path: null,
+  ...fields,
 });
 
 describe('text output', () => {
@@ -25,7 +35,11 @@ describe('text output', () => {
     r.onEvent({ type: 'text_delta', text: 'Let me look at the file.' });
     r.onEvent({ type: 'turn_end', reason: 'tool_use' });
     r.onEvent({ type: 'tool_start', call: { id: 't', name: 'read_file', input: { path: 'a.txt' } } });
-    r.onEvent({ type: 'tool_result', call: { id: 't', name: 'read_file', input: { path: 'a.txt' } }, result: { content: '     1\tline 1\n     2\tline 2', is_error: false } });
+    r.onEvent({
+      type: 'tool_result',
+      call: { id: 't', name: 'read_file', input: { path: 'a.txt' } },
+      result: { content: '     1\tline 1\n     2\tline 2', is_error: false },
+    });
     r.onEvent({ type: 'text_delta', text: 'The answer' });
     r.onEvent({ type: 'turn_end', reason: 'end_turn' });
     r.finish(result({ text: 'The answer' }));
@@ -47,7 +61,14 @@ describe('text output', () => {
     const { streams, text } = capture();
     const r = textRenderer(streams, limits);
     r.onEvent({ type: 'tool_start', call: { id: 't', name: 'bash', input: { command: 'echo \u001b[2Jhi' } } });
-    r.finish(result({ reason: 'permission_denied', is_error: true, call: { id: 't', name: 'bash', input: { command: 'rm \u001b]0;owned\u0007' } }, decision: { behavior: 'deny', decidedBy: 'deny rule (\u001b]0;owned\u0007)' } }));
+    r.finish(
+      result({
+        reason: 'permission_denied',
+        is_error: true,
+        call: { id: 't', name: 'bash', input: { command: 'rm \u001b]0;owned\u0007' } },
+        decision: { behavior: 'deny', decidedBy: 'deny rule (\u001b]0;owned\u0007)' },
+      }),
+    );
     expect(text.err).not.toContain('\u001b');
     expect(text.err).toContain('\\x1b[2Jhi');
     expect(text.err).toContain('✗ bash(rm \\x1b]0;owned\\x07) — refused by deny rule (\\x1b]0;owned\\x07)');
@@ -56,7 +77,12 @@ describe('text output', () => {
   it('says in one line that the person declined a call', () => {
     const { streams, text } = capture();
     textRenderer(streams, limits).finish(
-      result({ reason: 'permission_denied', is_error: true, call: { id: 't', name: 'bash', input: { command: 'rm -rf build' } }, decision: { behavior: 'deny', decidedBy: 'user: no (asked because default: bash asks)', message: 'The user did not allow bash.' } }),
+      result({
+        reason: 'permission_denied',
+        is_error: true,
+        call: { id: 't', name: 'bash', input: { command: 'rm -rf build' } },
+        decision: { behavior: 'deny', decidedBy: 'user: no (asked because default: bash asks)', message: 'The user did not allow bash.' },
+      }),
     );
     expect(text.err).toBe('✗ bash(rm -rf build) — declined by you\n');
   });

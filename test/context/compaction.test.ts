@@ -9,14 +9,25 @@ import { validateMessagesRequest } from '../support/fake-anthropic-validate.js';
 function conversation(rounds: number, size = 400): Message[] {
   const messages: Message[] = [{ role: 'user', content: [{ type: 'text', text: 'the task' }] }];
   for (let i = 0; i < rounds; i++) {
-    messages.push({ role: 'assistant', content: [{ type: 'text', text: `round ${i}` }, { type: 'tool_use', id: `toolu_${i}`, name: 'read_file', input: { path: `f${i}` } }] });
+    messages.push({
+      role: 'assistant',
+      content: [
+        { type: 'text', text: `round ${i}` },
+        { type: 'tool_use', id: `toolu_${i}`, name: 'read_file', input: { path: `f${i}` } },
+      ],
+    });
     messages.push({ role: 'user', content: [{ type: 'tool_result', tool_use_id: `toolu_${i}`, content: 'x'.repeat(size) }] });
   }
   return messages;
 }
 
 const valid = (messages: Message[]) =>
-  validateMessagesRequest({ model: 'm', max_tokens: 10, messages: normalizeMessages(messages), tools: [{ name: 'read_file', input_schema: { type: 'object' } }] });
+  validateMessagesRequest({
+    model: 'm',
+    max_tokens: 10,
+    messages: normalizeMessages(messages),
+    tools: [{ name: 'read_file', input_schema: { type: 'object' } }],
+  });
 
 describe('choosing the cut', () => {
   it('cuts just before an assistant message, keeping what fits, so no tool_use loses its tool_result', () => {
@@ -67,6 +78,8 @@ describe('compactMessages', () => {
 
   it('fails when the summary comes back without text', async () => {
     const summarise = async () => ({ content: [{ type: 'tool_use' }], usage: { input_tokens: 1, output_tokens: 1 } });
-    await expect(compactMessages({ messages: conversation(5), window: 1000, overheadTokens: 0, summarise })).rejects.toThrow(/without text/);
+    await expect(compactMessages({ messages: conversation(5), window: 1000, overheadTokens: 0, summarise })).rejects.toThrow(
+      /without text/,
+    );
   });
 });

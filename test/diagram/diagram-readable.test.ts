@@ -23,7 +23,11 @@ const num = (s: string | undefined) => Number(s ?? NaN);
 const attr = (tag: string, name: string) => new RegExp(`\\s${name}="([^"]*)"`).exec(tag)?.[1];
 
 function stateBoxes(): Box[] {
-  return [...svg.matchAll(/<g class="state[^"]*" data-state="([^"]+)" transform="translate\(([\d.]+),([\d.]+)\)">\s*<rect width="([\d.]+)" height="([\d.]+)"/g)].map((m) => ({
+  return [
+    ...svg.matchAll(
+      /<g class="state[^"]*" data-state="([^"]+)" transform="translate\(([\d.]+),([\d.]+)\)">\s*<rect width="([\d.]+)" height="([\d.]+)"/g,
+    ),
+  ].map((m) => ({
     name: m[1]!,
     x: num(m[2]),
     y: num(m[3]),
@@ -55,9 +59,17 @@ describe('the committed SVG diagram, read at slide size', () => {
   const scale = 1280 / num(viewBox[1]);
 
   it('has the eight states and the any-state box, and one label box per arrow', () => {
-    expect(states.map((s) => s.name).sort()).toEqual(
-      ['any_state', 'append_tool_result', 'ask_permission', 'build_context', 'call_model', 'done', 'execute_tool', 'recover', 'validate_tool'],
-    );
+    expect(states.map((s) => s.name).sort()).toEqual([
+      'any_state',
+      'append_tool_result',
+      'ask_permission',
+      'build_context',
+      'call_model',
+      'done',
+      'execute_tool',
+      'recover',
+      'validate_tool',
+    ]);
     expect(labels.length).toBe((svg.match(/data-group="/g) ?? []).length);
   });
 
@@ -82,10 +94,14 @@ describe('the committed SVG diagram, read at slide size', () => {
 
   it('fits every label line inside its box (monospace: 0.62 em per character)', () => {
     const size = num(/\.edge text \{ font: ([\d.]+)px/.exec(svg)?.[1]);
-    const tooWide = [...svg.matchAll(/<rect class="label-box"[^>]*>([\s\S]*?)(?=<rect class="label-box"|<g class="state)/g)].flatMap((m) => {
-      const width = num(attr(m[0], 'width'));
-      return [...m[1]!.matchAll(/<text[^>]*>([^<]*)</g)].map((t) => t[1]!.replaceAll('&gt;', '>').replaceAll('&lt;', '<').replaceAll('&amp;', '&')).filter((line) => line.length * size * 0.62 > width);
-    });
+    const tooWide = [...svg.matchAll(/<rect class="label-box"[^>]*>([\s\S]*?)(?=<rect class="label-box"|<g class="state)/g)].flatMap(
+      (m) => {
+        const width = num(attr(m[0], 'width'));
+        return [...m[1]!.matchAll(/<text[^>]*>([^<]*)</g)]
+          .map((t) => t[1]!.replaceAll('&gt;', '>').replaceAll('&lt;', '<').replaceAll('&amp;', '&'))
+          .filter((line) => line.length * size * 0.62 > width);
+      },
+    );
     expect(tooWide).toEqual([]);
   });
 

@@ -19,11 +19,21 @@ describe('diagrams generated from the engine chart', () => {
 
   it('lists the eight states with their entry actions and invoked actors', () => {
     expect(graph.nodes.map((n) => n.id)).toEqual([
-      'build_context', 'call_model', 'validate_tool', 'ask_permission',
-      'execute_tool', 'append_tool_result', 'recover', 'done',
+      'build_context',
+      'call_model',
+      'validate_tool',
+      'ask_permission',
+      'execute_tool',
+      'append_tool_result',
+      'recover',
+      'done',
     ]);
     expect(graph.nodes.find((n) => n.id === 'ask_permission')).toEqual({
-      id: 'ask_permission', initial: false, final: false, invoke: ['askPermission'], entry: ['decidePermission'],
+      id: 'ask_permission',
+      initial: false,
+      final: false,
+      invoke: ['askPermission'],
+      entry: ['decidePermission'],
     });
     expect(graph.nodes.filter((n) => n.initial).map((n) => n.id)).toEqual(['build_context']);
     expect(graph.nodes.filter((n) => n.final).map((n) => n.id)).toEqual(['done']);
@@ -32,7 +42,15 @@ describe('diagrams generated from the engine chart', () => {
 
   it('keeps what machine.toJSON() loses: always branches, guard names, root handlers, action params', () => {
     expect(graph.edges.filter((e) => e.from === 'validate_tool')).toEqual([
-      { id: 'validate_tool:always:0', from: 'validate_tool', to: 'done', event: '', guard: 'maxToolCallsReached', actions: ['stop(max_tool_calls)'], kind: 'always' },
+      {
+        id: 'validate_tool:always:0',
+        from: 'validate_tool',
+        to: 'done',
+        event: '',
+        guard: 'maxToolCallsReached',
+        actions: ['stop(max_tool_calls)'],
+        kind: 'always',
+      },
       { id: 'validate_tool:always:1', from: 'validate_tool', to: 'recover', event: '', guard: 'callInvalid', actions: [], kind: 'always' },
       { id: 'validate_tool:always:2', from: 'validate_tool', to: 'ask_permission', event: '', actions: [], kind: 'always' },
     ]);
@@ -40,7 +58,11 @@ describe('diagrams generated from the engine chart', () => {
       ['ABORT', undefined, 'done'],
       ['CLOCK.TICK', 'timedOut', 'done'],
     ]);
-    expect(graph.edges.find((e) => e.id === 'call_model:xstate.done.actor.callModel:1')).toMatchObject({ to: 'call_model', reenter: true, kind: 'done' });
+    expect(graph.edges.find((e) => e.id === 'call_model:xstate.done.actor.callModel:1')).toMatchObject({
+      to: 'call_model',
+      reenter: true,
+      kind: 'done',
+    });
     expect(graph.edges.find((e) => e.id === 'ask_permission:xstate.done.actor.askPermission:0')).toMatchObject({ internal: true });
     expect(graph.edges).toHaveLength(27);
   });
@@ -83,6 +105,8 @@ describe('diagrams generated from the engine chart', () => {
 describe('docs that embed the diagram', () => {
   it('docs/engine.md embeds the committed Mermaid diagram', () => {
     const doc = readFileSync(path.join(root, 'docs', 'engine.md'), 'utf8');
-    expect(doc, 'paste machines/query-engine.mmd into docs/engine.md').toContain(`\`\`\`mermaid\n${readFileSync(committed.mermaid, 'utf8')}\`\`\``);
+    expect(doc, 'paste machines/query-engine.mmd into docs/engine.md').toContain(
+      `\`\`\`mermaid\n${readFileSync(committed.mermaid, 'utf8')}\`\`\``,
+    );
   });
 });

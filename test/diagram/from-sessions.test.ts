@@ -23,7 +23,9 @@ const RUNS = [
   {
     name: 'read-then-answer',
     times: 1,
-    script: { responses: [{ content: [{ type: 'tool_use', name: 'read_file', input: { path: 'notes.txt' } }] }, { text: 'It says hello.' }] },
+    script: {
+      responses: [{ content: [{ type: 'tool_use', name: 'read_file', input: { path: 'notes.txt' } }] }, { text: 'It says hello.' }],
+    },
   },
   {
     name: 'unknown-tool-then-answer',
@@ -43,13 +45,17 @@ describe('xagent diagram --from-sessions', () => {
     for (const run of RUNS) {
       const script = writeJson(path.join(home, 'scripts', `${run.name}.json`), run.script);
       for (let k = 0; k < run.times; k++) {
-        const done = await runCli(['-p', `run ${run.name}`, '--model-script', script, '--cwd', workspace, '--permission-mode', 'bypassPermissions'], { env: { XAGENT_HOME: home } });
+        const done = await runCli(
+          ['-p', `run ${run.name}`, '--model-script', script, '--cwd', workspace, '--permission-mode', 'bypassPermissions'],
+          { env: { XAGENT_HOME: home } },
+        );
         expect(done.code, done.stderr).toBe(0);
       }
     }
   }, 120_000);
 
-  const traces = () => readdirSync(path.join(home, 'sessions')).map((id) => readFileSync(path.join(home, 'sessions', id, 'trace.jsonl'), 'utf8'));
+  const traces = () =>
+    readdirSync(path.join(home, 'sessions')).map((id) => readFileSync(path.join(home, 'sessions', id, 'trace.jsonl'), 'utf8'));
 
   it('counts each transition as often as the recorded traces took it', async () => {
     expect(traces()).toHaveLength(4);
@@ -67,7 +73,12 @@ describe('xagent diagram --from-sessions', () => {
     expect(counts.get(edge('recover', 'call_model'))).toBe(1);
     expect(counts.get('queryEngine:ABORT:0')).toBe(0);
     // call_model -> done is three transitions of call_model and two of the root: only `via` tells them apart.
-    const withVia = traces().every((t) => t.split('\n').filter((l) => l.includes('"state"')).every((l) => l.includes('"via"')));
+    const withVia = traces().every((t) =>
+      t
+        .split('\n')
+        .filter((l) => l.includes('"state"'))
+        .every((l) => l.includes('"via"')),
+    );
     if (withVia) {
       expect(counts.get('call_model:xstate.done.actor.callModel:2')).toBe(4); // final_answer
       expect(run.stderr).toContain('Skipped no steps.');
@@ -82,7 +93,9 @@ describe('xagent diagram --from-sessions', () => {
 
   it('draws the counts into the SVG and Mermaid heat maps', async () => {
     const svg = await runCli(['diagram', '--from-sessions', '--format', 'svg'], { env: { XAGENT_HOME: home } });
-    expect(svg.stdout).toMatch(/data-edge="build_context:always:0"[^>]*>\s*<text[^>]*>always<\/text>\s*<text[^>]*>\[contextFits\]<\/text>\s*<text[^>]*>taken 4×<\/text>/);
+    expect(svg.stdout).toMatch(
+      /data-edge="build_context:always:0"[^>]*>\s*<text[^>]*>always<\/text>\s*<text[^>]*>\[contextFits\]<\/text>\s*<text[^>]*>taken 4×<\/text>/,
+    );
     expect(svg.stdout).toContain('class="edge kind-error heat-0" data-edge="call_model:xstate.error.actor.callModel:1"');
     expect(svg.stdout).toMatch(/class="arrow kind-[a-z]+ heat-4" data-group="build_context&gt;call_model"/);
     const mermaid = await runCli(['diagram', '--from-sessions'], { env: { XAGENT_HOME: home } });
@@ -101,7 +114,12 @@ describe('xagent diagram --from-sessions', () => {
 });
 
 describe('countTransitions', () => {
-  const line = (seq: number, state: string, via?: string) => ({ seq, state, ts: '2026-12-01T00:00:00Z', ...(via ? { via: { event: via } } : {}) });
+  const line = (seq: number, state: string, via?: string) => ({
+    seq,
+    state,
+    ts: '2026-12-01T00:00:00Z',
+    ...(via ? { via: { event: via } } : {}),
+  });
 
   it('tells the three ways from call_model to done apart by the event in via', () => {
     const result = countTransitions(graph, [

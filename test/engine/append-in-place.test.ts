@@ -8,7 +8,9 @@ describe('per-round cost does not grow with the conversation', () => {
     const seen = new Set<unknown>();
     const rounds = 30;
     const script = [
-      ...Array.from({ length: rounds }, (_, i) => ({ content: [{ type: 'tool_use', id: `t${i}`, name: 'echo', input: { text: `${i}` } }] })),
+      ...Array.from({ length: rounds }, (_, i) => ({
+        content: [{ type: 'tool_use', id: `t${i}`, name: 'echo', input: { text: `${i}` } }],
+      })),
       { text: 'done' },
     ];
     const run = await runTask(script, {

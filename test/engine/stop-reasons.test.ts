@@ -43,7 +43,10 @@ describe('stop reasons through query()', () => {
     const invalid = { type: 'tool_use', id: 't1', name: 'echo', input: { text: 42 } };
     const run = await runTask([{ content: [invalid, echo('b', 't2')] }, { content: [echo('c', 't3')] }], { maxTurns: 2 });
     expect(run.trace.find((l) => l.state === 'recover')).toMatchObject({ call: { id: 't1' }, error: { code: 'TOOL_INPUT_INVALID' } });
-    expect(run.trace.filter((l) => l.state === 'execute_tool').map((l) => [l.call?.id, l.error])).toEqual([['t2', undefined], ['t3', undefined]]);
+    expect(run.trace.filter((l) => l.state === 'execute_tool').map((l) => [l.call?.id, l.error])).toEqual([
+      ['t2', undefined],
+      ['t3', undefined],
+    ]);
     expect(run.result.reason).toBe('max_turns');
     expect(run.result.error).toBeUndefined();
   });
@@ -108,11 +111,7 @@ describe('stop reasons through query()', () => {
     const run = await runTask(
       [
         {
-          content: [
-            echo('first', 't1'),
-            { type: 'tool_use', id: 't2', name: 'slow', input: { ms: 60_000 } },
-            echo('third', 't3'),
-          ],
+          content: [echo('first', 't1'), { type: 'tool_use', id: 't2', name: 'slow', input: { ms: 60_000 } }, echo('third', 't3')],
         },
       ],
       {

@@ -6,7 +6,14 @@ const use = (id: string, name: string, input: unknown) => ({ type: 'tool_use', i
 describe('several tool calls in one response', () => {
   it('works through them in order and appends one user message with their results, same ids, same order', async () => {
     const run = await runTask([
-      { content: [{ type: 'text', text: 'three at once' }, use('a', 'echo', { text: '1' }), use('b', 'echo', { text: '2' }), use('c', 'echo', { text: '3' })] },
+      {
+        content: [
+          { type: 'text', text: 'three at once' },
+          use('a', 'echo', { text: '1' }),
+          use('b', 'echo', { text: '2' }),
+          use('c', 'echo', { text: '3' }),
+        ],
+      },
       { text: 'ok' },
     ]);
     expect(run.result.reason).toBe('final_answer');
@@ -30,11 +37,18 @@ describe('several tool calls in one response', () => {
     expect(c).toMatchObject({ tool_use_id: 'c', is_error: true });
     expect(c!.content).toContain('required property');
     expect(run.states).toEqual([
-      'build_context', 'call_model',
-      'validate_tool', 'ask_permission', 'execute_tool', 'append_tool_result',
-      'validate_tool', 'recover',
-      'validate_tool', 'recover',
-      'call_model', 'done',
+      'build_context',
+      'call_model',
+      'validate_tool',
+      'ask_permission',
+      'execute_tool',
+      'append_tool_result',
+      'validate_tool',
+      'recover',
+      'validate_tool',
+      'recover',
+      'call_model',
+      'done',
     ]);
   });
 

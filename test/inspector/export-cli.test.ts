@@ -11,8 +11,15 @@ describe('xagent inspect --export', () => {
   beforeAll(async () => {
     const workspace = tempDir('xagent-export-ws-');
     writeFileSync(path.join(workspace, 'a.txt'), 'a\n');
-    const script = writeJson(path.join(home, 'script.json'), { responses: [{ content: [{ type: 'tool_use', name: 'read_file', input: { path: 'a.txt' } }] }, { text: 'done </script><script>alert(1)</script>' }] });
-    const run = await runCli(['-p', 'read a', '--model-script', script, '--cwd', workspace, '--permission-mode', 'bypassPermissions'], { env: { XAGENT_HOME: home } });
+    const script = writeJson(path.join(home, 'script.json'), {
+      responses: [
+        { content: [{ type: 'tool_use', name: 'read_file', input: { path: 'a.txt' } }] },
+        { text: 'done </script><script>alert(1)</script>' },
+      ],
+    });
+    const run = await runCli(['-p', 'read a', '--model-script', script, '--cwd', workspace, '--permission-mode', 'bypassPermissions'], {
+      env: { XAGENT_HOME: home },
+    });
     expect(run.code, run.stderr).toBe(0);
     [id] = readdirSync(path.join(home, 'sessions')) as [string];
   }, 60_000);

@@ -12,7 +12,12 @@ const call = { id: 't1', name: 'bash', input: { command: `curl -H "x-api-key: ${
 
 /** The seed's regression: invalid input, corrected, then the answer. */
 const seedScript = [
-  { content: [{ type: 'text' as const, text: 'Let me echo.' }, { type: 'tool_use' as const, name: 'echo', input: { text: 42 } }] },
+  {
+    content: [
+      { type: 'text' as const, text: 'Let me echo.' },
+      { type: 'tool_use' as const, name: 'echo', input: { text: 42 } },
+    ],
+  },
   { content: [{ type: 'tool_use' as const, name: 'echo', input: { text: 'hi' } }] },
   { text: 'All done.' },
 ];
@@ -21,9 +26,21 @@ describe('inspector history', () => {
   it('never lets an Anthropic key, an authorization header or a given secret reach a record', () => {
     const history = createHistory({ secrets: ['my-secret-token-value'] });
     history.append({ kind: 'tool_start', call });
-    history.append({ kind: 'tool_result', call, result: { content: `Authorization: Bearer abcdefghijklmnop\nkey=${KEY}\nmy-secret-token-value`, is_error: false } });
+    history.append({
+      kind: 'tool_result',
+      call,
+      result: { content: `Authorization: Bearer abcdefghijklmnop\nkey=${KEY}\nmy-secret-token-value`, is_error: false },
+    });
     history.append({ kind: 'retry', attempt: 1, delay_ms: 10, message: `401 for ${KEY}` });
-    history.append({ kind: 'meta', mode: 'live', session_id: 's', limits: {}, prompt: 'x', workspace: '/w', source: JSON.stringify({ headers: { authorization: 'Bearer zzzzzzzzzzzz' } }) });
+    history.append({
+      kind: 'meta',
+      mode: 'live',
+      session_id: 's',
+      limits: {},
+      prompt: 'x',
+      workspace: '/w',
+      source: JSON.stringify({ headers: { authorization: 'Bearer zzzzzzzzzzzz' } }),
+    });
     const text = JSON.stringify(history.records);
     expect(text).not.toContain('AbCdEf0123456789');
     expect(text).not.toContain('abcdefghijklmnop');
@@ -34,14 +51,28 @@ describe('inspector history', () => {
 
   it('blanks the value of credential-named keys wherever they are nested', () => {
     const history = createHistory();
-    history.append({ kind: 'tool_start', call: { id: 'a', name: 'fetch', input: { headers: { Authorization: 'token-123456789', 'X-Api-Key': 'plainvalue123' }, url: 'u' } } });
-    expect(history.records[0]).toMatchObject({ call: { input: { headers: { Authorization: '[redacted]', 'X-Api-Key': '[redacted]' }, url: 'u' } } });
+    history.append({
+      kind: 'tool_start',
+      call: { id: 'a', name: 'fetch', input: { headers: { Authorization: 'token-123456789', 'X-Api-Key': 'plainvalue123' }, url: 'u' } },
+    });
+    expect(history.records[0]).toMatchObject({
+      call: { input: { headers: { Authorization: '[redacted]', 'X-Api-Key': '[redacted]' }, url: 'u' } },
+    });
   });
 
   it('keeps at most maxRecords, adds one notice when the cap is reached, and still keeps the result', () => {
     const history = createHistory({ maxRecords: 10 });
     for (let k = 0; k < 25; k++) history.append({ kind: 'text', text: `t${k}` });
-    history.append({ kind: 'result', reason: 'final_answer', is_error: false, stop_message: 'ok', text: 'ok', turns: 1, tool_calls: 0, usage: { input_tokens: 1, output_tokens: 1 } });
+    history.append({
+      kind: 'result',
+      reason: 'final_answer',
+      is_error: false,
+      stop_message: 'ok',
+      text: 'ok',
+      turns: 1,
+      tool_calls: 0,
+      usage: { input_tokens: 1, output_tokens: 1 },
+    });
     const kinds = history.records.map((r) => r.kind);
     expect(history.capped).toBe(true);
     expect(kinds.filter((k) => k === 'notice')).toHaveLength(1);
@@ -73,13 +104,24 @@ describe('inspector history', () => {
 describe('the live feed of a run', () => {
   it('records deltas: a meta with the limits first, state records with trace fields and the transition taken, no message arrays', async () => {
     const history = createHistory();
-    const feed = liveFeed(history, { sessionId: 's1', model: 'm', limits: { maxTurns: 5, maxToolCalls: 3, timeoutMs: 9000 }, workspace: '/w' });
+    const feed = liveFeed(history, {
+      sessionId: 's1',
+      model: 'm',
+      limits: { maxTurns: 5, maxToolCalls: 3, timeoutMs: 9000 },
+      workspace: '/w',
+    });
     const run = await runTask(seedScript, { observe: feed, maxTurns: 5, maxToolCalls: 3 });
     const states = history.records.filter((r): r is Extract<InspectorRecord, { kind: 'state' }> => r.kind === 'state');
     expect(history.records[0]).toMatchObject({ kind: 'meta', session_id: 's1', limits: { maxTurns: 5, maxToolCalls: 3, timeoutMs: 9000 } });
     expect(states.map((s) => s.name)).toEqual(run.states);
-    expect(states.find((s) => s.name === 'recover')).toMatchObject({ error: { code: 'TOOL_INPUT_INVALID' }, via: { event: 'always', transition: 'validate_tool:always:1' } });
-    expect(states.find((s) => s.name === 'validate_tool')?.via).toEqual({ event: 'xstate.done.actor.callModel', transition: 'call_model:xstate.done.actor.callModel:0' });
+    expect(states.find((s) => s.name === 'recover')).toMatchObject({
+      error: { code: 'TOOL_INPUT_INVALID' },
+      via: { event: 'always', transition: 'validate_tool:always:1' },
+    });
+    expect(states.find((s) => s.name === 'validate_tool')?.via).toEqual({
+      event: 'xstate.done.actor.callModel',
+      transition: 'call_model:xstate.done.actor.callModel:0',
+    });
     expect(states[0]?.via).toEqual({ event: 'xstate.init' });
     expect(history.records.at(-1)).toMatchObject({ kind: 'result', reason: 'final_answer', stop_message: 'All done.' });
     expect(JSON.stringify(history.records)).not.toContain('"messages"');
@@ -90,7 +132,11 @@ describe('the live feed of a run', () => {
     const history = createHistory();
     const feed = liveFeed(history, { sessionId: 's2', limits: { maxTurns: 1, maxToolCalls: 3, timeoutMs: 9000 } });
     await runTask(seedScript, { observe: feed, maxTurns: 1 });
-    expect(history.records.at(-1)).toMatchObject({ kind: 'result', reason: 'max_turns', stop_message: expect.stringContaining('more than 1 model rounds') });
+    expect(history.records.at(-1)).toMatchObject({
+      kind: 'result',
+      reason: 'max_turns',
+      stop_message: expect.stringContaining('more than 1 model rounds'),
+    });
   });
 });
 
@@ -110,7 +156,11 @@ describe('replay of a recorded session', () => {
   it('highlights the maxTurnsReached transition for a run that hit max_turns', async () => {
     const run = await runTask(seedScript, { maxTurns: 1 });
     const replay = loadSessionHistory(path.join(run.sessionDir, 'trace.jsonl'));
-    expect(lastStep(replay.records)).toMatchObject({ name: 'done', reason: 'max_turns', via: { event: 'always', transition: 'call_model:always:0' } });
+    expect(lastStep(replay.records)).toMatchObject({
+      name: 'done',
+      reason: 'max_turns',
+      via: { event: 'always', transition: 'call_model:always:0' },
+    });
   });
 
   it('replays exactly the transitions the live run took', async () => {
@@ -130,7 +180,9 @@ describe('replay of a recorded session', () => {
     const names = (records: readonly InspectorRecord[]) => records.flatMap((r) => (r.kind === 'state' ? [r.name] : []));
     expect(names(replay.records)).toEqual(names(live.records));
     expect(replay.records[0]).toMatchObject({ kind: 'meta', mode: 'replay' });
-    expect(replay.records.filter((r) => r.kind === 'tool_result')).toMatchObject([{ call: { name: 'echo', input: { text: 'hi' } }, result: { content: 'echo: hi', is_error: false } }]);
+    expect(replay.records.filter((r) => r.kind === 'tool_result')).toMatchObject([
+      { call: { name: 'echo', input: { text: 'hi' } }, result: { content: 'echo: hi', is_error: false } },
+    ]);
     expect(replay.records.filter((r) => r.kind === 'text').map((r) => (r as { text: string }).text)).toEqual(['Let me echo.', 'All done.']);
     expect(replay.records.at(-1)).toMatchObject({ kind: 'result', reason: 'final_answer', stop_message: 'All done.' });
   });
@@ -138,7 +190,11 @@ describe('replay of a recorded session', () => {
   it('shows the recorded task limits and model on the replay gauges', async () => {
     const run = await runTask(seedScript, { maxTurns: 5, maxToolCalls: 7, timeoutMs: 60_000 });
     const replay = loadSessionHistory(path.join(run.sessionDir, 'trace.jsonl'));
-    expect(replay.records[0]).toMatchObject({ kind: 'meta', model: 'scripted', limits: { maxTurns: 5, maxToolCalls: 7, timeoutMs: 60_000 } });
+    expect(replay.records[0]).toMatchObject({
+      kind: 'meta',
+      model: 'scripted',
+      limits: { maxTurns: 5, maxToolCalls: 7, timeoutMs: 60_000 },
+    });
   });
 
   it('finds a session by id under XAGENT_HOME, by directory, or by trace file, and says what it expected otherwise', async () => {

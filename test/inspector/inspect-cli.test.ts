@@ -26,7 +26,11 @@ interface Started {
 }
 
 function start(args: string[], env: NodeJS.ProcessEnv): Started {
-  const child = spawn(process.execPath, [CLI, ...args], { cwd: ROOT, env: { ...process.env, NO_COLOR: '1', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [CLI, ...args], {
+    cwd: ROOT,
+    env: { ...process.env, NO_COLOR: '1', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   children.push(child);
   let stderr = '';
   child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
@@ -62,7 +66,10 @@ describe('xagent --inspect and xagent inspect', () => {
         { delay_ms: 200, text: 'Read.' },
       ],
     });
-    const run = start(['-p', '--inspect', 'read the manifest', '--model-script', script, '--max-turns', '4'], { XAGENT_HOME: home, ANTHROPIC_API_KEY: '' });
+    const run = start(['-p', '--inspect', 'read the manifest', '--model-script', script, '--max-turns', '4'], {
+      XAGENT_HOME: home,
+      ANTHROPIC_API_KEY: '',
+    });
     const [, port, token] = await waitFor(() => run.stderr().match(URL_LINE), run);
     await waitFor(() => run.stderr().match(/Press Ctrl-C to exit/), run);
     const records = await history(Number(port), token!);
@@ -79,7 +86,10 @@ describe('xagent --inspect and xagent inspect', () => {
     const script = writeJson(path.join(home, 'script.json'), {
       responses: [{ content: [{ type: 'tool_use', name: 'read_file', input: { path: 'nope.txt' } }] }, { text: 'No such file.' }],
     });
-    const recorded = spawnSync(process.execPath, [CLI, '-p', 'read nope.txt', '--model-script', script, '--cwd', home], { env: { ...process.env, XAGENT_HOME: home }, encoding: 'utf8' });
+    const recorded = spawnSync(process.execPath, [CLI, '-p', 'read nope.txt', '--model-script', script, '--cwd', home], {
+      env: { ...process.env, XAGENT_HOME: home },
+      encoding: 'utf8',
+    });
     expect(recorded.status).toBe(0);
     const [sessionId] = readdirSync(path.join(home, 'sessions'));
     // A unique prefix of the id is enough, as for --resume.
@@ -95,7 +105,10 @@ describe('xagent --inspect and xagent inspect', () => {
 
   it('xagent inspect on an unknown session is a usage error that says where it looked', () => {
     const home = tempDir();
-    const result = spawnSync(process.execPath, [CLI, 'inspect', 'no-such-session'], { env: { ...process.env, XAGENT_HOME: home }, encoding: 'utf8' });
+    const result = spawnSync(process.execPath, [CLI, 'inspect', 'no-such-session'], {
+      env: { ...process.env, XAGENT_HOME: home },
+      encoding: 'utf8',
+    });
     expect(result.status).toBe(2);
     expect(result.stderr).toContain(`no recorded session "no-such-session"`);
     expect(result.stderr).toContain(path.join(home, 'sessions'));

@@ -19,11 +19,29 @@ if (!haveChromium && !process.env.CI) {
 
 /** The seed's regression, slowed down so the page can watch: invalid input, corrected, a slow tool, the answer. */
 const script = [
-  { delay_ms: 600, content: [{ type: 'text' as const, text: 'Let me wait a bit.' }, { type: 'tool_use' as const, name: 'slow', input: { ms: 'soon' } }] },
+  {
+    delay_ms: 600,
+    content: [
+      { type: 'text' as const, text: 'Let me wait a bit.' },
+      { type: 'tool_use' as const, name: 'slow', input: { ms: 'soon' } },
+    ],
+  },
   { delay_ms: 600, content: [{ type: 'tool_use' as const, name: 'slow', input: { ms: 700 } }] },
   { delay_ms: 600, text: 'Waited; all done.', usage: { input_tokens: 120, output_tokens: 30 } },
 ];
-const EXPECTED = ['build_context', 'call_model', 'validate_tool', 'recover', 'call_model', 'validate_tool', 'ask_permission', 'execute_tool', 'append_tool_result', 'call_model', 'done'];
+const EXPECTED = [
+  'build_context',
+  'call_model',
+  'validate_tool',
+  'recover',
+  'call_model',
+  'validate_tool',
+  'ask_permission',
+  'execute_tool',
+  'append_tool_result',
+  'call_model',
+  'done',
+];
 
 /** Records every value the lit state takes, as the page shows it, from inside the page. */
 async function watchLitState(page: Page): Promise<void> {
@@ -57,10 +75,24 @@ describe.skipIf(!haveChromium && !process.env.CI)('the inspector in a browser', 
     mkdirSync(ARTIFACTS, { recursive: true });
     browser = await chromium.launch({
       executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
     });
     history = createHistory();
-    const feed = liveFeed(history, { sessionId: 'browser-test', model: 'scripted', limits: { maxTurns: 8, maxToolCalls: 12, timeoutMs: 120_000 }, workspace: '/tmp/workspace' });
+    const feed = liveFeed(history, {
+      sessionId: 'browser-test',
+      model: 'scripted',
+      limits: { maxTurns: 8, maxToolCalls: 12, timeoutMs: 120_000 },
+      workspace: '/tmp/workspace',
+    });
     server = await startInspectorServer({ history, chart: inspectorChart });
     page = await (await browser.newContext({ viewport: { width: 1400, height: 1000 } })).newPage();
     await page.goto(server.url);
@@ -102,7 +134,9 @@ describe.skipIf(!haveChromium && !process.env.CI)('the inspector in a browser', 
     await expect(calls.nth(0).getAttribute('data-status')).resolves.toBe('error');
     await expect(calls.nth(0).locator('[data-testid="tool-error"]').textContent()).resolves.toContain('TOOL_INPUT_INVALID');
     await expect(calls.nth(1).getAttribute('data-status')).resolves.toBe('ok');
-    await expect(calls.nth(1).locator('[data-testid="tool-decision"]').textContent()).resolves.toContain('allow — decided by test: allow all');
+    await expect(calls.nth(1).locator('[data-testid="tool-decision"]').textContent()).resolves.toContain(
+      'allow — decided by test: allow all',
+    );
     await expect(calls.nth(1).locator('[data-testid="tool-result"]').textContent()).resolves.toBe('slow done');
     // The filter hides a kind from the log.
     await page.locator('[data-testid="filter-state"]').uncheck();
@@ -152,12 +186,19 @@ describe.skipIf(!haveChromium && !process.env.CI)('the inspector in a browser', 
     await expect.poll(() => rows.count(), { timeout: 15_000 }).toBeGreaterThan(before);
     await more;
     await expect.poll(() => page.locator('#mode').textContent()).toBe('finished');
-    await expect(rows.first().locator('details').evaluate((d) => (d as HTMLDetailsElement).open)).resolves.toBe(true);
+    await expect(
+      rows
+        .first()
+        .locator('details')
+        .evaluate((d) => (d as HTMLDetailsElement).open),
+    ).resolves.toBe(true);
     await expect(page.evaluate(() => document.getElementById('log')!.scrollTop)).resolves.toBe(0);
   });
 
   it('marks exactly the transition that entered the lit state', async () => {
-    await expect.poll(() => page.locator('svg').first().getAttribute('data-last-transition')).toBe('call_model:xstate.done.actor.callModel:2');
+    await expect
+      .poll(() => page.locator('svg').first().getAttribute('data-last-transition'))
+      .toBe('call_model:xstate.done.actor.callModel:2');
     await expect(page.locator('svg g.edge.last').count()).resolves.toBe(1);
   });
 
@@ -179,7 +220,9 @@ describe.skipIf(!haveChromium && !process.env.CI)('the inspector in a browser', 
 
   it('replays a final answer as done(callModel) into done, and a max_turns run as its maxTurnsReached transition', async () => {
     expect(await replayedLastEdges((await run).sessionDir)).toEqual(['call_model:xstate.done.actor.callModel:2']);
-    const maxTurns = await runTask([{ content: [{ type: 'tool_use', name: 'slow', input: { ms: 1 } }] }, { text: 'never' }], { maxTurns: 1 });
+    const maxTurns = await runTask([{ content: [{ type: 'tool_use', name: 'slow', input: { ms: 1 } }] }, { text: 'never' }], {
+      maxTurns: 1,
+    });
     expect(maxTurns.result.reason).toBe('max_turns');
     expect(await replayedLastEdges(maxTurns.sessionDir)).toEqual(['call_model:always:0']);
   });

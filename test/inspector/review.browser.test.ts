@@ -21,7 +21,13 @@ const VIEWPORT = { width: 1280, height: 800 };
 const SECRET = 'sk-ant-api03-reviewTESTsecretVALUE0123456789abcdefghij';
 
 const script = [
-  { delay_ms: 300, content: [{ type: 'text' as const, text: 'Let me wait a bit.' }, { type: 'tool_use' as const, name: 'slow', input: { ms: 'soon' } }] },
+  {
+    delay_ms: 300,
+    content: [
+      { type: 'text' as const, text: 'Let me wait a bit.' },
+      { type: 'tool_use' as const, name: 'slow', input: { ms: 'soon' } },
+    ],
+  },
   { delay_ms: 300, content: [{ type: 'tool_use' as const, name: 'slow', input: { ms: 400 } }] },
   { delay_ms: 300, text: 'Waited; all done.' },
 ];
@@ -37,7 +43,8 @@ async function measure(page: Page): Promise<{ minTitlePx: number; litInside: boo
     const box = lit?.getBoundingClientRect();
     const view = chart.getBoundingClientRect();
     const inWindow = (b: DOMRect) => b.top >= 0 && b.bottom <= window.innerHeight && b.left >= 0 && b.right <= window.innerWidth;
-    const litInside = !!box && box.left >= view.left && box.right <= view.right && box.top >= view.top && box.bottom <= view.bottom && inWindow(box);
+    const litInside =
+      !!box && box.left >= view.left && box.right <= view.right && box.top >= view.top && box.bottom <= view.bottom && inWindow(box);
     return { minTitlePx: Math.min(...titles), litInside, lit: lit?.getAttribute('data-state') ?? '' };
   });
 }
@@ -49,7 +56,8 @@ async function conversation(page: Page): Promise<string[]> {
       const blocks = [...li.querySelectorAll('.block')].map((b) => {
         const type = (b as HTMLElement).dataset.type;
         if (type === 'text') return `text "${b.textContent}"`;
-        if (type === 'tool_use') return `tool_use ${b.querySelector('strong')?.textContent} ${b.querySelector('pre')?.textContent?.replace(/\s+/g, '')}`;
+        if (type === 'tool_use')
+          return `tool_use ${b.querySelector('strong')?.textContent} ${b.querySelector('pre')?.textContent?.replace(/\s+/g, '')}`;
         return `${type}${b.classList.contains('error') ? ' error' : ''}`;
       });
       return `${(li as HTMLElement).dataset.role}: ${blocks.join(', ')}`;
@@ -75,7 +83,16 @@ describe.skipIf(!haveChromium && !process.env.CI)('reading a run in the inspecto
   beforeAll(async () => {
     browser = await chromium.launch({
       executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
     });
   });
   afterAll(async () => {
@@ -88,7 +105,12 @@ describe.skipIf(!haveChromium && !process.env.CI)('reading a run in the inspecto
 
     beforeAll(async () => {
       const history = createHistory();
-      const feed = liveFeed(history, { sessionId: 'review-live', model: 'scripted', limits: { maxTurns: 8, maxToolCalls: 12, timeoutMs: 120_000 }, prompt: 'wait for me' });
+      const feed = liveFeed(history, {
+        sessionId: 'review-live',
+        model: 'scripted',
+        limits: { maxTurns: 8, maxToolCalls: 12, timeoutMs: 120_000 },
+        prompt: 'wait for me',
+      });
       server = await startInspectorServer({ history, chart: inspectorChart });
       page = await (await browser.newContext({ viewport: VIEWPORT })).newPage();
       await page.goto(server.url);
@@ -120,7 +142,10 @@ describe.skipIf(!haveChromium && !process.env.CI)('reading a run in the inspecto
       const tip = page.locator('.tip-holder.last [data-testid="edge-tip"]');
       await expect.poll(() => tip.count()).toBe(1);
       expect(await tip.textContent()).toContain('done(callModel)');
-      const tipPx = await tip.locator('text').first().evaluate((t) => parseFloat(getComputedStyle(t).fontSize) * (t as SVGGraphicsElement).getScreenCTM()!.a);
+      const tipPx = await tip
+        .locator('text')
+        .first()
+        .evaluate((t) => parseFloat(getComputedStyle(t).fontSize) * (t as SVGGraphicsElement).getScreenCTM()!.a);
       expect(tipPx).toBeGreaterThanOrEqual(11);
       await page.locator('#chart-zoom').click();
       for (const step of ['step-first', 'step-forward', 'step-forward', 'step-forward', 'step-forward', 'step-forward']) {
@@ -135,7 +160,11 @@ describe.skipIf(!haveChromium && !process.env.CI)('reading a run in the inspecto
 
     it('shows the conversation as the model saw it at the chosen step, one text block per turn', async () => {
       // The second call waits for its permission: the invalid first call has its error result, the second none yet.
-      const askStep = await page.evaluate(() => [...document.querySelectorAll('#log [data-kind="state"]')].map((r) => r.textContent ?? '').findIndex((t) => t.includes('ask_permission')));
+      const askStep = await page.evaluate(() =>
+        [...document.querySelectorAll('#log [data-kind="state"]')]
+          .map((r) => r.textContent ?? '')
+          .findIndex((t) => t.includes('ask_permission')),
+      );
       expect(askStep).toBeGreaterThan(0);
       await page.locator('#scrubber').fill(String(askStep));
       await expect.poll(() => page.locator('#current-state').textContent()).toBe('ask_permission');
@@ -146,14 +175,16 @@ describe.skipIf(!haveChromium && !process.env.CI)('reading a run in the inspecto
         'assistant: tool_use slow {"ms":400}',
       ]);
       await page.locator('#follow-live').click();
-      await expect.poll(() => conversation(page)).toEqual([
-        'user: text "wait for me"',
-        'assistant: text "Let me wait a bit.", tool_use slow {"ms":"soon"}',
-        'user: tool_result error',
-        'assistant: tool_use slow {"ms":400}',
-        'user: tool_result',
-        'assistant: text "Waited; all done."',
-      ]);
+      await expect
+        .poll(() => conversation(page))
+        .toEqual([
+          'user: text "wait for me"',
+          'assistant: text "Let me wait a bit.", tool_use slow {"ms":"soon"}',
+          'user: tool_result error',
+          'assistant: tool_use slow {"ms":400}',
+          'user: tool_result',
+          'assistant: text "Waited; all done."',
+        ]);
       // Three rounds, the second one with the slow tool in its strip.
       await expect(page.locator('[data-testid="timing-round"]').count()).resolves.toBe(3);
       expect(await page.locator('[data-testid="timing-round"]').nth(1).textContent()).toMatch(/slow \d+ms/);
@@ -172,7 +203,15 @@ describe.skipIf(!haveChromium && !process.env.CI)('reading a run in the inspecto
     beforeAll(async () => {
       writeFileSync(path.join(workspace, 'notes.txt'), 'hello\n');
       const first = writeJson(path.join(home, 'first.json'), {
-        responses: [{ content: [{ type: 'text', text: 'Reading.' }, { type: 'tool_use', name: 'read_file', input: { path: 'notes.txt' } }] }, { text: `It says hello. (key ${SECRET})` }],
+        responses: [
+          {
+            content: [
+              { type: 'text', text: 'Reading.' },
+              { type: 'tool_use', name: 'read_file', input: { path: 'notes.txt' } },
+            ],
+          },
+          { text: `It says hello. (key ${SECRET})` },
+        ],
       });
       const second = writeJson(path.join(home, 'second.json'), { responses: [{ text: 'Second task done.' }] });
       const env = { XAGENT_HOME: home, ANTHROPIC_API_KEY: SECRET };
@@ -245,4 +284,3 @@ describe.skipIf(!haveChromium && !process.env.CI)('reading a run in the inspecto
     });
   });
 });
-

@@ -47,6 +47,11 @@ describe('issue 18.4: streamed text is redacted as a whole before the inspector 
     const history = createHistory();
     const feed = liveFeed(history, { sessionId: 's', limits: {} });
     feed({ type: 'text_delta', text: 'Hello there, ' });
-    expect(history.records.filter((r) => r.kind === 'text').map((r) => (r as { text: string }).text).join('')).toBe('Hello there, ');
+    expect(
+      history.records
+        .filter((r) => r.kind === 'text')
+        .map((r) => (r as { text: string }).text)
+        .join(''),
+    ).toBe('Hello there, ');
   });
 });

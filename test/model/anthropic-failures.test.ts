@@ -159,7 +159,9 @@ describe('errors that are not retried', () => {
   });
 
   it('reports a 400 with the API message as invalid_request', async () => {
-    const { fake, client } = await setup([{ error: { type: 'invalid_request_error', message: 'prompt is too long: 250000 tokens > 200000 maximum' } }]);
+    const { fake, client } = await setup([
+      { error: { type: 'invalid_request_error', message: 'prompt is too long: 250000 tokens > 200000 maximum' } },
+    ]);
     const error = await modelError(client.createMessage(request()));
     expect(error.kind).toBe('invalid_request');
     expect(error.status).toBe(400);

@@ -5,7 +5,11 @@ import type { ModelRequest, ToolSpec } from '../../src/model/types.js';
 import { startFakeAnthropic, type FakeAnthropic, type FakeResponse } from '../support/fake-anthropic.js';
 
 const TOOLS: ToolSpec[] = [
-  { name: 'read_file', description: 'Read a file', input_schema: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] } },
+  {
+    name: 'read_file',
+    description: 'Read a file',
+    input_schema: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] },
+  },
 ];
 const HELLO: Message[] = [{ role: 'user', content: [{ type: 'text', text: 'hello' }] }];
 /** Tiny backoff so retry tests are fast; a test about the default delay sets its own. */
@@ -32,7 +36,6 @@ function request(overrides: Partial<ModelRequest> = {}): ModelRequest {
   return { system: 'You are a test.', messages: HELLO, tools: TOOLS, signal: new AbortController().signal, ...overrides };
 }
 
-
 describe('streaming', () => {
   it('passes text deltas on in order as they arrive and returns the whole text', async () => {
     const { fake, client } = await setup([{ text: 'The quick brown fox jumps over the lazy dog.' }]);
@@ -48,7 +51,12 @@ describe('streaming', () => {
   it('assembles tool_use inputs from several input_json_delta chunks', async () => {
     const input = { path: 'src/deeply/nested/file.ts', offset: 10, limit: 20 };
     const { client } = await setup([
-      { content: [{ type: 'text', text: 'Reading.' }, { type: 'tool_use', id: 'toolu_1', name: 'read_file', input }] },
+      {
+        content: [
+          { type: 'text', text: 'Reading.' },
+          { type: 'tool_use', id: 'toolu_1', name: 'read_file', input },
+        ],
+      },
     ]);
     const response = await client.createMessage(request());
     expect(response.stopReason).toBe('tool_use');
@@ -70,19 +78,29 @@ describe('streaming', () => {
   });
 
   it('carries thinking blocks through with their signature', async () => {
-    const { client } = await setup([{ content: [{ type: 'thinking', thinking: 'let me see', signature: 'abc' }, { type: 'text', text: 'done' }] }]);
+    const { client } = await setup([
+      {
+        content: [
+          { type: 'thinking', thinking: 'let me see', signature: 'abc' },
+          { type: 'text', text: 'done' },
+        ],
+      },
+    ]);
     const response = await client.createMessage(request());
     expect(response.content[0]).toEqual({ type: 'thinking', thinking: 'let me see', signature: 'abc' });
   });
 });
 
 describe('stop reasons', () => {
-  it.each(['end_turn', 'refusal', 'pause_turn', 'stop_sequence', 'max_tokens'])('passes stop_reason %s on to the engine', async (stopReason) => {
-    const { client } = await setup([{ text: 'partial', stopReason }]);
-    const response = await client.createMessage(request());
-    expect(response.stopReason).toBe(stopReason);
-    expect(response.content).toEqual([{ type: 'text', text: 'partial' }]);
-  });
+  it.each(['end_turn', 'refusal', 'pause_turn', 'stop_sequence', 'max_tokens'])(
+    'passes stop_reason %s on to the engine',
+    async (stopReason) => {
+      const { client } = await setup([{ text: 'partial', stopReason }]);
+      const response = await client.createMessage(request());
+      expect(response.stopReason).toBe(stopReason);
+      expect(response.content).toEqual([{ type: 'text', text: 'partial' }]);
+    },
+  );
 
   it('marks a tool call cut off by max_tokens as truncated and gives it an empty input', async () => {
     const { client } = await setup([
@@ -108,7 +126,12 @@ describe('requests', () => {
     const [sent] = fake.requests;
     expect(sent.headers.authorization).toBe('Bearer [redacted]');
     expect(sent.headers['anthropic-version']).toBeTruthy();
-    expect(sent.body).toMatchObject({ model: 'claude-test', max_tokens: 1234, system: [{ type: 'text', text: 'You are a test.' }], stream: true });
+    expect(sent.body).toMatchObject({
+      model: 'claude-test',
+      max_tokens: 1234,
+      system: [{ type: 'text', text: 'You are a test.' }],
+      stream: true,
+    });
     expect((sent.body as { tools: unknown[] }).tools.map((t) => ({ ...(t as object), cache_control: undefined }))).toEqual(
       TOOLS.map((t) => ({ ...t, cache_control: undefined })),
     );

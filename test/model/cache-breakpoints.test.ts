@@ -11,7 +11,13 @@ const tools = [
 ];
 const conversation: Message[] = [
   { role: 'user', content: [{ type: 'text', text: 'go' }] },
-  { role: 'assistant', content: [{ type: 'thinking', thinking: 't', signature: 's' }, { type: 'tool_use', id: 'toolu_1', name: 'a', input: {} }] },
+  {
+    role: 'assistant',
+    content: [
+      { type: 'thinking', thinking: 't', signature: 's' },
+      { type: 'tool_use', id: 'toolu_1', name: 'a', input: {} },
+    ],
+  },
   { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: 'A' }] },
 ];
 

@@ -12,7 +12,10 @@ afterEach(async () => {
 
 const EPHEMERAL = { type: 'ephemeral' };
 const big = (n: number) => 'x'.repeat(n);
-const user = (text: string, cached = false) => ({ role: 'user', content: [{ type: 'text', text, ...(cached ? { cache_control: EPHEMERAL } : {}) }] });
+const user = (text: string, cached = false) => ({
+  role: 'user',
+  content: [{ type: 'text', text, ...(cached ? { cache_control: EPHEMERAL } : {}) }],
+});
 const assistant = (text: string) => ({ role: 'assistant', content: [{ type: 'text', text }] });
 
 async function start(script: FakeResponse[], options: FakeAnthropicOptions = {}) {
@@ -66,7 +69,13 @@ describe('fake prompt cache', () => {
   it('rejects more than four cache_control blocks', async () => {
     await start([{ text: 'a' }]);
     const messages = [user('a', true), assistant('b'), user('c', true), assistant('d'), user('e', true)];
-    const res = await post({ system: [{ type: 'text', text: 's', cache_control: EPHEMERAL }, { type: 'text', text: 't', cache_control: EPHEMERAL }], messages });
+    const res = await post({
+      system: [
+        { type: 'text', text: 's', cache_control: EPHEMERAL },
+        { type: 'text', text: 't', cache_control: EPHEMERAL },
+      ],
+      messages,
+    });
     expect(res.status).toBe(400);
     expect(res.json.error.message).toMatch(/A maximum of 4 blocks with cache_control may be provided. Found 5/);
   });
@@ -77,7 +86,10 @@ describe('fake context window', () => {
     await start([{ text: 'fits' }], { contextWindow: 1000 });
     const res = await post({ messages: [user(big(8000))] });
     expect(res.status).toBe(400);
-    expect(res.json.error).toEqual({ type: 'invalid_request_error', message: expect.stringMatching(/^prompt is too long: \d+ tokens > 1000 maximum$/) });
+    expect(res.json.error).toEqual({
+      type: 'invalid_request_error',
+      message: expect.stringMatching(/^prompt is too long: \d+ tokens > 1000 maximum$/),
+    });
     expect(fake!.tooLong).toEqual([0]);
     expect(fake!.rejected).toEqual([]);
     expect((await post({ messages: [user('short')] })).status).toBe(200);
@@ -116,9 +128,19 @@ describe('fake extended thinking', () => {
     const block = { type: 'thinking', thinking: 'I will read it.', signature: signThinking('I will read it.') };
     const ok = await post({ max_tokens: 4000, thinking: thinking(1024), tools, messages: toolTurn([block]) });
     expect(ok.status).toBe(200);
-    const changedText = await post({ max_tokens: 4000, thinking: thinking(1024), tools, messages: toolTurn([{ ...block, thinking: 'I will read it!' }]) });
+    const changedText = await post({
+      max_tokens: 4000,
+      thinking: thinking(1024),
+      tools,
+      messages: toolTurn([{ ...block, thinking: 'I will read it!' }]),
+    });
     expect(changedText.json.error.message).toMatch(/Invalid `signature` in `thinking` block/);
-    const changedSignature = await post({ max_tokens: 4000, thinking: thinking(1024), tools, messages: toolTurn([{ ...block, signature: 'forged' }]) });
+    const changedSignature = await post({
+      max_tokens: 4000,
+      thinking: thinking(1024),
+      tools,
+      messages: toolTurn([{ ...block, signature: 'forged' }]),
+    });
     expect(changedSignature.json.error.message).toMatch(/Invalid `signature`/);
   });
 

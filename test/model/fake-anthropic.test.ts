@@ -26,18 +26,40 @@ async function post(body: Record<string, unknown>, headers: Record<string, strin
 
 describe('fake Anthropic validation', () => {
   it('accepts a well-formed tool round trip and answers it', async () => {
-    const res = await post({ messages: [user('hi'), toolUse('toolu_1'), { role: 'user', content: [toolResult('toolu_1'), { type: 'text', text: 'go on' }] }] });
+    const res = await post({
+      messages: [user('hi'), toolUse('toolu_1'), { role: 'user', content: [toolResult('toolu_1'), { type: 'text', text: 'go on' }] }],
+    });
     expect(res.status).toBe(200);
     expect(fake?.rejected).toEqual([]);
   });
 
   it.each([
-    ['a tool_use without a tool_result in the next message', [user('hi'), toolUse('toolu_1'), user('next')], /tool_use` ids were found without `tool_result`.*toolu_1/],
+    [
+      'a tool_use without a tool_result in the next message',
+      [user('hi'), toolUse('toolu_1'), user('next')],
+      /tool_use` ids were found without `tool_result`.*toolu_1/,
+    ],
     ['roles that do not alternate', [user('a'), user('b')], /roles must alternate/],
-    ['a first message from the assistant', [{ role: 'assistant', content: [{ type: 'text', text: 'x' }] }, user('a')], /first message must use the "user" role/],
-    ['a tool_result without a matching tool_use', [user('hi'), { role: 'assistant', content: [{ type: 'text', text: 'x' }] }, { role: 'user', content: [toolResult('toolu_9')] }], /unexpected `tool_use_id`.*toolu_9/],
-    ['text before a tool_result', [user('hi'), toolUse('toolu_1'), { role: 'user', content: [{ type: 'text', text: 'x' }, toolResult('toolu_1')] }], /tool_result blocks must come first/],
-    ['two results for one tool_use', [user('hi'), toolUse('toolu_1'), { role: 'user', content: [toolResult('toolu_1'), toolResult('toolu_1')] }], /only one tool_result/],
+    [
+      'a first message from the assistant',
+      [{ role: 'assistant', content: [{ type: 'text', text: 'x' }] }, user('a')],
+      /first message must use the "user" role/,
+    ],
+    [
+      'a tool_result without a matching tool_use',
+      [user('hi'), { role: 'assistant', content: [{ type: 'text', text: 'x' }] }, { role: 'user', content: [toolResult('toolu_9')] }],
+      /unexpected `tool_use_id`.*toolu_9/,
+    ],
+    [
+      'text before a tool_result',
+      [user('hi'), toolUse('toolu_1'), { role: 'user', content: [{ type: 'text', text: 'x' }, toolResult('toolu_1')] }],
+      /tool_result blocks must come first/,
+    ],
+    [
+      'two results for one tool_use',
+      [user('hi'), toolUse('toolu_1'), { role: 'user', content: [toolResult('toolu_1'), toolResult('toolu_1')] }],
+      /only one tool_result/,
+    ],
     ['an empty text block', [{ role: 'user', content: [{ type: 'text', text: '' }] }], /text content blocks must be non-empty/],
     ['no messages', [], /at least one message/],
   ])('rejects %s with a 400 invalid_request_error', async (_name, messages, pattern) => {
@@ -51,7 +73,11 @@ describe('fake Anthropic validation', () => {
   it.each([
     ['a tool name with spaces', { tools: [{ name: 'read file', input_schema: { type: 'object' } }] }, /name: String should match pattern/],
     ['a tool without input_schema', { tools: [{ name: 'x' }] }, /input_schema: Field required/],
-    ['a non-object input_schema', { tools: [{ name: 'x', input_schema: { type: 'string' } }] }, /input_schema.type: Input should be 'object'/],
+    [
+      'a non-object input_schema',
+      { tools: [{ name: 'x', input_schema: { type: 'string' } }] },
+      /input_schema.type: Input should be 'object'/,
+    ],
     ['temperature', { temperature: 0.2 }, /temperature: is not supported/],
     ['top_k', { top_k: 5 }, /top_k: is not supported/],
     ['an unknown field', { maxTokens: 5 }, /maxTokens: Extra inputs are not permitted/],
@@ -90,7 +116,14 @@ describe('fake Anthropic validation', () => {
   });
 
   it('streams events in the real order with several deltas per block', async () => {
-    fake = await startFakeAnthropic([{ content: [{ type: 'text', text: 'hello there' }, { type: 'tool_use', name: 'read_file', input: { path: 'abc' } }] }]);
+    fake = await startFakeAnthropic([
+      {
+        content: [
+          { type: 'text', text: 'hello there' },
+          { type: 'tool_use', name: 'read_file', input: { path: 'abc' } },
+        ],
+      },
+    ]);
     const res = await post({ messages: [user('hi')], stream: true });
     const types = [...res.text.matchAll(/^event: (\w+)$/gm)].map((m) => m[1]);
     expect(types[0]).toBe('message_start');

@@ -24,7 +24,11 @@ describe('nodeHttpFetch (the SDK transport)', () => {
       let body = '';
       req.on('data', (chunk: Buffer) => (body += chunk.toString()));
       req.on('end', () => {
-        res.writeHead(201, { 'content-type': 'text/event-stream', 'request-id': 'req_1', 'x-echo': `${req.method} ${req.headers['x-api-key']}` });
+        res.writeHead(201, {
+          'content-type': 'text/event-stream',
+          'request-id': 'req_1',
+          'x-echo': `${req.method} ${req.headers['x-api-key']}`,
+        });
         res.write('data: one\n\n');
         setTimeout(() => res.end(`data: ${body}\n\n`), 20);
       });

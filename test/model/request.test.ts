@@ -39,7 +39,19 @@ describe('normalizeMessages', () => {
 
   it('makes tool_result content a string and never empty', () => {
     const merged = normalizeMessages([
-      { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'a', content: [{ type: 'text', text: 'x' }, { type: 'text', text: 'y' }] }] },
+      {
+        role: 'user',
+        content: [
+          {
+            type: 'tool_result',
+            tool_use_id: 'a',
+            content: [
+              { type: 'text', text: 'x' },
+              { type: 'text', text: 'y' },
+            ],
+          },
+        ],
+      },
       { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'b', content: '', is_error: true }] },
     ]);
     expect(merged[0].content).toEqual([
@@ -49,7 +61,10 @@ describe('normalizeMessages', () => {
   });
 
   it('does not change the messages it was given', () => {
-    const messages: Message[] = [{ role: 'user', content: [result('t1')] }, { role: 'user', content: [text('x')] }];
+    const messages: Message[] = [
+      { role: 'user', content: [result('t1')] },
+      { role: 'user', content: [text('x')] },
+    ];
     const before = JSON.stringify(messages);
     normalizeMessages(messages);
     expect(JSON.stringify(messages)).toBe(before);
@@ -63,12 +78,26 @@ describe('normalizeMessages', () => {
 
 describe('buildRequestBody', () => {
   it('streams, leaves out an empty system prompt and empty tools, and has no sampling parameters', () => {
-    const body = buildRequestBody({ model: 'm', maxTokens: 10, system: '  ', messages: [{ role: 'user', content: [text('x')] }], tools: [], cache: false });
+    const body = buildRequestBody({
+      model: 'm',
+      maxTokens: 10,
+      system: '  ',
+      messages: [{ role: 'user', content: [text('x')] }],
+      tools: [],
+      cache: false,
+    });
     expect(body).toEqual({ model: 'm', max_tokens: 10, stream: true, messages: [{ role: 'user', content: [text('x')] }] });
   });
 
   it('gives a tool schema without a type the object type the API requires', () => {
-    const body = buildRequestBody({ model: 'm', maxTokens: 10, system: 's', messages: [], tools: [{ name: 't', description: 'd', input_schema: {} }], cache: false });
+    const body = buildRequestBody({
+      model: 'm',
+      maxTokens: 10,
+      system: 's',
+      messages: [],
+      tools: [{ name: 't', description: 'd', input_schema: {} }],
+      cache: false,
+    });
     expect(body.tools).toEqual([{ name: 't', description: 'd', input_schema: { type: 'object' } }]);
     expect(body.system).toBe('s');
   });

@@ -87,7 +87,9 @@ export class Oracle {
     this.turn++;
     this.near = response.usage.input_tokens + response.usage.output_tokens >= CONTEXT_WINDOW * 0.8;
     const calls = response.content.filter((b): b is ToolUseBlock => b.type === 'tool_use');
-    this.transcript.push(response.content.map((b) => (b.type === 'tool_use' ? `assistant:tool_use:${(b as ToolUseBlock).id}` : `assistant:${b.type}`)));
+    this.transcript.push(
+      response.content.map((b) => (b.type === 'tool_use' ? `assistant:tool_use:${(b as ToolUseBlock).id}` : `assistant:${b.type}`)),
+    );
     if (calls.length > 0) {
       const truncated = response.truncatedToolUseIds ?? [];
       this.queue = calls.map(({ id, name, input }) => ({ call: { id, name, input }, truncated: truncated.includes(id) }));

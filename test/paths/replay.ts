@@ -43,7 +43,12 @@ export function compactionOf(messages: readonly Message[]): CompactionOutcome {
     }
   }
   if (cut < 1) return null;
-  return { summary: { role: 'user', content: [{ type: 'text', text: 'summary of the earlier part' }] }, removed: cut, tokensAfter: 100, usage: { input_tokens: 50, output_tokens: 20 } };
+  return {
+    summary: { role: 'user', content: [{ type: 'text', text: 'summary of the earlier part' }] },
+    removed: cut,
+    tokensAfter: 100,
+    usage: { input_tokens: 50, output_tokens: 20 },
+  };
 }
 
 const turnOfEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
@@ -91,7 +96,8 @@ export async function replay(path: EnginePath, coverage: Coverage): Promise<void
         new Promise<T>((resolve, reject) => {
           if (id === 'askPermission') {
             const { call } = input as { call: ToolCall };
-            if (decisions.get(call.id)?.behavior !== 'ask') fail(name, stepIndex, `asked the user about ${call.id} without an ask decision`);
+            if (decisions.get(call.id)?.behavior !== 'ask')
+              fail(name, stepIndex, `asked the user about ${call.id} without an ask decision`);
             asked.add(call.id);
           }
           if (id === 'executeTool') {
@@ -171,7 +177,9 @@ export async function replay(path: EnginePath, coverage: Coverage): Promise<void
       fail(name, stepIndex, `counters ${context.turn}/${context.toolCallCount}, expected ${expected.turn}/${expected.toolCalls}`);
     }
     const live = invocations.filter((i) => !i.settled && !i.signal.aborted);
-    const wanted = Object.entries(RESTS_IN).filter(([, state]) => state === snapshot.value).map(([id]) => id);
+    const wanted = Object.entries(RESTS_IN)
+      .filter(([, state]) => state === snapshot.value)
+      .map(([id]) => id);
     if (JSON.stringify(live.map((i) => i.id)) !== JSON.stringify(wanted)) {
       fail(name, stepIndex, `in ${snapshot.value}, running actors are [${live.map((i) => i.id)}]`);
     }
@@ -180,7 +188,8 @@ export async function replay(path: EnginePath, coverage: Coverage): Promise<void
     const unpaired = unpairedToolUses(settledMessages);
     if (unpaired.length > 0) fail(name, stepIndex, `tool_use without exactly one tool_result: ${unpaired.join(', ')}`);
     if (snapshot.status === 'done') {
-      if (snapshot.output?.reason !== expected.reason) fail(name, stepIndex, `done with ${snapshot.output?.reason}, the path implies ${expected.reason}`);
+      if (snapshot.output?.reason !== expected.reason)
+        fail(name, stepIndex, `done with ${snapshot.output?.reason}, the path implies ${expected.reason}`);
       if (JSON.stringify(shape(context.messages)) !== JSON.stringify(expected.transcript)) {
         fail(name, stepIndex, `transcript ${JSON.stringify(shape(context.messages))}, expected ${JSON.stringify(expected.transcript)}`);
       }
@@ -218,10 +227,12 @@ export async function replay(path: EnginePath, coverage: Coverage): Promise<void
       await turnOfEventLoop();
       oracle.apply(step as Parameters<Oracle['apply']>[0]);
       coverage.variant(step.variant ?? step.type);
-      const stopping = step.type === 'ABORT' || (step.type === 'CLOCK.TICK' && (step as { now?: number }).now! >= LIMITS.startedAt + LIMITS.timeoutMs);
+      const stopping =
+        step.type === 'ABORT' || (step.type === 'CLOCK.TICK' && (step as { now?: number }).now! >= LIMITS.startedAt + LIMITS.timeoutMs);
       const cancelled = invocations.filter((i) => !i.settled && i.signal.aborted && !before.includes(i));
       if (cancelled.length > 0) fail(name, stepIndex, `started and cancelled at once: ${cancelled.map((i) => i.id)}`);
-      if (!stopping && before.some((i) => !i.settled && i.signal.aborted)) fail(name, stepIndex, 'a running actor was cancelled without abort or timeout');
+      if (!stopping && before.some((i) => !i.settled && i.signal.aborted))
+        fail(name, stepIndex, 'a running actor was cancelled without abort or timeout');
       check(state);
     }
   } finally {

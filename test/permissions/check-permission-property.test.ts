@@ -8,13 +8,39 @@ import { seededRandom } from '../support/random.js';
 
 type Random = ReturnType<typeof seededRandom>;
 
-const SIMPLE = ['npm test', 'npm test --watch', 'rm -rf ~', 'git push --force', 'git status', 'ls -la', 'echo hi', 'cat a.txt', '"rm" x', 'FOO=1 rm y'];
+const SIMPLE = [
+  'npm test',
+  'npm test --watch',
+  'rm -rf ~',
+  'git push --force',
+  'git status',
+  'ls -la',
+  'echo hi',
+  'cat a.txt',
+  '"rm" x',
+  'FOO=1 rm y',
+];
 const JOINS = [' && ', ' || ', '; ', ' | ', ' & ', '\n'];
 const PATHS = ['src/a.ts', './src/b/c.ts', 'README.md', 'docs/x.md', '.env', '../outside.txt', `${WS}/src/d.ts`, '.', 'secrets/key.pem'];
 const RULES = [
-  'bash', 'bash(npm test*)', 'bash(rm*)', 'bash(git *)', 'bash(git push*)', 'bash(echo*)', 'bash(*)', 'bash(ls -la)',
-  'read_file', 'read_file(src/**)', 'read_file(.env*)', 'edit_file(src/**)', 'edit_file', 'write_file(*.md)',
-  'write_file', 'grep', 'list_dir(.)', 'glob(**)',
+  'bash',
+  'bash(npm test*)',
+  'bash(rm*)',
+  'bash(git *)',
+  'bash(git push*)',
+  'bash(echo*)',
+  'bash(*)',
+  'bash(ls -la)',
+  'read_file',
+  'read_file(src/**)',
+  'read_file(.env*)',
+  'edit_file(src/**)',
+  'edit_file',
+  'write_file(*.md)',
+  'write_file',
+  'grep',
+  'list_dir(.)',
+  'glob(**)',
 ];
 
 function command(r: Random, depth = 0): string {
@@ -56,7 +82,9 @@ function forAll(property: (c: ToolCall, rules: PermissionRule[], mode: Permissio
     try {
       property(c, rules, mode, r);
     } catch (error) {
-      throw new Error(`seed ${seed}: ${JSON.stringify({ call: c, rules: rules.map((x) => `${x.behavior} ${x.text}`), mode })}\n${(error as Error).message}`);
+      throw new Error(
+        `seed ${seed}: ${JSON.stringify({ call: c, rules: rules.map((x) => `${x.behavior} ${x.text}`), mode })}\n${(error as Error).message}`,
+      );
     }
   }
 }

@@ -61,7 +61,10 @@ describe('bash rules', () => {
       rules: rules({ deny: ['bash(rm*)'] }, '/home/u/.xagent/settings.json'),
       workspace: WS,
     });
-    expect(decision).toMatchObject({ behavior: 'deny', decidedBy: 'deny rule "bash(rm*)" from /home/u/.xagent/settings.json (matches "rm -rf ~")' });
+    expect(decision).toMatchObject({
+      behavior: 'deny',
+      decidedBy: 'deny rule "bash(rm*)" from /home/u/.xagent/settings.json (matches "rm -rf ~")',
+    });
     expect(decision.message).toContain('bash');
   });
 

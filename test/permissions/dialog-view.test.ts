@@ -9,7 +9,11 @@ describe('the permission dialog view', () => {
   it('shows an edit as a diff numbered from where the old text sits in the file', async () => {
     const ws = await tempDir();
     await writeTree(ws, { 'src/a.ts': 'one\ntwo\nthree\nfour\n' });
-    const view = dialogView({ id: 'c', name: 'edit_file', input: { path: 'src/a.ts', old_string: 'three\nfour', new_string: 'three\n4\n5' } }, pending, ws);
+    const view = dialogView(
+      { id: 'c', name: 'edit_file', input: { path: 'src/a.ts', old_string: 'three\nfour', new_string: 'three\n4\n5' } },
+      pending,
+      ws,
+    );
     expect(view.title).toBe('Edit src/a.ts?');
     expect(view.lines).toEqual([
       { kind: 'same', line: 3, text: 'three' },
@@ -22,12 +26,19 @@ describe('the permission dialog view', () => {
   });
 
   it('shows the full bash command, control characters made visible', () => {
-    const view = dialogView({ id: 'c', name: 'bash', input: { command: 'npm test\u001b[2K && echo ok' } }, { behavior: 'ask', decidedBy: 'default: bash asks' }, '/ws');
+    const view = dialogView(
+      { id: 'c', name: 'bash', input: { command: 'npm test\u001b[2K && echo ok' } },
+      { behavior: 'ask', decidedBy: 'default: bash asks' },
+      '/ws',
+    );
     expect(view.lines).toEqual([{ kind: 'command', text: 'npm test\\x1b[2K && echo ok' }]);
   });
 
   it('answer 3 is a denial that goes back to the model with the instructions, not a stop', () => {
-    const { decision } = decisionFor({ kind: 'feedback', text: 'use pnpm' }, { call: { id: 'c', name: 'bash', input: { command: 'npm i' } }, pending, workspace: '/ws' });
+    const { decision } = decisionFor(
+      { kind: 'feedback', text: 'use pnpm' },
+      { call: { id: 'c', name: 'bash', input: { command: 'npm i' } }, pending, workspace: '/ws' },
+    );
     expect(decision).toEqual({
       behavior: 'deny',
       continueWithFeedback: true,

@@ -7,10 +7,20 @@ import type { Tool } from '../../src/tools/types.js';
 import { runTask, tempDir } from '../support/engine-harness.js';
 import { seededRandom } from '../support/random.js';
 
-
 const PATHS = ['README.md', 'src/a.ts', 'src/deep/b.ts', 'secrets/key.txt', '../outside.txt'];
 const COMMANDS = ['npm test', 'npm test && rm -rf ~', 'ls -la', 'git status; git push', 'echo $(whoami)', 'rm -rf build'];
-const RULES = ['read_file', 'write_file(src/**)', 'edit_file', 'bash(npm test*)', 'bash(ls*)', 'bash(rm*)', 'bash', 'glob', 'grep(secrets/**)', 'write_file'];
+const RULES = [
+  'read_file',
+  'write_file(src/**)',
+  'edit_file',
+  'bash(npm test*)',
+  'bash(ls*)',
+  'bash(rm*)',
+  'bash',
+  'glob',
+  'grep(secrets/**)',
+  'write_file',
+];
 
 function randomCall(r: ReturnType<typeof seededRandom>, id: string): ToolCall {
   const name = r.pick(['read_file', 'write_file', 'edit_file', 'bash', 'glob', 'grep', 'list_dir']);
@@ -55,14 +65,11 @@ describe('the permission gate in the engine, over random calls and rule sets', (
       });
       const calls = Array.from({ length: 1 + Math.floor(r.next() * 3) }, (_, i) => randomCall(r, `s${seed}_${i}`));
       const executed: string[] = [];
-      const run = await runTask(
-        [{ content: calls.map((c) => ({ type: 'tool_use', ...c })) }, { text: 'done' }],
-        {
-          tools: new ToolRegistry(recordingTools(executed)),
-          permissions: createPermissionPolicy({ mode, rules, workspace, prompt: r.next() < 0.5 ? prompt : undefined }),
-          workspace,
-        },
-      );
+      const run = await runTask([{ content: calls.map((c) => ({ type: 'tool_use', ...c })) }, { text: 'done' }], {
+        tools: new ToolRegistry(recordingTools(executed)),
+        permissions: createPermissionPolicy({ mode, rules, workspace, prompt: r.next() < 0.5 ? prompt : undefined }),
+        workspace,
+      });
       const entered = run.trace.filter((l) => l.state === 'execute_tool');
       for (const line of entered) {
         expect(line.decision?.behavior, `seed ${seed}: ${JSON.stringify(line.call)}`).toBe('allow');

@@ -3,7 +3,10 @@ import { parseRules, type PermissionRule } from '../../src/permissions/rules.js'
 
 export const WS = '/home/u/project';
 
-export function rules(spec: { allow?: readonly string[]; deny?: readonly string[]; ask?: readonly string[] }, source = '--test'): PermissionRule[] {
+export function rules(
+  spec: { allow?: readonly string[]; deny?: readonly string[]; ask?: readonly string[] },
+  source = '--test',
+): PermissionRule[] {
   return [
     ...parseRules(spec.allow ?? [], 'allow', source),
     ...parseRules(spec.deny ?? [], 'deny', source),

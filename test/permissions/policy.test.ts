@@ -50,7 +50,12 @@ describe('createPermissionPolicy', () => {
     const input = new PassThrough();
     const output = new PassThrough();
     output.resume();
-    const policy = createPermissionPolicy({ mode: 'default', rules: [], workspace, prompt: createTerminalPrompt({ input, output, workspace }) });
+    const policy = createPermissionPolicy({
+      mode: 'default',
+      rules: [],
+      workspace,
+      prompt: createTerminalPrompt({ input, output, workspace }),
+    });
     const c = bash('npm test');
     const answer = policy.ask(c, policy.decide(c, writer), signal());
     input.write('a\n');
@@ -62,7 +67,11 @@ describe('createPermissionPolicy', () => {
     expect(policy.decide(bash('npm test --watch'), writer).behavior).toBe('allow');
     expect(policy.decide(bash('npm run build'), writer).behavior).toBe('ask');
 
-    const next = createPermissionPolicy({ mode: 'default', rules: loadSettings({ workspace, home: path.join(workspace, 'home') }).rules, workspace });
+    const next = createPermissionPolicy({
+      mode: 'default',
+      rules: loadSettings({ workspace, home: path.join(workspace, 'home') }).rules,
+      workspace,
+    });
     expect(next.decide(bash('npm test'), writer).behavior).toBe('allow');
   });
 });

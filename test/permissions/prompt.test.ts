@@ -72,7 +72,10 @@ describe('the terminal prompt', () => {
 
   it('keeps what settings.local.json already holds when "always" adds to it', async () => {
     await mkdir(path.join(workspace, '.xagent'));
-    await writeFile(path.join(workspace, '.xagent', 'settings.local.json'), JSON.stringify({ permissions: { deny: ['bash(rm*)'] }, other: 1 }));
+    await writeFile(
+      path.join(workspace, '.xagent', 'settings.local.json'),
+      JSON.stringify({ permissions: { deny: ['bash(rm*)'] }, other: 1 }),
+    );
     await ask(call('edit_file', { path: './src/a.ts', old_string: 'a', new_string: 'b' }), ['always']);
     expect(await settings()).toEqual({ permissions: { deny: ['bash(rm*)'], allow: ['edit_file(src/a.ts)'] }, other: 1 });
   });

@@ -104,11 +104,14 @@ describe('loadSettings', () => {
     expect(loadSettings({ workspace, home }).mode).toBe('bypassPermissions');
   });
 
-  it('reads settings.local.json with the others; its mode beats the project\'s, and it may not bypass permissions', async () => {
+  it("reads settings.local.json with the others; its mode beats the project's, and it may not bypass permissions", async () => {
     await write(projectFile(), { permissions: { allow: ['grep'] }, permissionMode: 'plan' });
     await write(localFile(), { permissions: { allow: ['bash(npm test*)'] }, permissionMode: 'acceptEdits' });
     const loaded = loadSettings({ workspace, home });
-    expect(loaded.rules.map((r) => [r.text, r.source])).toEqual([['bash(npm test*)', localFile()], ['grep', projectFile()]]);
+    expect(loaded.rules.map((r) => [r.text, r.source])).toEqual([
+      ['bash(npm test*)', localFile()],
+      ['grep', projectFile()],
+    ]);
     expect(loaded).toMatchObject({ mode: 'acceptEdits', modeSource: localFile() });
     await write(localFile(), { permissionMode: 'bypassPermissions' });
     expect(() => loadSettings({ workspace, home })).toThrow('only accepted from the user settings');

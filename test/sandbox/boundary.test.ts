@@ -30,7 +30,9 @@ async function settle(marker: string): Promise<number[]> {
 describe('a sandboxed bash call (real bwrap)', () => {
   it('writes the workspace but nothing outside it: the decoy stays, and the result says sandboxed', async () => {
     const l = layout();
-    const result = await bash(l, `echo made > made.txt; echo overwrite > ${l.decoy}; touch ${l.outside}/new.txt; rm -f ${l.decoy}`, { sandbox: sandboxFor(l) });
+    const result = await bash(l, `echo made > made.txt; echo overwrite > ${l.decoy}; touch ${l.outside}/new.txt; rm -f ${l.decoy}`, {
+      sandbox: sandboxFor(l),
+    });
     expect(result.isError).toBe(true);
     expect(result.sandboxed).toBe(true);
     expect(result.content).toContain('Read-only file system');
@@ -81,10 +83,12 @@ describe('a sandboxed bash call (real bwrap)', () => {
     expect(readFileSync(path.join(l.ws, '.git', 'config'), 'utf8')).toBe('[core]\n');
   });
 
-  it('hides the fake home\'s .ssh and the xagent home, while the rest of the home stays readable', async () => {
+  it("hides the fake home's .ssh and the xagent home, while the rest of the home stays readable", async () => {
     const l = layout();
     const sandbox = sandboxFor(l);
-    const secret = await bash(l, `cat ${l.secret}; ls -A ${path.dirname(l.secret)}; cat ${l.xagentHome}/sessions/s1/transcript.jsonl`, { sandbox });
+    const secret = await bash(l, `cat ${l.secret}; ls -A ${path.dirname(l.secret)}; cat ${l.xagentHome}/sessions/s1/transcript.jsonl`, {
+      sandbox,
+    });
     expect(secret.isError).toBe(true);
     expect(secret.content).not.toContain('PRIVATE KEY');
     expect(secret.content).not.toContain('"secret":"transcript"');
@@ -97,8 +101,17 @@ describe('a sandboxed bash call (real bwrap)', () => {
   it('keeps secrets hidden and .xagent unwritable when the workspace is the home folder itself', async () => {
     const l = layout();
     const atHome = { ...l, ws: l.home };
-    const sandbox = createSandbox({ settings: { network: false, hide: [] }, workspace: l.home, xagentHome: l.xagentHome, env: { ...process.env, HOME: l.home } });
-    const result = await bash(atHome, 'cat .xagent/sessions/s1/transcript.jsonl .ssh/id_ed25519; echo x > .xagent/settings.json; echo ok > notes.txt', { sandbox });
+    const sandbox = createSandbox({
+      settings: { network: false, hide: [] },
+      workspace: l.home,
+      xagentHome: l.xagentHome,
+      env: { ...process.env, HOME: l.home },
+    });
+    const result = await bash(
+      atHome,
+      'cat .xagent/sessions/s1/transcript.jsonl .ssh/id_ed25519; echo x > .xagent/settings.json; echo ok > notes.txt',
+      { sandbox },
+    );
     expect(result.content).not.toMatch(/"secret":"transcript"|PRIVATE KEY/);
     expect(result.content).toContain('Read-only file system');
     expect(readFileSync(path.join(l.home, 'notes.txt'), 'utf8')).toBe('ok\n');
@@ -164,7 +177,11 @@ describe('a sandboxed bash call (real bwrap)', () => {
     process.env.ANTHROPIC_API_KEY = 'sk-ant-test-key';
     try {
       const sandbox = sandboxFor(l);
-      const result = await bash(l, `test -e ${marker} && echo SEES_HOST_TMP; echo pid=$$; ls /proc | grep -c '^[0-9]'; echo key=\${ANTHROPIC_API_KEY:-none}; touch /tmp/scratch && echo tmp-writable`, { sandbox });
+      const result = await bash(
+        l,
+        `test -e ${marker} && echo SEES_HOST_TMP; echo pid=$$; ls /proc | grep -c '^[0-9]'; echo key=\${ANTHROPIC_API_KEY:-none}; touch /tmp/scratch && echo tmp-writable`,
+        { sandbox },
+      );
       expect(result.content).not.toContain('SEES_HOST_TMP');
       expect(result.content).toMatch(/pid=[1-3]\n/);
       expect(result.content).toContain('key=none');

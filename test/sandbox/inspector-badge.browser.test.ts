@@ -19,7 +19,12 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI)('the inspector marks s
 
   it('shows a "sandboxed" badge on a call that ran in the sandbox, and none on one that did not', async () => {
     const history = createHistory();
-    const observe = liveFeed(history, { sessionId: 'sandbox-badge', model: 'scripted', limits: { maxTurns: 8, maxToolCalls: 12, timeoutMs: 120_000 }, workspace: '/ws' });
+    const observe = liveFeed(history, {
+      sessionId: 'sandbox-badge',
+      model: 'scripted',
+      limits: { maxTurns: 8, maxToolCalls: 12, timeoutMs: 120_000 },
+      workspace: '/ws',
+    });
     const boxed = { id: 'toolu_boxed', name: 'bash', input: { command: 'make' } };
     const plain = { id: 'toolu_plain', name: 'read_file', input: { path: 'a.txt' } };
     // The events exactly as the engine emits them (src/engine/implementations.ts); the CLI test checks that it does.
@@ -30,7 +35,15 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI)('the inspector marks s
     server = await startInspectorServer({ history, chart: inspectorChart });
     browser = await chromium.launch({
       executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--no-first-run',
+      ],
     });
     const page = await browser.newPage();
     await page.goto(server.url);

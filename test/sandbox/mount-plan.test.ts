@@ -54,7 +54,10 @@ describe('planMounts', () => {
     const ws = path.join(base, 'ws');
     mkdirSync(path.join(base, 'keys'));
     writeFileSync(path.join(base, 'token'), 'x');
-    const plan = planMounts({ workspace: ws, hidden: [base, path.join(base, 'keys'), path.join(base, 'token'), path.join(base, 'missing'), '/tmp'] });
+    const plan = planMounts({
+      workspace: ws,
+      hidden: [base, path.join(base, 'keys'), path.join(base, 'token'), path.join(base, 'missing'), '/tmp'],
+    });
     expect(plan.mounts.slice(0, 4)).toEqual([
       { type: 'hide-dir', path: base },
       { type: 'bind', path: ws },
@@ -77,9 +80,19 @@ describe('bwrapArgs', () => {
   const mounts = [{ type: 'bind', path: '/ws' } as const, { type: 'hide-dir', path: '/home/me/.ssh' } as const];
   it('unshares everything, drops every capability, mounts / read-only first and the rest in order, then runs the command', () => {
     const args = bwrapArgs({ mounts, network: false, cwd: '/ws/sub', command: 'bash', args: ['-c', 'make'] });
-    expect(args.slice(0, 7)).toEqual(['--die-with-parent', '--unshare-all', '--unshare-user', '--disable-userns', '--cap-drop', 'ALL', '--ro-bind']);
+    expect(args.slice(0, 7)).toEqual([
+      '--die-with-parent',
+      '--unshare-all',
+      '--unshare-user',
+      '--disable-userns',
+      '--cap-drop',
+      'ALL',
+      '--ro-bind',
+    ]);
     expect(args).not.toContain('--share-net');
-    expect(args.join(' ')).toContain('--ro-bind / / --dev /dev --proc /proc --tmpfs /tmp --bind /ws /ws --tmpfs /home/me/.ssh --remount-ro /home/me/.ssh');
+    expect(args.join(' ')).toContain(
+      '--ro-bind / / --dev /dev --proc /proc --tmpfs /tmp --bind /ws /ws --tmpfs /home/me/.ssh --remount-ro /home/me/.ssh',
+    );
     expect(args.slice(-6)).toEqual(['--chdir', '/ws/sub', '--', 'bash', '-c', 'make']);
   });
 

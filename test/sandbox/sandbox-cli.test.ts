@@ -8,7 +8,10 @@ import { DECOY_TEXT, layout, type Layout } from './helpers.js';
 /** A model that runs one bash command, then answers. */
 function script(l: Layout, command: string): string {
   const file = path.join(l.root, 'model.json');
-  writeFileSync(file, JSON.stringify({ responses: [{ content: [{ type: 'tool_use', id: 'toolu_1', name: 'bash', input: { command } }] }, { text: 'done' }] }));
+  writeFileSync(
+    file,
+    JSON.stringify({ responses: [{ content: [{ type: 'tool_use', id: 'toolu_1', name: 'bash', input: { command } }] }, { text: 'done' }] }),
+  );
   return file;
 }
 
@@ -25,7 +28,9 @@ function brokenBwrapDir(l: Layout): string {
 
 async function sandboxedRun(l: Layout, flags: string[]) {
   const command = `echo inside > made.txt; echo overwritten > ${l.decoy}`;
-  const run = await runCli(['-p', 'go', '--cwd', l.ws, '--output-format', 'stream-json', '--model-script', script(l, command), ...flags], { env: envFor(l) });
+  const run = await runCli(['-p', 'go', '--cwd', l.ws, '--output-format', 'stream-json', '--model-script', script(l, command), ...flags], {
+    env: envFor(l),
+  });
   return { run, events: jsonLines(run.stdout) };
 }
 
@@ -34,7 +39,9 @@ describe('xagent --sandbox (real bwrap)', () => {
     const l = layout();
     const { run, events } = await sandboxedRun(l, ['--sandbox']);
     expect(run.code, run.stderr).toBe(0);
-    const toolResult = events.find((e) => e.type === 'tool_result') as { result: { is_error: boolean; sandboxed?: boolean; content: string } };
+    const toolResult = events.find((e) => e.type === 'tool_result') as {
+      result: { is_error: boolean; sandboxed?: boolean; content: string };
+    };
     expect(toolResult.result).toMatchObject({ is_error: true, sandboxed: true });
     expect(toolResult.result.content).toContain('Read-only file system');
     expect(readFileSync(path.join(l.ws, 'made.txt'), 'utf8')).toBe('inside\n');
@@ -80,14 +87,16 @@ describe('xagent --sandbox (real bwrap)', () => {
 
   it('exits 2 at start, saying how to install it, when bwrap is not on the PATH', async () => {
     const l = layout();
-    const run = await runCli(['-p', 'go', '--cwd', l.ws, '--sandbox', '--model-script', script(l, 'true')], { env: envFor(l, { PATH: path.join(l.root, 'empty-bin') }) });
+    const run = await runCli(['-p', 'go', '--cwd', l.ws, '--sandbox', '--model-script', script(l, 'true')], {
+      env: envFor(l, { PATH: path.join(l.root, 'empty-bin') }),
+    });
     expect(run.code).toBe(2);
     expect(run.stderr).toContain('no bwrap on the PATH');
     expect(run.stderr).toContain('apt-get install bubblewrap');
     expect(run.stdout).toBe('');
   });
 
-  it('exits 2 at start with bwrap\'s own words when bwrap cannot start a sandbox, never running unsandboxed', async () => {
+  it("exits 2 at start with bwrap's own words when bwrap cannot start a sandbox, never running unsandboxed", async () => {
     const l = layout();
     const env = envFor(l, { PATH: `${brokenBwrapDir(l)}:${process.env.PATH ?? ''}` });
     const run = await runCli(['-p', 'go', '--cwd', l.ws, '--sandbox', '--model-script', script(l, 'echo ran > ran.txt')], { env });
@@ -121,7 +130,9 @@ describe('xagent sandbox check', () => {
 
   it('says in words when bwrap cannot start (exit 1), and how to install it when it is missing (exit 2)', async () => {
     const l = layout();
-    const broken = await runCli(['sandbox', 'check', '--cwd', l.ws], { env: envFor(l, { PATH: `${brokenBwrapDir(l)}:${process.env.PATH ?? ''}` }) });
+    const broken = await runCli(['sandbox', 'check', '--cwd', l.ws], {
+      env: envFor(l, { PATH: `${brokenBwrapDir(l)}:${process.env.PATH ?? ''}` }),
+    });
     expect(broken.code).toBe(1);
     expect(broken.stdout).toContain('✗ starts a sandbox: bwrap: setting up uid map: Permission denied');
     const missing = await runCli(['sandbox', 'check', '--cwd', l.ws], { env: envFor(l, { PATH: path.join(l.root, 'empty-bin') }) });

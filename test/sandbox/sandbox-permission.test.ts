@@ -6,7 +6,14 @@ import type { PermissionMode } from '../../src/permissions/types.js';
 
 const bash = (command: string) => ({ id: '1', name: 'bash', input: { command } });
 const decide = (command: string, options: { mode?: PermissionMode; rules?: ReturnType<typeof parseRules>; sandbox?: boolean } = {}) =>
-  checkPermission({ call: bash(command), tool: { readOnly: false }, mode: options.mode ?? 'default', rules: options.rules ?? [], workspace: '/ws', sandbox: options.sandbox ?? true });
+  checkPermission({
+    call: bash(command),
+    tool: { readOnly: false },
+    mode: options.mode ?? 'default',
+    rules: options.rules ?? [],
+    workspace: '/ws',
+    sandbox: options.sandbox ?? true,
+  });
 
 describe('permissions with the sandbox on', () => {
   it('lets a bash command run without a prompt, and names the sandbox as what decided', () => {
@@ -26,7 +33,9 @@ describe('permissions with the sandbox on', () => {
 
   it('changes nothing for the file tools: they are not inside the sandbox', () => {
     const write = { id: '2', name: 'write_file', input: { path: 'a.txt', content: 'x' } };
-    expect(checkPermission({ call: write, tool: { readOnly: false }, mode: 'default', rules: [], workspace: '/ws', sandbox: true }).behavior).toBe('ask');
+    expect(
+      checkPermission({ call: write, tool: { readOnly: false }, mode: 'default', rules: [], workspace: '/ws', sandbox: true }).behavior,
+    ).toBe('ask');
   });
 
   it('is what the policy decides with when the run is sandboxed', () => {

@@ -10,7 +10,9 @@ const project = (fields: Partial<SandboxLayer>): SandboxLayer => ({ source: 'pro
 
 describe('parseSandboxLayer', () => {
   it('reads every key', () => {
-    expect(parseSandboxLayer({ enabled: true, network: true, hide: ['~/.config/gh', '/srv/keys'], hooks: false, mcpServers: false }, 'u', true)).toEqual({
+    expect(
+      parseSandboxLayer({ enabled: true, network: true, hide: ['~/.config/gh', '/srv/keys'], hooks: false, mcpServers: false }, 'u', true),
+    ).toEqual({
       source: 'u',
       trusted: true,
       enabled: true,
@@ -32,13 +34,19 @@ describe('parseSandboxLayer', () => {
     expect(() => parseSandboxLayer(value, 'f', true)).toThrow(message);
   });
 
-  it.each([{ network: true }, { hooks: false }, { mcpServers: false }])('refuses %j from a project file: it widens the sandbox', (value) => {
-    expect(() => parseSandboxLayer(value, 'p', false)).toThrow('only accepted from the user settings');
-    expect(parseSandboxLayer(value, 'u', true)).toMatchObject(value);
-  });
+  it.each([{ network: true }, { hooks: false }, { mcpServers: false }])(
+    'refuses %j from a project file: it widens the sandbox',
+    (value) => {
+      expect(() => parseSandboxLayer(value, 'p', false)).toThrow('only accepted from the user settings');
+      expect(parseSandboxLayer(value, 'u', true)).toMatchObject(value);
+    },
+  );
 
   it('lets a project file switch the sandbox on, keep the network off and hide more', () => {
-    expect(parseSandboxLayer({ enabled: true, network: false, hide: ['~/.config/gh'] }, 'p', false)).toMatchObject({ enabled: true, network: false });
+    expect(parseSandboxLayer({ enabled: true, network: false, hide: ['~/.config/gh'] }, 'p', false)).toMatchObject({
+      enabled: true,
+      network: false,
+    });
   });
 });
 
@@ -52,7 +60,7 @@ describe('resolveSandboxSettings', () => {
     expect(resolveSandboxSettings([user({ enabled: true })], false).enabled).toBe(false);
   });
 
-  it('is on when any file enables it: a project file cannot switch off the user\'s sandbox', () => {
+  it("is on when any file enables it: a project file cannot switch off the user's sandbox", () => {
     expect(resolveSandboxSettings([project({ enabled: false }), user({ enabled: true })], undefined).enabled).toBe(true);
     expect(resolveSandboxSettings([project({ enabled: true }), user({})], undefined).enabled).toBe(true);
   });
@@ -74,7 +82,7 @@ describe('loadSettings and the sandbox key', () => {
   });
   afterEach(async () => rm(root, { recursive: true, force: true }));
 
-  it('returns each file\'s layer, the project\'s first and marked untrusted', async () => {
+  it("returns each file's layer, the project's first and marked untrusted", async () => {
     await writeFile(path.join(root, 'home', 'settings.json'), JSON.stringify({ sandbox: { network: true } }));
     await writeFile(path.join(root, 'ws', '.xagent', 'settings.json'), JSON.stringify({ sandbox: { enabled: true } }));
     const { sandbox } = loadSettings({ workspace: path.join(root, 'ws'), home: path.join(root, 'home') });

@@ -82,10 +82,13 @@ describe('a torn transcript', () => {
   it('resumes with a warning when the last transcript line was cut off mid-write', async () => {
     const box = sandbox();
     const env = box.env();
-    const first = await runCli(['-p', 'hello', '--model-script', box.script('one.json', [{ text: 'hi there' }]), '--output-format', 'json'], {
-      env,
-      cwd: box.workspace,
-    });
+    const first = await runCli(
+      ['-p', 'hello', '--model-script', box.script('one.json', [{ text: 'hi there' }]), '--output-format', 'json'],
+      {
+        env,
+        cwd: box.workspace,
+      },
+    );
     const id = (JSON.parse(first.stdout) as { session_id: string }).session_id;
     const file = path.join(box.home, 'sessions', id, 'transcript.jsonl');
     appendFileSync(file, '{"role":"assistant","content":[{"type":"text","te');
@@ -121,10 +124,16 @@ describe('choosing the session', () => {
   it('exits 2 when another live process holds the session', async () => {
     const box = sandbox();
     const env = box.env();
-    const first = await runCli(['-p', 'hello', '--model-script', box.script('one.json', [{ text: 'hi' }]), '--output-format', 'json'], { env, cwd: box.workspace });
+    const first = await runCli(['-p', 'hello', '--model-script', box.script('one.json', [{ text: 'hi' }]), '--output-format', 'json'], {
+      env,
+      cwd: box.workspace,
+    });
     const id = (JSON.parse(first.stdout) as { session_id: string }).session_id;
     writeFileSync(path.join(box.home, 'sessions', id, 'lock'), JSON.stringify({ pid: process.pid }));
-    const second = await runCli(['-p', 'again', '--resume', id, '--model-script', box.script('two.json', [{ text: 'x' }])], { env, cwd: box.workspace });
+    const second = await runCli(['-p', 'again', '--resume', id, '--model-script', box.script('two.json', [{ text: 'x' }])], {
+      env,
+      cwd: box.workspace,
+    });
     expect(second.code).toBe(2);
     expect(second.stderr).toContain(`session ${id} is in use by another xagent process (pid ${process.pid})`);
   });

@@ -42,7 +42,10 @@ describe('kill -9, then --resume, against the fake Anthropic API', () => {
     const pidFile = path.join(box.workspace, 'pid.txt');
     cleanups.push(() => killProcessGroupFrom(pidFile));
 
-    const first = startCli(['-p', 'read the notes and run the tests', '--output-format', 'stream-json', '--permission-mode', 'bypassPermissions'], { env, cwd: box.workspace });
+    const first = startCli(
+      ['-p', 'read the notes and run the tests', '--output-format', 'stream-json', '--permission-mode', 'bypassPermissions'],
+      { env, cwd: box.workspace },
+    );
     await waitFor(() => existsSync(pidFile) && readFileSync(pidFile, 'utf8').endsWith('\n'), 'the bash tool to start', first);
     first.child.kill('SIGKILL');
     expect((await first.exited).signal).toBe('SIGKILL');
@@ -86,7 +89,9 @@ describe('kill -9, then --resume, against the fake Anthropic API', () => {
     expect(sent).toHaveLength(1);
     expect(JSON.stringify(sent[0])).toContain('explain the notes');
     expect(JSON.stringify(sent[0])).toContain('try again, briefly');
-    expect(readMeta(path.join(box.home, 'sessions', id))).toMatchObject({ meta: { status: 'idle', tasks: 2, turns: 1, last_stop_reason: 'final_answer' } });
+    expect(readMeta(path.join(box.home, 'sessions', id))).toMatchObject({
+      meta: { status: 'idle', tasks: 2, turns: 1, last_stop_reason: 'final_answer' },
+    });
   });
 });
 
@@ -94,19 +99,32 @@ describe('kill -9, then --resume, with a scripted model', () => {
   it('resumes a session killed during a slow model call and records both prompts in order', async () => {
     const box = sandbox();
     const env = box.env();
-    const first = startCli(['-p', 'first question', '--model-script', box.script('slow.json', [{ text: 'never seen', delay_ms: 30_000 }]), '--output-format', 'stream-json'], {
-      env,
-      cwd: box.workspace,
-    });
+    const first = startCli(
+      [
+        '-p',
+        'first question',
+        '--model-script',
+        box.script('slow.json', [{ text: 'never seen', delay_ms: 30_000 }]),
+        '--output-format',
+        'stream-json',
+      ],
+      {
+        env,
+        cwd: box.workspace,
+      },
+    );
     await waitFor(() => first.events().some((e) => e.type === 'state' && e.name === 'call_model'), 'the model call', first);
     first.child.kill('SIGKILL');
     await first.exited;
     const id = sessionIdOf(first);
 
-    const resumed = await runCli(['-p', 'second question', '--resume', id, '--model-script', box.script('quick.json', [{ text: 'answered' }])], {
-      env,
-      cwd: box.workspace,
-    });
+    const resumed = await runCli(
+      ['-p', 'second question', '--resume', id, '--model-script', box.script('quick.json', [{ text: 'answered' }])],
+      {
+        env,
+        cwd: box.workspace,
+      },
+    );
     expect(resumed.code, resumed.stderr).toBe(0);
     expect(resumed.stdout).toContain('answered');
     const { messages, problems } = loadTranscript(path.join(box.home, 'sessions', id));

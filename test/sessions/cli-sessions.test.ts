@@ -19,11 +19,26 @@ describe('xagent sessions', () => {
     const env = box.env();
     const otherWorkspace = path.join(path.dirname(box.workspace), 'other');
     mkdirSync(otherWorkspace);
-    const alpha = await runCli(['-p', 'alpha task', '--model-script', box.script('a.json', [{ text: 'a' }]), '--output-format', 'json'], { env, cwd: box.workspace });
-    const beta = await runCli(['-p', 'beta task', '--max-turns', '1', '--model-script', box.script('b.json', [{ content: [{ type: 'tool_use', name: 'read_file', input: { path: 'x' } }] }]), '--output-format', 'json'], {
+    const alpha = await runCli(['-p', 'alpha task', '--model-script', box.script('a.json', [{ text: 'a' }]), '--output-format', 'json'], {
       env,
-      cwd: otherWorkspace,
+      cwd: box.workspace,
     });
+    const beta = await runCli(
+      [
+        '-p',
+        'beta task',
+        '--max-turns',
+        '1',
+        '--model-script',
+        box.script('b.json', [{ content: [{ type: 'tool_use', name: 'read_file', input: { path: 'x' } }] }]),
+        '--output-format',
+        'json',
+      ],
+      {
+        env,
+        cwd: otherWorkspace,
+      },
+    );
     expect(beta.code).toBe(3);
 
     const listed = await runCli(['sessions'], { env, cwd: box.workspace });
@@ -31,14 +46,19 @@ describe('xagent sessions', () => {
     const lines = listed.stdout.trimEnd().split('\n');
     expect(lines[0]).toMatch(/^ID\s+UPDATED\s+WORKSPACE\s+LAST STOP\s+FIRST PROMPT$/);
     expect(lines).toHaveLength(3);
-    expect(lines[1]).toMatch(new RegExp(`^${idOf(beta.stdout)}\\s+\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d\\s+\\S*other\\s+max_turns\\s+beta task$`));
+    expect(lines[1]).toMatch(
+      new RegExp(`^${idOf(beta.stdout)}\\s+\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d\\s+\\S*other\\s+max_turns\\s+beta task$`),
+    );
     expect(lines[2]).toMatch(new RegExp(`^${idOf(alpha.stdout)}\\s+.*\\bws\\s+final_answer\\s+alpha task$`));
   });
 
   it('prints the same sessions as JSON with --json, and limits them with --limit', async () => {
     const box = sandbox();
     const env = box.env();
-    const run = await runCli(['-p', 'only task', '--model-script', box.script('a.json', [{ text: 'done' }]), '--output-format', 'json'], { env, cwd: box.workspace });
+    const run = await runCli(['-p', 'only task', '--model-script', box.script('a.json', [{ text: 'done' }]), '--output-format', 'json'], {
+      env,
+      cwd: box.workspace,
+    });
     const listed = await runCli(['sessions', '--json'], { env, cwd: box.workspace });
     expect(JSON.parse(listed.stdout)).toEqual([
       expect.objectContaining({
@@ -74,7 +94,10 @@ describe('two processes sharing one XAGENT_HOME', () => {
     const env = box.env();
     const rounds = (tag: string) =>
       box.script(`${tag}.json`, [
-        ...Array.from({ length: 4 }, () => ({ content: [{ type: 'tool_use', name: 'read_file', input: { path: 'notes.txt' } }], delay_ms: 40 })),
+        ...Array.from({ length: 4 }, () => ({
+          content: [{ type: 'tool_use', name: 'read_file', input: { path: 'notes.txt' } }],
+          delay_ms: 40,
+        })),
         { text: `${tag} done` },
       ]);
     const one = startCli(['-p', 'task one', '--model-script', rounds('one'), '--output-format', 'json'], { env, cwd: box.workspace });
@@ -89,7 +112,10 @@ describe('two processes sharing one XAGENT_HOME', () => {
     ids.forEach((id, i) => {
       const dir = path.join(root, id);
       expect(readdirSync(dir).sort()).toEqual(['audit.jsonl', 'meta.json', 'trace.jsonl', 'transcript.jsonl']);
-      expect(readMeta(dir)).toMatchObject({ kind: 'ok', meta: { id, first_prompt: `task ${['one', 'two'][i]}`, status: 'idle', turns: 5 } });
+      expect(readMeta(dir)).toMatchObject({
+        kind: 'ok',
+        meta: { id, first_prompt: `task ${['one', 'two'][i]}`, status: 'idle', turns: 5 },
+      });
       const { messages, problems } = loadTranscript(dir);
       expect(problems).toEqual([]);
       expect(messages).toHaveLength(10);

@@ -7,7 +7,6 @@ import { CLI } from '../support/run-cli.js';
 /** The built CLI: these tests run what `npm install` ships (`npm test` builds first). */
 export { CLI };
 
-
 export function assertBuilt(): void {
   if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run npm run build first`);
 }
@@ -90,7 +89,8 @@ export function runCli(args: string[], options: { env: NodeJS.ProcessEnv; cwd: s
 export async function waitFor(ready: () => boolean, what: string, cli?: CliProcess, timeoutMs = 20_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!ready()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}${cli ? `\nstderr: ${cli.stderr()}\nstdout: ${cli.stdout()}` : ''}`);
+    if (Date.now() > deadline)
+      throw new Error(`timed out waiting for ${what}${cli ? `\nstderr: ${cli.stderr()}\nstdout: ${cli.stdout()}` : ''}`);
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }

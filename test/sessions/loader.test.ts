@@ -25,7 +25,13 @@ describe('readJsonLines', () => {
   it('accepts a whole last line that only lacks its newline', () => {
     const file = path.join(tempDir(), 't.jsonl');
     writeFileSync(file, `${line({ a: 1 })}{"b":2}`);
-    expect(readJsonLines(file)).toEqual({ values: [{ line: 1, value: { a: 1 } }, { line: 2, value: { b: 2 } }], problems: [] });
+    expect(readJsonLines(file)).toEqual({
+      values: [
+        { line: 1, value: { a: 1 } },
+        { line: 2, value: { b: 2 } },
+      ],
+      problems: [],
+    });
   });
 
   it('skips a malformed line in the middle and reads on', () => {
@@ -43,7 +49,13 @@ describe('healTornTail', () => {
     writeFileSync(file, `${line({ a: 1 })}{"role":"assis`);
     expect(healTornTail(file)).toBe('dropped a torn last line (14 bytes)');
     appendFileSync(file, line({ b: 2 }));
-    expect(readJsonLines(file)).toEqual({ values: [{ line: 1, value: { a: 1 } }, { line: 2, value: { b: 2 } }], problems: [] });
+    expect(readJsonLines(file)).toEqual({
+      values: [
+        { line: 1, value: { a: 1 } },
+        { line: 2, value: { b: 2 } },
+      ],
+      problems: [],
+    });
   });
 
   it('adds the newline a whole last line is missing', () => {

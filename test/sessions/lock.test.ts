@@ -59,11 +59,15 @@ describe('issue 18.12: the session lock is atomic', () => {
         release();
       }`;
     await Promise.all(
-      Array.from({ length: 8 }, () => new Promise<void>((resolve, reject) => {
-        const child = spawn(process.execPath, ['--input-type=module', '-e', worker], { stdio: 'inherit' });
-        child.on('error', reject);
-        child.on('exit', () => resolve());
-      })),
+      Array.from(
+        { length: 8 },
+        () =>
+          new Promise<void>((resolve, reject) => {
+            const child = spawn(process.execPath, ['--input-type=module', '-e', worker], { stdio: 'inherit' });
+            child.on('error', reject);
+            child.on('exit', () => resolve());
+          }),
+      ),
     );
     const lines = readFileSync(journal, 'utf8').trim().split('\n');
     expect(lines.length).toBeGreaterThan(0);

@@ -11,7 +11,11 @@ import { runTask } from '../support/engine-harness.js';
 
 const tempDir = () => mkdtempSync(path.join(os.tmpdir(), 'xagent-records-'));
 const jsonl = (values: object[]) => values.map((v) => `${JSON.stringify(v)}\n`).join('');
-const lines = (file: string) => readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
+const lines = (file: string) =>
+  readFileSync(file, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
 
 describe('versioned session records', () => {
   it('writes the record version on every line of trace, transcript and audit', async () => {
@@ -19,7 +23,10 @@ describe('versioned session records', () => {
     for (const file of ['trace.jsonl', 'transcript.jsonl', 'audit.jsonl']) {
       const written = lines(path.join(run.sessionDir, file));
       expect(written.length).toBeGreaterThan(0);
-      expect(written.every((l) => l.v === RECORD_VERSION), file).toBe(true);
+      expect(
+        written.every((l) => l.v === RECORD_VERSION),
+        file,
+      ).toBe(true);
     }
     // The version is not part of the message: the reader hands back messages as sent to the model.
     expect(loadTranscript(run.sessionDir).messages).toEqual(run.messages);
@@ -27,7 +34,10 @@ describe('versioned session records', () => {
 
   it('reads lines written before versions existed (no v, no via) as version 1', () => {
     const dir = tempDir();
-    writeFileSync(path.join(dir, 'trace.jsonl'), jsonl([{ seq: 0, ts: '2026-01-01T00:00:00.000Z', session_id: 's', state: 'build_context', turn: 0, tool_call_count: 0 }]));
+    writeFileSync(
+      path.join(dir, 'trace.jsonl'),
+      jsonl([{ seq: 0, ts: '2026-01-01T00:00:00.000Z', session_id: 's', state: 'build_context', turn: 0, tool_call_count: 0 }]),
+    );
     writeFileSync(path.join(dir, 'transcript.jsonl'), jsonl([{ role: 'user', content: 'hi' }]));
     const records = readSessionRecords(path.join(dir, 'trace.jsonl'));
     expect(records.states).toMatchObject([{ state: 'build_context' }]);

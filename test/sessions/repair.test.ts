@@ -21,7 +21,7 @@ describe('repairPairing', () => {
     expect(repair.messages).toEqual(messages);
   });
 
-  it('closes the last response\'s unanswered tool calls with interrupted is_error results, appended as a tail', () => {
+  it("closes the last response's unanswered tool calls with interrupted is_error results, appended as a tail", () => {
     const repair = repairPairing([user('a'), uses('t1', 't2')]);
     expect(repair.rewritten).toBe(false);
     expect(repair.tail).toEqual({

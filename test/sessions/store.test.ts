@@ -59,13 +59,19 @@ describe('meta.json', () => {
     expect(parseMeta({ ...meta({}), schema_version: 99 })).toEqual({ kind: 'unsupported', version: 99 });
     expect(parseMeta({ ...meta({}), schema_version: 0 })).toMatchObject({ kind: 'malformed' });
     expect(parseMeta({ id: 'x' })).toMatchObject({ kind: 'malformed' });
-    expect(parseMeta({ ...meta({}), last_stop_reason: 'exploded' })).toMatchObject({ kind: 'malformed', reason: expect.stringContaining('last_stop_reason') });
+    expect(parseMeta({ ...meta({}), last_stop_reason: 'exploded' })).toMatchObject({
+      kind: 'malformed',
+      reason: expect.stringContaining('last_stop_reason'),
+    });
   });
 
   it('reads the future-schema fixture as unsupported and the cut-off one as malformed', () => {
     const home = homeWithFixtures('future-schema', 'malformed-meta');
     expect(readMeta(path.join(home, 'sessions', 'future-schema'))).toEqual({ kind: 'unsupported', version: 99 });
-    expect(readMeta(path.join(home, 'sessions', 'malformed-meta'))).toMatchObject({ kind: 'malformed', reason: expect.stringContaining('not JSON') });
+    expect(readMeta(path.join(home, 'sessions', 'malformed-meta'))).toMatchObject({
+      kind: 'malformed',
+      reason: expect.stringContaining('not JSON'),
+    });
   });
 });
 
@@ -137,7 +143,10 @@ describe('openSessionForRun', () => {
     expect(session).toMatchObject({ isNew: true, messages: [], warnings: [] });
     session.startTask('first prompt');
     expect(readMeta(session.dir)).toMatchObject({ meta: { status: 'running', pid: process.pid, first_prompt: 'first prompt', tasks: 1 } });
-    session.messages.push({ role: 'user', content: [{ type: 'text', text: 'first prompt' }] }, { role: 'assistant', content: [{ type: 'text', text: 'ok' }] });
+    session.messages.push(
+      { role: 'user', content: [{ type: 'text', text: 'first prompt' }] },
+      { role: 'assistant', content: [{ type: 'text', text: 'ok' }] },
+    );
     session.endTask({ reason: 'final_answer' });
     session.release();
     expect(readMeta(session.dir)).toMatchObject({

@@ -66,7 +66,8 @@ export function promptBlocks(body: Json): PromptBlock[] {
       const role = `${String(message.role)}:${i}:`;
       // The message boundary is part of the key: the same block in another message is another prefix.
       if (typeof message.content === 'string') blocks.push(promptBlock({ type: 'text', text: message.content }, role));
-      else if (Array.isArray(message.content)) message.content.forEach((block: unknown, j) => blocks.push(promptBlock(block, `${role}${j}:`)));
+      else if (Array.isArray(message.content))
+        message.content.forEach((block: unknown, j) => blocks.push(promptBlock(block, `${role}${j}:`)));
     });
   }
   return blocks;

@@ -71,7 +71,13 @@ export function* streamEvents(response: FakeResponse, model: string, n: number, 
   yield {
     type: 'message_start',
     message: {
-      id: messageId(n), type: 'message', role: 'assistant', model, content: [], stop_reason: null, stop_sequence: null,
+      id: messageId(n),
+      type: 'message',
+      role: 'assistant',
+      model,
+      content: [],
+      stop_reason: null,
+      stop_sequence: null,
       usage: {
         input_tokens: usage.input_tokens,
         output_tokens: 1,
@@ -135,7 +141,13 @@ export function toMessage(response: FakeResponse, model: string, n: number, body
     return { ...rest, input: block.input ?? {} };
   });
   return {
-    id: messageId(n), type: 'message', role: 'assistant', model, content: blocks,
-    stop_reason: stopReasonOf(response, blocks), stop_sequence: null, usage: usageOf(response, blocks, body),
+    id: messageId(n),
+    type: 'message',
+    role: 'assistant',
+    model,
+    content: blocks,
+    stop_reason: stopReasonOf(response, blocks),
+    stop_sequence: null,
+    usage: usageOf(response, blocks, body),
   };
 }

@@ -49,7 +49,9 @@ export function validateThinking(body: Json): string[] {
       if (!Number.isInteger(budget)) errors.push('thinking.enabled.budget_tokens: Field required');
       else if ((budget as number) < 1024) errors.push('thinking.enabled.budget_tokens: Input should be greater than or equal to 1024');
       else if ((budget as number) >= (body.max_tokens as number)) {
-        errors.push('`max_tokens` must be greater than `thinking.budget_tokens`. Please consult our documentation at https://docs.claude.com/en/docs/build-with-claude/extended-thinking#max-tokens-and-context-window-size');
+        errors.push(
+          '`max_tokens` must be greater than `thinking.budget_tokens`. Please consult our documentation at https://docs.claude.com/en/docs/build-with-claude/extended-thinking#max-tokens-and-context-window-size',
+        );
       }
     }
   }
@@ -60,7 +62,8 @@ export function validateThinking(body: Json): string[] {
       if (!isObject(block)) return;
       const at = `messages.${i}.content.${j}`;
       if (block.type === 'thinking') {
-        if (typeof block.thinking !== 'string' || typeof block.signature !== 'string') errors.push(`${at}: thinking blocks need thinking and signature`);
+        if (typeof block.thinking !== 'string' || typeof block.signature !== 'string')
+          errors.push(`${at}: thinking blocks need thinking and signature`);
         else if (block.signature !== signThinking(block.thinking)) errors.push(`${at}: Invalid \`signature\` in \`thinking\` block`);
       } else if (block.type === 'redacted_thinking' && !redactedDataValid(block.data)) {
         errors.push(`${at}: Invalid \`data\` in \`redacted_thinking\` block`);

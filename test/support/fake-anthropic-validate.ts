@@ -9,8 +9,22 @@ const TOOL_USE_ID = /^[a-zA-Z0-9_-]+$/;
 
 /** Top-level fields the real API knows; anything else is "Extra inputs are not permitted". */
 const KNOWN_FIELDS = new Set([
-  'model', 'max_tokens', 'messages', 'system', 'tools', 'tool_choice', 'stream', 'metadata', 'stop_sequences',
-  'thinking', 'cache_control', 'service_tier', 'output_config', 'container', 'mcp_servers', 'context_management',
+  'model',
+  'max_tokens',
+  'messages',
+  'system',
+  'tools',
+  'tool_choice',
+  'stream',
+  'metadata',
+  'stop_sequences',
+  'thinking',
+  'cache_control',
+  'service_tier',
+  'output_config',
+  'container',
+  'mcp_servers',
+  'context_management',
 ]);
 /** Rejected by the API version the SDK 1.x sends (anthropic-version 2026-10-21). */
 const SAMPLING_FIELDS = ['temperature', 'top_p', 'top_k'];
@@ -92,7 +106,9 @@ function validateMessages(messages: unknown): string[] {
     if (i === 0 && message.role !== 'user') errors.push('messages: first message must use the "user" role');
     const previous: unknown = messages[i - 1];
     if (i > 0 && isObject(previous) && previous.role === message.role) {
-      errors.push(`messages: roles must alternate between "user" and "assistant", but found multiple "${message.role}" roles in a row (messages.${i - 1} and messages.${i})`);
+      errors.push(
+        `messages: roles must alternate between "user" and "assistant", but found multiple "${message.role}" roles in a row (messages.${i - 1} and messages.${i})`,
+      );
     }
     const isFinalAssistant = i === messages.length - 1 && message.role === 'assistant';
     errors.push(...validateContent(message.content, `messages.${i}`, message.role, isFinalAssistant, toolUseIds));
@@ -103,7 +119,9 @@ function validateMessages(messages: unknown): string[] {
 
 function validateContent(content: unknown, where: string, role: string, mayBeEmpty: boolean, toolUseIds: Set<string>): string[] {
   if (typeof content === 'string') {
-    return content === '' && !mayBeEmpty ? [`${where}: all messages must have non-empty content except for the optional final assistant message`] : [];
+    return content === '' && !mayBeEmpty
+      ? [`${where}: all messages must have non-empty content except for the optional final assistant message`]
+      : [];
   }
   if (!Array.isArray(content)) return [`${where}.content: Input should be a string or a list of blocks`];
   if (content.length === 0 && !mayBeEmpty) {
@@ -123,7 +141,8 @@ function validateContent(content: unknown, where: string, role: string, mayBeEmp
         break;
       case 'tool_use':
         if (role !== 'assistant') errors.push(`${at}: tool_use blocks may only appear in assistant messages`);
-        if (typeof block.id !== 'string' || !TOOL_USE_ID.test(block.id)) errors.push(`${at}.id: String should match pattern '^[a-zA-Z0-9_-]+$'`);
+        if (typeof block.id !== 'string' || !TOOL_USE_ID.test(block.id))
+          errors.push(`${at}.id: String should match pattern '^[a-zA-Z0-9_-]+$'`);
         else if (toolUseIds.has(block.id)) errors.push(`${at}: tool_use ids must be unique (${block.id})`);
         else toolUseIds.add(block.id);
         if (typeof block.name !== 'string' || block.name === '') errors.push(`${at}.name: Field required`);
@@ -171,15 +190,20 @@ function validatePairing(messages: unknown[]): string[] {
       const answered = blockIds(next, 'tool_result');
       const missing = ids.filter((id) => !answered.includes(id));
       if (missing.length > 0) {
-        errors.push(`messages.${i + 1}: \`tool_use\` ids were found without \`tool_result\` blocks immediately after: ${missing.join(', ')}. Each \`tool_use\` block must have a corresponding \`tool_result\` block in the next message.`);
+        errors.push(
+          `messages.${i + 1}: \`tool_use\` ids were found without \`tool_result\` blocks immediately after: ${missing.join(', ')}. Each \`tool_use\` block must have a corresponding \`tool_result\` block in the next message.`,
+        );
       }
     }
     const unexpected = results.filter((id) => !uses.includes(id));
     if (unexpected.length > 0) {
-      errors.push(`messages.${i}.content: unexpected \`tool_use_id\` found in \`tool_result\` blocks: ${unexpected.join(', ')}. Each \`tool_result\` block must have a corresponding \`tool_use\` block in the previous message.`);
+      errors.push(
+        `messages.${i}.content: unexpected \`tool_use_id\` found in \`tool_result\` blocks: ${unexpected.join(', ')}. Each \`tool_result\` block must have a corresponding \`tool_use\` block in the previous message.`,
+      );
     }
     const duplicates = results.filter((id, k) => results.indexOf(id) !== k);
-    if (duplicates.length > 0) errors.push(`messages.${i}.content: each tool_use_id may have only one tool_result: ${duplicates.join(', ')}`);
+    if (duplicates.length > 0)
+      errors.push(`messages.${i}.content: each tool_use_id may have only one tool_result: ${duplicates.join(', ')}`);
   });
   return errors;
 }

@@ -146,7 +146,8 @@ export async function startFakeAnthropic(
       return sendError(res, 401, { type: 'authentication_error', message: 'invalid x-api-key' });
     }
     if (!req.headers['anthropic-version']) return reject(400, 'invalid_request_error', ['anthropic-version: header is required']);
-    if (typeof body !== 'object' || body === null) return reject(400, 'invalid_request_error', ['There was an error parsing the body as JSON']);
+    if (typeof body !== 'object' || body === null)
+      return reject(400, 'invalid_request_error', ['There was an error parsing the body as JSON']);
     const request = body as Record<string, unknown>;
     const errors = [...validateMessagesRequest(body), ...validateCacheControl(request), ...validateThinking(request)];
     if (errors.length > 0) return reject(400, 'invalid_request_error', errors);
@@ -161,9 +162,14 @@ export async function startFakeAnthropic(
     if (!response) {
       rejected.push({ request: index, errors: [`fake-anthropic: no scripted response left for request #${served}`] });
       // x-should-retry: false so a client does not retry its way through the missing script.
-      return sendError(res, 500, { type: 'api_error', message: `fake-anthropic: script exhausted at request #${served}` }, {
-        'x-should-retry': 'false',
-      });
+      return sendError(
+        res,
+        500,
+        { type: 'api_error', message: `fake-anthropic: script exhausted at request #${served}` },
+        {
+          'x-should-retry': 'false',
+        },
+      );
     }
     const accounting = cache.account(request);
     usages.push({ request: index, ...accounting });
@@ -245,7 +251,12 @@ async function respond(res: ServerResponse, response: FakeResponse, body: Record
   res.end();
 }
 
-function sendError(res: ServerResponse, status: number, error: { type: string; message?: string }, headers: Record<string, string> = {}): void {
+function sendError(
+  res: ServerResponse,
+  status: number,
+  error: { type: string; message?: string },
+  headers: Record<string, string> = {},
+): void {
   if (res.destroyed) return;
   res.writeHead(status, { ...headers, 'content-type': 'application/json' });
   res.end(JSON.stringify({ type: 'error', error: { type: error.type, message: error.message ?? defaultMessage(error.type) } }));

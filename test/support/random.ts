@@ -9,7 +9,6 @@ export function seededRandom(seed: number) {
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
   const pick = <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)]!;
-  const some = <T>(items: readonly T[], max: number): T[] =>
-    Array.from({ length: Math.floor(next() * (max + 1)) }, () => pick(items));
+  const some = <T>(items: readonly T[], max: number): T[] => Array.from({ length: Math.floor(next() * (max + 1)) }, () => pick(items));
   return { next, pick, some };
 }

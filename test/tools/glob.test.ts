@@ -87,7 +87,11 @@ describe('glob tool', () => {
     const ws = await tempDir();
     await writeTree(ws, tree);
     const result = await run('glob', { pattern: '*.ts' }, { workspace: ws });
-    expect(result).toEqual({ isError: true, content: 'No files match "*.ts" in the workspace root. The pattern only matches directly in the workspace root; try "**/*.ts" to search subfolders.' });
+    expect(result).toEqual({
+      isError: true,
+      content:
+        'No files match "*.ts" in the workspace root. The pattern only matches directly in the workspace root; try "**/*.ts" to search subfolders.',
+    });
   });
 
   it('refuses an invalid pattern, an absolute pattern and a pattern escaping the workspace', async () => {

@@ -101,7 +101,9 @@ describe('grep (JavaScript engine)', () => {
 
   it('reports a missing path, a binary file and an invalid glob', async () => {
     const tools = toolsWith('js');
-    expect((await run('grep', { pattern: 'x', path: 'nope' }, { workspace: ws, tools })).content).toBe('nope: not found; use glob to find it.');
+    expect((await run('grep', { pattern: 'x', path: 'nope' }, { workspace: ws, tools })).content).toBe(
+      'nope: not found; use glob to find it.',
+    );
     expect((await run('grep', { pattern: 'x', path: 'bin.dat' }, { workspace: ws, tools })).content).toContain('is a binary file');
     expect((await run('grep', { pattern: 'x', glob: '*.{ts' }, { workspace: ws, tools })).content).toContain('Invalid glob');
   });

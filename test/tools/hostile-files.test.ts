@@ -78,7 +78,12 @@ describe('issue 18.9: path errors the model can fix are tool results', () => {
     const ws = await tempDir();
     await symlink('b', path.join(ws, 'a'));
     await symlink('a', path.join(ws, 'b'));
-    const input = tool === 'glob' ? { pattern: '*', path: 'a/x' } : tool === 'grep' ? { pattern: 'x', path: 'a/x' } : { path: 'a/x', content: 'x', old_string: 'a', new_string: 'b' };
+    const input =
+      tool === 'glob'
+        ? { pattern: '*', path: 'a/x' }
+        : tool === 'grep'
+          ? { pattern: 'x', path: 'a/x' }
+          : { path: 'a/x', content: 'x', old_string: 'a', new_string: 'b' };
     const only = Object.fromEntries(Object.entries(input).filter(([key]) => TOOL_KEYS[tool]!.includes(key)));
     const result = await run(tool, only, { workspace: ws });
     expect(result.isError).toBe(true);

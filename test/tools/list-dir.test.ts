@@ -40,7 +40,10 @@ describe('list_dir', () => {
 
   it('reports a missing folder', async () => {
     const ws = await tempDir();
-    expect(await run('list_dir', { path: 'nope' }, { workspace: ws })).toEqual({ isError: true, content: 'nope: not found; use glob to find it.' });
+    expect(await run('list_dir', { path: 'nope' }, { workspace: ws })).toEqual({
+      isError: true,
+      content: 'nope: not found; use glob to find it.',
+    });
   });
 
   it('caps a huge folder with a notice', async () => {

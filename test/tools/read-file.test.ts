@@ -32,7 +32,11 @@ describe('read_file', () => {
     expect(result.content.length).toBeLessThanOrEqual(MAX_RESULT_CHARS);
     const next = /To read more, call read_file with offset=(\d+)\./.exec(result.content);
     expect(next).not.toBeNull();
-    const shownLast = result.content.split('\n').filter((l) => /^\s+\d+\t/.test(l)).pop() ?? '';
+    const shownLast =
+      result.content
+        .split('\n')
+        .filter((l) => /^\s+\d+\t/.test(l))
+        .pop() ?? '';
     expect(Number(next?.[1])).toBe(Number(shownLast.trim().split('\t')[0]) + 1);
     expect(result.content).toContain('of 1000, stopped by the 30000-character limit');
   });
@@ -48,7 +52,10 @@ describe('read_file', () => {
   it('reports an empty file as empty, not as an error', async () => {
     const ws = await tempDir();
     await writeTree(ws, { 'empty.txt': '' });
-    expect(await run('read_file', { path: 'empty.txt' }, { workspace: ws })).toEqual({ isError: false, content: 'empty.txt is empty (0 lines).' });
+    expect(await run('read_file', { path: 'empty.txt' }, { workspace: ws })).toEqual({
+      isError: false,
+      content: 'empty.txt is empty (0 lines).',
+    });
   });
 
   it('refuses an offset past the end, giving the line count', async () => {

@@ -20,7 +20,9 @@ describe('tool registry', () => {
   });
 
   it('marks exactly read_file, list_dir, glob and grep as read-only', () => {
-    const readOnly = builtinTools().filter((t) => t.readOnly).map((t) => t.name);
+    const readOnly = builtinTools()
+      .filter((t) => t.readOnly)
+      .map((t) => t.name);
     expect(readOnly).toEqual(['read_file', 'list_dir', 'glob', 'grep']);
   });
 

@@ -30,7 +30,14 @@ async function startUi(script: FakeResponse[]) {
   fake = await startFakeAnthropic(script);
   const workspace = tempDir('xagent-ws-');
   const home = tempDir('xagent-home-');
-  const env = { PATH: process.env.PATH ?? '', HOME: tempDir(), TERM: 'xterm-256color', XAGENT_HOME: home, ANTHROPIC_API_KEY: 'sk-ant-test', ANTHROPIC_BASE_URL: fake.url };
+  const env = {
+    PATH: process.env.PATH ?? '',
+    HOME: tempDir(),
+    TERM: 'xterm-256color',
+    XAGENT_HOME: home,
+    ANTHROPIC_API_KEY: 'sk-ant-test',
+    ANTHROPIC_BASE_URL: fake.url,
+  };
   const session = startInPty(`stty cols 100 rows 50; exec ${process.execPath} ${CLI}`, env, workspace);
   pty = session;
   // The helper waits without end; here a missing text fails with what the screen showed.
@@ -38,7 +45,10 @@ async function startUi(script: FakeResponse[]) {
     Promise.race([
       session.waitFor(pattern, from),
       new Promise<number>((_, reject) =>
-        setTimeout(() => reject(new Error(`${String(pattern)} did not appear; the screen ends:\n${session.screen().slice(-3000)}`)), 20_000).unref(),
+        setTimeout(
+          () => reject(new Error(`${String(pattern)} did not appear; the screen ends:\n${session.screen().slice(-3000)}`)),
+          20_000,
+        ).unref(),
       ),
     ]);
   const ui = { pty: { ...session, waitFor }, workspace, home, fake, at: 0 };
@@ -59,7 +69,9 @@ function getStatus(url: string): Promise<number> {
 }
 
 describe.skipIf(!HAVE_SCRIPT && !process.env.CI)('the interactive terminal UI', () => {
-  it('sends a multi-line prompt, renders markdown, stops on Esc and marks the next request as after an interrupt; Ctrl-D prints the resume command', { timeout: 90_000 }, async () => {
+  it('sends a multi-line prompt, renders markdown, stops on Esc and marks the next request as after an interrupt; Ctrl-D prints the resume command', {
+    timeout: 90_000,
+  }, async () => {
     const ui = await startUi([
       { text: '# Plan\n\nThe answer has **bold** words and a list:\n\n- first item\n- second item\n' },
       { text: 'word '.repeat(400), eventDelayMs: 40 },
@@ -97,11 +109,15 @@ describe.skipIf(!HAVE_SCRIPT && !process.env.CI)('the interactive terminal UI', 
     pty = undefined;
   });
 
-  it('asks with a dialog: 1 runs it, 2 saves a prefix rule to settings.local.json, 3 sends instructions back and the task goes on', { timeout: 90_000 }, async () => {
+  it('asks with a dialog: 1 runs it, 2 saves a prefix rule to settings.local.json, 3 sends instructions back and the task goes on', {
+    timeout: 90_000,
+  }, async () => {
     const ui = await startUi([
       { content: [{ type: 'tool_use', id: 'toolu_1', name: 'bash', input: { command: 'echo one > one.txt' } }] },
       { content: [{ type: 'tool_use', id: 'toolu_2', name: 'bash', input: { command: 'mkdir out --parents' } }] },
-      { content: [{ type: 'tool_use', id: 'toolu_3', name: 'edit_file', input: { path: 'one.txt', old_string: 'one', new_string: 'uno' } }] },
+      {
+        content: [{ type: 'tool_use', id: 'toolu_3', name: 'edit_file', input: { path: 'one.txt', old_string: 'one', new_string: 'uno' } }],
+      },
       { text: 'Left one.txt as it was.' },
     ]);
     let at = ui.at;
@@ -132,7 +148,12 @@ describe.skipIf(!HAVE_SCRIPT && !process.env.CI)('the interactive terminal UI', 
     at = await ui.pty.waitFor('Left one.txt as it was.', at);
     expect(readFileSync(path.join(ui.workspace, 'one.txt'), 'utf8')).toBe('one\n');
     expect(texts(sent(3).at(-1))).toEqual([
-      { type: 'tool_result', tool_use_id: 'toolu_3', is_error: true, content: 'The user declined this edit_file call and said what to do instead: leave the file alone' },
+      {
+        type: 'tool_result',
+        tool_use_id: 'toolu_3',
+        is_error: true,
+        content: 'The user declined this edit_file call and said what to do instead: leave the file alone',
+      },
     ]);
 
     ui.pty.type('/help\r');

@@ -67,7 +67,8 @@ export function editCounts(oldText: string, newText: string): { added: number; r
   let head = 0;
   while (head < before.length && head < after.length && before[head] === after[head]) head++;
   let tail = 0;
-  while (tail < before.length - head && tail < after.length - head && before[before.length - 1 - tail] === after[after.length - 1 - tail]) tail++;
+  while (tail < before.length - head && tail < after.length - head && before[before.length - 1 - tail] === after[after.length - 1 - tail])
+    tail++;
   return { added: after.length - head - tail, removed: before.length - head - tail };
 }
 
@@ -81,7 +82,11 @@ function bashSummary(content: string, isError: boolean): ResultSummary {
   if (exit) status = `exit ${exit[1]}`;
   else if (notes.some((n) => n.startsWith('[Timed out'))) status = 'timed out';
   else if (notes.some((n) => n.startsWith('[Interrupted'))) status = 'interrupted';
-  else if (notes.some((n) => n.startsWith('[Killed'))) status = notes.find((n) => n.startsWith('[Killed'))!.slice(1, -2).toLowerCase();
+  else if (notes.some((n) => n.startsWith('[Killed')))
+    status = notes
+      .find((n) => n.startsWith('[Killed'))!
+      .slice(1, -2)
+      .toLowerCase();
   else status = isError ? 'failed' : 'done';
   const summary = `${status} · ${output.length === 0 ? 'no output' : plural(output.length, 'line')}`;
   return { summary, tail: isError ? output.slice(-FAILURE_TAIL_LINES).map((line) => clip(line, 200)) : [] };
@@ -122,7 +127,9 @@ export function summarizeResult(call: ToolCall, result: { content: string; is_er
       return { summary: plural((str(input, 'content') ?? '').split('\n').length, 'line'), tail: [] };
     case 'glob':
     case 'list_dir': {
-      const entries = / is empty\.$/.test(result.content) ? 0 : result.content.split('\n').filter((line) => line && !/^\[.*\]$/.test(line)).length;
+      const entries = / is empty\.$/.test(result.content)
+        ? 0
+        : result.content.split('\n').filter((line) => line && !/^\[.*\]$/.test(line)).length;
       return { summary: call.name === 'glob' ? plural(entries, 'file') : plural(entries, 'entry', 'entries'), tail: [] };
     }
     default:

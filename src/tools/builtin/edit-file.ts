@@ -73,7 +73,9 @@ export function createEditFileTool(options: { write?: WriteFileAtomic } = {}): T
         const updated = all ? text.split(oldText).join(newText) : replaceFirst(text, oldText, newText);
         await write(absolute, updated);
         const count = all ? lines.length : 1;
-        return ok(`Edited ${display}: replaced ${count} occurrence${count === 1 ? '' : 's'} (line${count === 1 ? '' : 's'} ${lines.slice(0, count).join(', ')}).`);
+        return ok(
+          `Edited ${display}: replaced ${count} occurrence${count === 1 ? '' : 's'} (line${count === 1 ? '' : 's'} ${lines.slice(0, count).join(', ')}).`,
+        );
       } catch (error) {
         return fsErrorResult(error, display);
       }

@@ -72,7 +72,9 @@ export const globTool: Tool = {
       }
       if (matches.length === 0) {
         const where = base.display === '.' ? 'the workspace root' : base.display;
-        const hint = pattern.includes('/') ? '' : ` The pattern only matches directly in ${where}; try "**/${pattern}" to search subfolders.`;
+        const hint = pattern.includes('/')
+          ? ''
+          : ` The pattern only matches directly in ${where}; try "**/${pattern}" to search subfolders.`;
         return fail(`No files match "${pattern}" in ${where}.${hint}`);
       }
       matches.sort(comparePaths);

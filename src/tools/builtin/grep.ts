@@ -84,7 +84,9 @@ export function createGrepTool(options: { engine?: GrepEngineChoice } = {}): Too
       if (matches.length === 0) {
         const folder = display === '.' ? 'the workspace' : display;
         const where = glob === undefined ? folder : `${folder} (files matching ${glob})`;
-        return fail(`No matches for ${JSON.stringify(pattern)} in ${where}.${ignoreCase ? '' : ' Try ignore_case: true or a looser pattern.'}`);
+        return fail(
+          `No matches for ${JSON.stringify(pattern)} in ${where}.${ignoreCase ? '' : ' Try ignore_case: true or a looser pattern.'}`,
+        );
       }
       return ok(formatMatches(matches, outcome.truncated));
     },
@@ -126,4 +128,3 @@ async function chooseEngine(choice: GrepEngineChoice): Promise<GrepEngine> {
   if (choice === 'ripgrep') throw new Error('grep: ripgrep (rg) was requested but is not on the PATH');
   return grepJs;
 }
-

@@ -133,8 +133,7 @@ async function readLines(args: { handle: FileHandle; display: string; offset: nu
   if (last < total) {
     const why = stoppedForSize ? `the ${MAX_RESULT_CHARS}-character limit` : `the line limit (${limit})`;
     notices.push(
-      `[Showing lines ${offset}-${last} of ${total}, stopped by ${why}. ` +
-        `To read more, call read_file with offset=${last + 1}.]`,
+      `[Showing lines ${offset}-${last} of ${total}, stopped by ${why}. ` + `To read more, call read_file with offset=${last + 1}.]`,
     );
   }
   if (cutLines > 0) notices.push(`[${cutLines} long line(s) were cut at ${MAX_LINE_CHARS} characters.]`);
