@@ -68,10 +68,12 @@ export async function checkSandbox(sandbox: Sandbox): Promise<CheckResult[]> {
     results.push({ name, ok: code === 0, detail: code === 0 ? detail : `failed: ${output || `exit ${code}`}` });
   };
   await probe('no capabilities', "grep -Eq '^CapEff:[[:space:]]*0+$' /proc/self/status", 'mounts cannot be undone from inside');
+  const underTmp = workspace === '/tmp' || workspace.startsWith('/tmp/');
   await probe(
     'rest of the file system read-only',
-    `! test -w /usr && ! test -w /etc && ! test -w ${quote(path.dirname(workspace))}`,
-    "/usr, /etc and the workspace's parent",
+    // A workspace under /tmp sits inside the sandbox's private /tmp, whose folders are writable by design.
+    `! test -w /usr && ! test -w /etc${underTmp ? '' : ` && ! test -w ${quote(path.dirname(workspace))}`}`,
+    underTmp ? '/usr and /etc' : "/usr, /etc and the workspace's parent",
   );
   await probe('workspace writable', `test -w ${quote(workspace)}`, workspace);
   await probe(
