@@ -1,3 +1,4 @@
+import { closeSync, readFileSync } from 'node:fs';
 import type { Tool } from '../types.js';
 import { writeFileAtomic, type WriteFileAtomic } from '../atomic-write.js';
 import { fsErrorResult } from '../fs-errors.js';
@@ -45,9 +46,14 @@ export function createEditFileTool(options: { write?: WriteFileAtomic } = {}): T
       if (!resolved.ok) return fail(resolved.message);
       const { absolute, display } = resolved;
       try {
-        const opened = await openRegularFile(absolute, display);
+        const opened = openRegularFile(absolute, display);
         if ('result' in opened) return opened.result;
-        const buffer = await opened.handle.readFile().finally(() => opened.handle.close());
+        let buffer: Buffer;
+        try {
+          buffer = readFileSync(opened.fd);
+        } finally {
+          closeSync(opened.fd);
+        }
         if (buffer.includes(0)) return fail(`${display} looks like a binary file (it contains NUL bytes); edit_file only edits text.`);
         const text = decodeUtf8(buffer);
         if (text === null) {

@@ -1,6 +1,6 @@
-import type { FileHandle } from 'node:fs/promises';
+import { closeSync, readSync } from 'node:fs';
 import type { Tool } from '../types.js';
-import { handleLooksBinary, openRegularFile } from '../open-regular.js';
+import { looksBinary, openRegularFile } from '../open-regular.js';
 import { fsErrorResult } from '../fs-errors.js';
 import { fail, ok } from '../result.js';
 import { MAX_RESULT_CHARS } from '../truncate.js';
@@ -42,15 +42,15 @@ export const readFileTool: Tool = {
     if (!resolved.ok) return fail(resolved.message);
     const { absolute, display } = resolved;
     try {
-      const opened = await openRegularFile(absolute, display);
+      const opened = openRegularFile(absolute, display);
       if ('result' in opened) return opened.result;
       try {
-        if (await handleLooksBinary(opened.handle)) {
+        if (looksBinary(opened.fd)) {
           return fail(`${display} looks like a binary file (it contains NUL bytes); read_file only reads text.`);
         }
-        return await readLines({ handle: opened.handle, display, offset, limit, signal });
+        return readLines({ fd: opened.fd, size: opened.size, display, offset, limit, signal });
       } finally {
-        await opened.handle.close();
+        closeSync(opened.fd);
       }
     } catch (error) {
       return fsErrorResult(error, display);
@@ -62,8 +62,8 @@ export const readFileTool: Tool = {
  * Reads the file in chunks and splits lines on bytes, keeping only the start of each shown line:
  * a huge log, or one line of hundreds of megabytes, costs memory only for what is shown.
  */
-async function readLines(args: { handle: FileHandle; display: string; offset: number; limit: number; signal: AbortSignal }) {
-  const { handle, display, offset, limit, signal } = args;
+function readLines(args: { fd: number; size: number; display: string; offset: number; limit: number; signal: AbortSignal }) {
+  const { fd, size, display, offset, limit, signal } = args;
   // Room for the notice that may follow.
   const budget = MAX_RESULT_CHARS - 400;
   const out: string[] = [];
@@ -101,10 +101,12 @@ async function readLines(args: { handle: FileHandle; display: string; offset: nu
     keptBytes = 0;
     lineBytes = 0;
   };
-  const chunk = Buffer.alloc(CHUNK_BYTES);
+  // Sized to the file (a file that grew since is read in more passes): zeroing a 1 MiB buffer
+  // for a small file was most of read_file's CPU. Only bytes read are looked at, so no zeroing.
+  const chunk = Buffer.allocUnsafe(Math.min(CHUNK_BYTES, size + 1));
   for (let position = 0; ; ) {
     signal.throwIfAborted();
-    const { bytesRead } = await handle.read(chunk, 0, CHUNK_BYTES, position);
+    const bytesRead = readSync(fd, chunk, 0, chunk.length, position);
     if (bytesRead === 0) break;
     position += bytesRead;
     let start = 0;
