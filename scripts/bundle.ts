@@ -18,7 +18,7 @@ const outdir = path.join(root, 'dist/bin');
 rmSync(outdir, { recursive: true, force: true });
 const result = await build({
   absWorkingDir: root,
-  entryPoints: { xagent: 'src/cli/main.ts' },
+  entryPoints: { xagent: 'src/cli/bin.ts' },
   outdir,
   entryNames: '[name]',
   chunkNames: 'chunks/[name]-[hash]',

@@ -1,4 +1,3 @@
-#!/usr/bin/env node
 // First, so that Ctrl-C during start-up already exits 130.
 import './early-signals.js';
 import { Command, CommanderError } from 'commander';

@@ -13,9 +13,9 @@ interface Metafile {
 const metaPath = fileURLToPath(new URL('../../dist/bundle-meta.json', import.meta.url));
 
 /** Every input file that Node compiles before the entry runs: the entry chunk and its static imports. */
-function eagerInputs(meta: Metafile): string[] {
-  const entry = Object.keys(meta.outputs).find((out) => meta.outputs[out]!.entryPoint === 'src/cli/main.ts');
-  if (!entry) throw new Error('no output for src/cli/main.ts in the metafile');
+function eagerInputs(meta: Metafile, entryPoint = 'src/cli/main.ts'): string[] {
+  const entry = Object.keys(meta.outputs).find((out) => meta.outputs[out]!.entryPoint === entryPoint);
+  if (!entry) throw new Error(`no output for ${entryPoint} in the metafile`);
   const seen = new Set<string>();
   const visit = (out: string) => {
     if (seen.has(out)) return;
@@ -33,6 +33,11 @@ describe('the CLI bundle', () => {
     };
     expect(fileURLToPath(new URL(`../../${pkg.bin.xagent}`, import.meta.url))).toBe(CLI);
     expect(existsSync(CLI)).toBe(true);
+  });
+
+  it('answers --version from a tiny entry that loads neither commander nor the CLI before it', () => {
+    const meta = JSON.parse(readFileSync(metaPath, 'utf8')) as Metafile;
+    expect(eagerInputs(meta, 'src/cli/bin.ts').sort()).toEqual(['src/cli/bin.ts', 'src/cli/early-signals.ts', 'src/cli/version.ts']);
   });
 
   it('loads the engine, the SDK, the inspector server, elkjs, a terminal UI and MCP only through import()', () => {
