@@ -6,8 +6,8 @@ import { visible } from '../permissions/request-view.js';
 import { partialAnswer, recordInterruption, resumedLine } from '../sessions/interruption.js';
 import { openSessionForRun, type RunSession } from '../sessions/open-for-run.js';
 import { openSessionWriter } from '../sessions/session-writer.js';
-import { startRunInspector, type RunInspector } from './inspect-command.js';
-import type { Renderer } from './output/renderer.js';
+import { startRunInspector, type RunInspector } from './run-inspector.js';
+import type { Renderer } from './renderer.js';
 import type { RunConfig } from './run-config.js';
 
 export interface TaskRequest {
@@ -62,6 +62,7 @@ export async function prepareRun(config: RunConfig, io: { stderr: NodeJS.Writabl
       ...config.limits,
       contextWindow: config.contextWindow,
       home: config.home,
+      ...(config.systemPrompt !== undefined ? { system: config.systemPrompt } : {}),
       signal,
       sessionId: session.sessionId,
       session: openSessionWriter(sessionDir(config.home, session.sessionId), session.sessionId),
