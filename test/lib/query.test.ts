@@ -74,13 +74,20 @@ describe('query() with a custom tool', () => {
     const env = await api.start([callWordCount(), { text: 'Not allowed, then.' }]);
     const asked: Array<{ name: string; input: unknown; aborted: boolean }> = [];
     const seen: Array<{ input: unknown; cwd: string }> = [];
-    const writer = tool({ ...{ name: 'word_count', description: 'Count words.' }, inputSchema: { type: 'object' }, execute: () => 'ran' });
+    const writer = tool({
+      ...{ name: 'word_count', description: 'Count words.' },
+      inputSchema: { type: 'object' },
+      execute: (input, { cwd }) => {
+        seen.push({ input, cwd });
+        return 'ran';
+      },
+    });
     const { result } = await collect(
       query('count', {
         cwd: api.workspace,
         env,
         stderr: null,
-        tools: [{ ...writer, execute: (c) => (seen.push({ input: c.input, cwd: c.workspace }), writer.execute(c)) }],
+        tools: [writer],
         canUseTool: (name, input, { signal }) => {
           asked.push({ name, input, aborted: signal.aborted });
           return { behavior: 'deny', message: 'word_count is off limits today' };
