@@ -31,7 +31,8 @@ export async function* query(prompt: string, options: QueryOptions = {}): AsyncG
   const spec = toRunSpec(prompt, options);
   const env = options.env ?? process.env;
   const config = buildRunConfig(spec, env, createApiModel);
-  const run = await prepareRun(config, { stderr: options.stderr === undefined ? process.stderr : (options.stderr ?? discard()) });
+  const stderr = options.stderr === undefined ? process.stderr : (options.stderr ?? discard());
+  const run = await prepareRun(config, { stderr, env });
   const controller = new AbortController();
   const abort = () => controller.abort();
   options.signal?.addEventListener('abort', abort, { once: true });

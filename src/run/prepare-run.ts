@@ -36,14 +36,24 @@ export interface PreparedRun {
  * task runner that records every task to the session and feeds the inspector.
  * @example const run = await prepareRun(config, { stderr: process.stderr }); await run.runTask({ prompt, ... });
  */
-export async function prepareRun(config: RunConfig, io: { stderr: NodeJS.WritableStream }): Promise<PreparedRun> {
+export async function prepareRun(
+  config: RunConfig,
+  /** `env`: whose key the inspector redacts (the library's `env` option); default process.env. */
+  io: { stderr: NodeJS.WritableStream; env?: NodeJS.ProcessEnv },
+): Promise<PreparedRun> {
   const session = openSessionForRun({ home: config.home, workspace: config.workspace, modelId: config.modelId, ...config.session });
   for (const warning of session.warnings) io.stderr.write(`xagent: warning: ${warning}\n`);
   if (!session.isNew) io.stderr.write(`${visible(resumedLine(session.sessionId, session.messages))}\n`);
   let inspector: RunInspector | null = null;
   try {
     if (config.inspectPort !== null) {
-      inspector = await startRunInspector({ config, sessionId: session.sessionId, port: config.inspectPort, stderr: io.stderr });
+      inspector = await startRunInspector({
+        config,
+        sessionId: session.sessionId,
+        port: config.inspectPort,
+        stderr: io.stderr,
+        env: io.env,
+      });
     }
   } catch (error) {
     session.release();
