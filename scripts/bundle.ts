@@ -1,9 +1,10 @@
 /**
- * Bundles the CLI into one entry file plus lazily loaded chunks (`npm run build` runs it after tsc).
+ * Bundles the CLI and the library into one entry file each plus lazily loaded chunks they share
+ * (`npm run build` runs it after tsc).
  * Node then reads a few large files instead of resolving and compiling hundreds of small ESM
  * modules from dist/ and node_modules on every start. Parts only some runs need (the SDK, the
  * inspector server, elkjs, a terminal UI, MCP) stay behind `import()` and so in their own chunks.
- * @example node dist/scripts/bundle.js   # writes dist/bin/xagent.js, dist/bin/chunks/*, dist/bundle-meta.json
+ * @example node dist/scripts/bundle.js   # writes dist/bin/xagent.js, dist/lib/index.js, dist/bin/chunks/*, dist/bundle-meta.json
  */
 import { build } from 'esbuild';
 import { chmodSync, rmSync, writeFileSync } from 'node:fs';
@@ -13,15 +14,16 @@ import { fileURLToPath } from 'node:url';
 const here = path.dirname(fileURLToPath(import.meta.url));
 /** The repository root, from dist/scripts/ (compiled) or scripts/ (source). */
 const root = path.resolve(here, path.basename(path.dirname(here)) === 'dist' ? '../..' : '..');
-const outdir = path.join(root, 'dist/bin');
+const outdir = path.join(root, 'dist');
 
-rmSync(outdir, { recursive: true, force: true });
+rmSync(path.join(outdir, 'bin'), { recursive: true, force: true });
+rmSync(path.join(outdir, 'lib'), { recursive: true, force: true });
 const result = await build({
   absWorkingDir: root,
-  entryPoints: { xagent: 'src/cli/bin.ts' },
+  // package.json: `bin` runs the first, `exports["."]` is the second (its types: dist/src/lib/index.d.ts, from tsc).
+  entryPoints: { 'bin/xagent': 'src/cli/bin.ts', 'lib/index': 'src/lib/index.ts' },
   outdir,
-  entryNames: '[name]',
-  chunkNames: 'chunks/[name]-[hash]',
+  chunkNames: 'bin/chunks/[name]-[hash]',
   bundle: true,
   splitting: true,
   format: 'esm',
@@ -41,6 +43,6 @@ const result = await build({
   logLevel: 'warning',
   legalComments: 'none',
 });
-chmodSync(path.join(outdir, 'xagent.js'), 0o755);
+chmodSync(path.join(outdir, 'bin/xagent.js'), 0o755);
 // Read by test/cli/bundle.test.ts (which chunks the entry loads eagerly); not shipped.
 writeFileSync(path.join(root, 'dist/bundle-meta.json'), JSON.stringify(result.metafile));

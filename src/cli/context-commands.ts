@@ -7,7 +7,7 @@ import { compactBetweenTasks } from '../context/run-compaction.js';
 import { loadTaskContext } from '../context/task-context.js';
 import type { QueryResult } from '../engine/events.js';
 import { addCost, addUsageTotals } from '../sessions/usage-totals.js';
-import type { RunConfig } from './run-config.js';
+import type { RunConfig } from '../run/run-config.js';
 
 /**
  * `/context`, `/cost` and `/compact` for interactive mode. Each is a function of the run's config

@@ -4,9 +4,10 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createScriptedClient } from '../model/scripted.js';
 import { describeCall } from './output/tool-activity.js';
-import type { Renderer } from './output/renderer.js';
-import { prepareRun } from './prepare-run.js';
-import { policyFor, resolveRunConfig } from './run-config.js';
+import type { Renderer } from '../run/renderer.js';
+import { prepareRun } from '../run/prepare-run.js';
+import { policyFor } from '../run/run-config.js';
+import { resolveRunConfig } from './run-flags.js';
 
 /**
  * `npm start`: the seed's regression through the real engine and real tools, offline. A scripted

@@ -29,6 +29,4 @@ export function exitCodeFor(reason: StopReason): number {
 /** Bad flags, a missing key, a malformed settings file: nothing was sent to the model. */
 export const USAGE_EXIT_CODE = 2;
 
-export class UsageError extends Error {
-  override readonly name = 'UsageError';
-}
+export { UsageError } from '../run/usage-error.js';

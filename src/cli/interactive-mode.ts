@@ -1,7 +1,7 @@
 import { startInteractive } from './interactive.js';
-import { createApiModel } from './model-factory.js';
-import { prepareRun } from './prepare-run.js';
-import { resolveRunConfig, type RawOptions } from './run-config.js';
+import { createApiModel } from '../run/model-factory.js';
+import { prepareRun } from '../run/prepare-run.js';
+import { resolveRunConfig, type RawOptions } from './run-flags.js';
 import { onStopSignal } from './signals.js';
 
 /** Interactive mode on a terminal; resolves with the exit code when the person leaves. */

@@ -2,8 +2,8 @@ import { createInterface } from 'node:readline';
 import { createTerminalPrompt, type LineSource } from '../permissions/index.js';
 import { CONTEXT_COMMANDS, contextCommands } from './context-commands.js';
 import { textRenderer } from './output/text.js';
-import type { PreparedRun } from './prepare-run.js';
-import { policyFor } from './run-config.js';
+import type { PreparedRun } from '../run/prepare-run.js';
+import { policyFor } from '../run/run-config.js';
 
 export interface InteractiveIO {
   input: NodeJS.ReadableStream;

@@ -11,7 +11,7 @@ import { parseChoice } from './parse-options.js';
 import { registerPathsCommand } from './paths-command.js';
 import { watchOutputStreams } from './output-closed.js';
 import { FLAG_DEFAULTS } from './flag-defaults.js';
-import type { RawOptions } from './run-config.js';
+import type { RawOptions } from './run-flags.js';
 import { registerSandboxCommand } from './sandbox-command.js';
 import { registerSessionsCommand } from './sessions-command.js';
 import { packageVersion } from './version.js';

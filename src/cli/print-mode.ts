@@ -1,9 +1,11 @@
 import { createTerminalPrompt } from '../permissions/index.js';
 import { UsageError } from './exit-codes.js';
-import { createApiModel } from './model-factory.js';
+import { createApiModel } from '../run/model-factory.js';
+import { holdInspector } from './inspect-command.js';
 import { onOutputClosed } from './output-closed.js';
-import { prepareRun } from './prepare-run.js';
-import { policyFor, resolveRunConfig, type RawOptions } from './run-config.js';
+import { prepareRun } from '../run/prepare-run.js';
+import { policyFor } from '../run/run-config.js';
+import { resolveRunConfig, type RawOptions } from './run-flags.js';
 import { exitCodeOf, rendererFor } from './run-print.js';
 import { installAbortSignals } from './signals.js';
 
@@ -38,7 +40,7 @@ export async function runPrint(args: string[], raw: RawOptions): Promise<number>
     run.session.release();
     uninstallSignals();
     stopWatchingOutput();
-    await run.inspector?.holdUntilInterrupted();
+    if (run.inspector) await holdInspector(run.inspector, process.stderr);
     return exitCodeOf(result);
   } finally {
     uninstallSignals();

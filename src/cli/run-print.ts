@@ -1,9 +1,9 @@
 import type { QueryResult } from '../engine/events.js';
 import { exitCodeFor } from './exit-codes.js';
 import { jsonRenderer, streamJsonRenderer } from './output/json.js';
-import type { Renderer, Streams } from './output/renderer.js';
+import type { Renderer, Streams } from '../run/renderer.js';
 import { textRenderer } from './output/text.js';
-import type { RunConfig } from './run-config.js';
+import type { RunConfig } from '../run/run-config.js';
 
 export function rendererFor(config: RunConfig, streams: Streams): Renderer {
   switch (config.format) {

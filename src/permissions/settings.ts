@@ -54,6 +54,8 @@ export interface LoadSettingsOptions {
   deny?: readonly string[];
   /** Tool names rules may use (MCP names always may); default the built-in tools. */
   knownTools?: readonly string[];
+  /** false: read no settings file, only `allow` and `deny` (the library's `readSettings: false`). */
+  readFiles?: boolean;
 }
 
 const BEHAVIORS: readonly PermissionBehavior[] = ['allow', 'deny', 'ask'];
@@ -85,7 +87,13 @@ export function loadSettings(options: LoadSettingsOptions): LoadedSettings {
   return loaded;
 }
 
-function loadSettingsFiles({ workspace, home = xagentHome(), allow = [], deny = [] }: LoadSettingsOptions): LoadedSettings {
+function loadSettingsFiles({
+  workspace,
+  home = xagentHome(),
+  allow = [],
+  deny = [],
+  readFiles = true,
+}: LoadSettingsOptions): LoadedSettings {
   const rules: PermissionRule[] = [...flagRules(allow, 'allow'), ...flagRules(deny, 'deny')];
   const files: string[] = [];
   const sandbox: SandboxLayer[] = [];
@@ -101,7 +109,7 @@ function loadSettingsFiles({ workspace, home = xagentHome(), allow = [], deny = 
     ...(projectFile === userFile ? [] : [{ file: projectFile, project: true }]),
     { file: userFile, project: false },
   ];
-  for (const { file, project } of sources) {
+  for (const { file, project } of readFiles ? sources : []) {
     const data = readSettingsFile(file);
     if (data === undefined) continue;
     files.push(file);

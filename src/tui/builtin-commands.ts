@@ -1,6 +1,6 @@
-import { startRunInspector } from '../cli/inspect-command.js';
-import type { PreparedRun } from '../cli/prepare-run.js';
-import { createApiModel } from '../cli/model-factory.js';
+import { startRunInspector } from '../run/run-inspector.js';
+import type { PreparedRun } from '../run/prepare-run.js';
+import { createApiModel } from '../run/model-factory.js';
 import { formatTokens } from '../cli/output/spinner.js';
 import { loadSettings } from '../permissions/index.js';
 import { lastPrompt } from '../sessions/interruption.js';

@@ -4,12 +4,12 @@ import { decisionFor, type PermissionAnswer } from '../permissions/answer.js';
 import { dialogView } from '../permissions/dialog-view.js';
 import type { PermissionPrompt, SessionPermissionPolicy } from '../permissions/index.js';
 import { visible } from '../permissions/request-view.js';
-import type { RunInspector } from '../cli/inspect-command.js';
-import type { Renderer } from '../cli/output/renderer.js';
+import type { RunInspector } from '../run/run-inspector.js';
+import type { Renderer } from '../run/renderer.js';
 import { describeActivity, summarizeResult } from '../cli/output/tool-activity.js';
 import { compactLine, thinkingSummary } from '../cli/output/text.js';
-import type { PreparedRun } from '../cli/prepare-run.js';
-import { policyFor, type RunConfig } from '../cli/run-config.js';
+import type { PreparedRun } from '../run/prepare-run.js';
+import { policyFor, type RunConfig } from '../run/run-config.js';
 import type { TuiStore } from './store.js';
 
 const estimateTokens = (chars: number) => Math.ceil(chars / 4);

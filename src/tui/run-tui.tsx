@@ -1,5 +1,5 @@
 import { render } from 'ink';
-import type { PreparedRun } from '../cli/prepare-run.js';
+import type { PreparedRun } from '../run/prepare-run.js';
 import { lastPrompt } from '../sessions/interruption.js';
 import { App } from './app.js';
 import { registerContextCommands } from './context-commands.js';

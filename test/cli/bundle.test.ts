@@ -59,4 +59,25 @@ describe('the CLI bundle', () => {
     ];
     expect(eager.filter((input) => lazy.some((pattern) => pattern.test(input)))).toEqual([]);
   });
+
+  it('bundles the library as dist/lib/index.js (exports["."]), loading the SDK, the inspector, elkjs, a terminal UI and MCP only through import()', () => {
+    const meta = JSON.parse(readFileSync(metaPath, 'utf8')) as Metafile;
+    const pkg = JSON.parse(readFileSync(fileURLToPath(new URL('../../package.json', import.meta.url)), 'utf8')) as {
+      exports: { '.': { import: string; types: string } };
+    };
+    expect(Object.keys(meta.outputs).find((out) => meta.outputs[out]!.entryPoint === 'src/lib/index.ts')).toBe('dist/lib/index.js');
+    expect(pkg.exports['.']).toEqual({ types: './dist/src/lib/index.d.ts', import: './dist/lib/index.js' });
+    const eager = eagerInputs(meta, 'src/lib/index.ts');
+    expect(eager).toContain('src/run/prepare-run.ts');
+    expect(eager.some((input) => input.includes('node_modules/commander/'))).toBe(false);
+    const lazy = [
+      /node_modules\/@anthropic-ai\/sdk\//,
+      /node_modules\/elkjs\//,
+      /node_modules\/(ink|react|react-reconciler|yoga-layout)\//,
+      /node_modules\/@modelcontextprotocol\//,
+      /^src\/inspector\/server\.ts$/,
+      /^src\/model\/anthropic\.ts$/,
+    ];
+    expect(eager.filter((input) => lazy.some((pattern) => pattern.test(input)))).toEqual([]);
+  });
 });

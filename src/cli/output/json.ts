@@ -1,4 +1,5 @@
-import type { Renderer, Streams } from './renderer.js';
+import { streamJsonLine } from '../../run/stream-json.js';
+import type { Renderer, Streams } from '../../run/renderer.js';
 
 /** `--output-format json`: exactly one JSON object on stdout, at the end. */
 export function jsonRenderer({ stdout }: Streams): Renderer {
@@ -14,10 +15,10 @@ export function jsonRenderer({ stdout }: Streams): Renderer {
 export function streamJsonRenderer({ stdout }: Streams): Renderer {
   return {
     onEvent: (event) => {
-      if (event.type !== 'result') stdout.write(`${JSON.stringify(event)}\n`);
+      if (event.type !== 'result') stdout.write(`${streamJsonLine(event)}\n`);
     },
     finish: (result) => {
-      stdout.write(`${JSON.stringify(result)}\n`);
+      stdout.write(`${streamJsonLine(result)}\n`);
     },
   };
 }

@@ -1,4 +1,4 @@
-import type { AgentEvent, QueryResult } from '../../engine/events.js';
+import type { AgentEvent, QueryResult } from '../engine/events.js';
 
 /** Turns the engine's events into what one output format writes. */
 export interface Renderer {

@@ -5,41 +5,19 @@ import { createScriptedClient, loadModelScript, ModelScriptError } from '../mode
 import { loadSettings, SettingsError, type PermissionRule } from '../permissions/index.js';
 import { xagentHome } from '../sessions/layout.js';
 import { createPermissionPolicy, type PermissionPrompt, type SessionPermissionPolicy } from '../permissions/index.js';
-import { PERMISSION_MODES, type PermissionMode } from '../permissions/types.js';
+import type { PermissionMode } from '../permissions/types.js';
 import { ToolRegistry } from '../tools/registry.js';
 import { builtinTools } from '../tools/builtin/index.js';
 import { sandboxForRun, SandboxUnavailableError, type Sandbox, type SandboxSettings } from '../sandbox/index.js';
-import { UsageError } from './exit-codes.js';
+import { FLAG_NAMES, uniqueToolNames, type RunSpec } from './run-spec.js';
+import { UsageError } from './usage-error.js';
+import type { TaskLimits } from '../engine/limits.js';
 import { parseContextOptions } from './context-options.js';
-import { parseChoice, parseDuration, parsePositiveInt, splitInspectFlag } from './parse-options.js';
-import { DEFAULT_LIMITS, type TaskLimits } from '../engine/limits.js';
 
 export const OUTPUT_FORMATS = ['text', 'json', 'stream-json'] as const;
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
 
 export const DEFAULT_MODEL = 'claude-sonnet-5-5';
-
-/** The flags as commander hands them over, all still strings. */
-export interface RawOptions {
-  print?: boolean;
-  model?: string;
-  maxTurns?: string;
-  maxToolCalls?: string;
-  timeout?: string;
-  outputFormat?: string;
-  permissionMode?: string;
-  allow?: string[];
-  deny?: string[];
-  cwd?: string;
-  resume?: string;
-  continue?: boolean;
-  inspect?: string | boolean;
-  modelScript?: string;
-  /** --sandbox (true) / --no-sandbox (false). */
-  sandbox?: boolean;
-  maxThinkingTokens?: string;
-  contextWindow?: string;
-}
 
 /**
  * Everything a run needs, resolved once from the flags, the environment and the settings files:
@@ -70,58 +48,63 @@ export interface RunConfig {
   /** Set when commands run in the OS sandbox: bash uses it; hooks and stdio MCP servers should (see src/sandbox/README.md). */
   sandbox?: Sandbox;
   sandboxSettings: SandboxSettings;
+  /** Replaces the built system prompt (the library's `systemPrompt`); undefined builds it as usual. */
+  systemPrompt?: string;
 }
 
-function resolveWorkspace(dir: string | undefined): string {
+function resolveWorkspace(dir: string | undefined, what: string): string {
   const target = path.resolve(dir ?? process.cwd());
   try {
-    if (!statSync(target).isDirectory()) throw new UsageError(`--cwd ${target} is not a directory`);
+    if (!statSync(target).isDirectory()) throw new UsageError(`${what} ${target} is not a directory`);
     return realpathSync(target);
   } catch (error) {
     if (error instanceof UsageError) throw error;
-    throw new UsageError(`--cwd ${target} does not exist`);
+    throw new UsageError(`${what} ${target} does not exist`);
   }
 }
 
 export type ModelFactory = (options: { modelId: string; env: NodeJS.ProcessEnv; maxThinkingTokens?: number }) => ModelClient;
 
 /**
- * Resolves the flags of a task run (print or interactive mode) into a RunConfig.
- * @example const config = resolveRunConfig(raw, promptArgs, process.env, createApiModel);
+ * The one place a run's configuration is put together, for the CLI and the library alike:
+ * a bad value is a UsageError before any request.
+ * @example const config = buildRunConfig({ limits: DEFAULT_LIMITS, format: 'text', inspectPort: null, session: { continue: false }, prompt: 'hi' }, process.env, createApiModel);
  */
-export function resolveRunConfig(raw: RawOptions, promptArgs: string[], env: NodeJS.ProcessEnv, createApiModel: ModelFactory): RunConfig {
-  const format = parseChoice(raw.outputFormat ?? 'text', OUTPUT_FORMATS, '--output-format');
-  const limits: TaskLimits = {
-    maxTurns: raw.maxTurns === undefined ? DEFAULT_LIMITS.maxTurns : parsePositiveInt(raw.maxTurns, '--max-turns'),
-    maxToolCalls: raw.maxToolCalls === undefined ? DEFAULT_LIMITS.maxToolCalls : parsePositiveInt(raw.maxToolCalls, '--max-tool-calls'),
-    timeoutMs: raw.timeout === undefined ? DEFAULT_LIMITS.timeoutMs : parseDuration(raw.timeout),
-  };
-  const { port: inspectPort, promptArgs: words } = splitInspectFlag(raw.inspect, promptArgs);
-  const workspace = resolveWorkspace(raw.cwd);
-  if (raw.model !== undefined && raw.model.trim() === '')
-    throw new UsageError('--model is empty: give a model id, e.g. --model claude-sonnet-4-5');
-  const modelId = raw.model ?? env.ANTHROPIC_MODEL ?? DEFAULT_MODEL;
+export function buildRunConfig(spec: RunSpec, env: NodeJS.ProcessEnv, createApiModel: ModelFactory): RunConfig {
+  const names = spec.names ?? FLAG_NAMES;
+  const workspace = resolveWorkspace(spec.cwd, names.cwd);
+  if (spec.model !== undefined && spec.model.trim() === '')
+    throw new UsageError(`${names.model} is empty: give a model id, e.g. ${names.model === '--model' ? '--model ' : ''}claude-sonnet-4-5`);
+  const modelId = spec.model ?? env.ANTHROPIC_MODEL ?? DEFAULT_MODEL;
   const home = path.resolve(xagentHome(env));
-  const { maxThinkingTokens, contextWindow } = parseContextOptions(raw, env, modelId);
-  const flagMode = raw.permissionMode === undefined ? undefined : parseChoice(raw.permissionMode, PERMISSION_MODES, '--permission-mode');
+  const { maxThinkingTokens, contextWindow } = parseContextOptions(spec, env, modelId, names);
+  const extraTools = spec.extraTools ?? [];
+  const toolNames = uniqueToolNames(extraTools);
   let settings;
   try {
-    settings = loadSettings({ workspace, home, allow: raw.allow ?? [], deny: raw.deny ?? [] });
+    settings = loadSettings({
+      workspace,
+      home,
+      allow: spec.allow ?? [],
+      deny: spec.deny ?? [],
+      knownTools: toolNames,
+      readFiles: spec.readSettings !== false,
+    });
   } catch (error) {
     if (error instanceof SettingsError) throw new UsageError(error.message);
     throw error;
   }
   let sandboxed: ReturnType<typeof sandboxForRun>;
   try {
-    sandboxed = sandboxForRun({ flag: raw.sandbox, layers: settings.sandbox, workspace, xagentHome: home, env });
+    sandboxed = sandboxForRun({ flag: spec.sandbox, layers: settings.sandbox, workspace, xagentHome: home, env });
   } catch (error) {
     if (error instanceof SandboxUnavailableError) throw new UsageError(error.message);
     throw error;
   }
   let model: ModelClient;
-  if (raw.modelScript) {
+  if (spec.modelScript) {
     try {
-      model = createScriptedClient(loadModelScript(path.resolve(raw.modelScript)));
+      model = createScriptedClient(loadModelScript(path.resolve(spec.modelScript)));
     } catch (error) {
       if (error instanceof ModelScriptError) throw new UsageError(error.message);
       throw error;
@@ -132,21 +115,22 @@ export function resolveRunConfig(raw: RawOptions, promptArgs: string[], env: Nod
   return {
     workspace,
     home,
-    permissionMode: flagMode ?? settings.mode ?? 'default',
+    permissionMode: spec.permissionMode ?? settings.mode ?? 'default',
     rules: settings.rules,
     model,
     modelId,
-    modelLabel: raw.modelScript ? `scripted (${raw.modelScript})` : modelId,
-    tools: new ToolRegistry(builtinTools(sandboxed.sandbox ? { sandbox: sandboxed.sandbox } : {})),
-    limits,
-    format,
+    modelLabel: spec.modelScript ? `scripted (${spec.modelScript})` : modelId,
+    tools: new ToolRegistry([...builtinTools(sandboxed.sandbox ? { sandbox: sandboxed.sandbox } : {}), ...extraTools]),
+    limits: spec.limits,
+    format: spec.format,
     maxThinkingTokens,
     contextWindow,
-    inspectPort,
-    session: { ...(raw.resume !== undefined ? { resume: raw.resume } : {}), continue: raw.continue === true },
-    prompt: words.join(' ').trim(),
+    inspectPort: spec.inspectPort,
+    session: spec.session,
+    prompt: spec.prompt,
     ...(sandboxed.sandbox ? { sandbox: sandboxed.sandbox } : {}),
     sandboxSettings: sandboxed.settings,
+    ...(spec.systemPrompt !== undefined ? { systemPrompt: spec.systemPrompt } : {}),
   };
 }
 

@@ -1,5 +1,5 @@
 import { modelInfo } from '../model/models.js';
-import { UsageError } from './exit-codes.js';
+import { UsageError } from './usage-error.js';
 
 /** The API refuses a smaller thinking budget. */
 export const MIN_THINKING_TOKENS = 1024;
@@ -20,15 +20,19 @@ export function parseContextOptions(
   raw: { maxThinkingTokens?: string; contextWindow?: string },
   env: NodeJS.ProcessEnv,
   modelId: string,
+  names: { maxThinkingTokens: string; contextWindow: string } = {
+    maxThinkingTokens: '--max-thinking-tokens',
+    contextWindow: '--context-window',
+  },
 ): { maxThinkingTokens: number; contextWindow: number } {
   const thinkingText = raw.maxThinkingTokens ?? env.MAX_THINKING_TOKENS;
-  const thinkingWhat = raw.maxThinkingTokens !== undefined ? '--max-thinking-tokens' : 'MAX_THINKING_TOKENS';
+  const thinkingWhat = raw.maxThinkingTokens !== undefined ? names.maxThinkingTokens : 'MAX_THINKING_TOKENS';
   const maxThinkingTokens = thinkingText === undefined || thinkingText === '' ? 0 : wholeNumber(thinkingText, thinkingWhat);
   if (maxThinkingTokens !== 0 && maxThinkingTokens < MIN_THINKING_TOKENS) {
     throw new UsageError(`${thinkingWhat} must be 0 (off) or at least ${MIN_THINKING_TOKENS}, the API's smallest thinking budget`);
   }
   const windowText = raw.contextWindow ?? env.XAGENT_CONTEXT_WINDOW;
-  const windowWhat = raw.contextWindow !== undefined ? '--context-window' : 'XAGENT_CONTEXT_WINDOW';
+  const windowWhat = raw.contextWindow !== undefined ? names.contextWindow : 'XAGENT_CONTEXT_WINDOW';
   const contextWindow =
     windowText === undefined || windowText === '' ? modelInfo(modelId).contextWindow : wholeNumber(windowText, windowWhat);
   if (contextWindow < MIN_CONTEXT_WINDOW) throw new UsageError(`${windowWhat} must be at least ${MIN_CONTEXT_WINDOW} tokens`);

@@ -6,8 +6,8 @@ import { visible } from '../permissions/request-view.js';
 import { partialAnswer, recordInterruption, resumedLine } from '../sessions/interruption.js';
 import { openSessionForRun, type RunSession } from '../sessions/open-for-run.js';
 import { openSessionWriter } from '../sessions/session-writer.js';
-import { startRunInspector, type RunInspector } from './inspect-command.js';
-import type { Renderer } from './output/renderer.js';
+import { startRunInspector, type RunInspector } from './run-inspector.js';
+import type { Renderer } from './renderer.js';
 import type { RunConfig } from './run-config.js';
 
 export interface TaskRequest {
@@ -36,14 +36,24 @@ export interface PreparedRun {
  * task runner that records every task to the session and feeds the inspector.
  * @example const run = await prepareRun(config, { stderr: process.stderr }); await run.runTask({ prompt, ... });
  */
-export async function prepareRun(config: RunConfig, io: { stderr: NodeJS.WritableStream }): Promise<PreparedRun> {
+export async function prepareRun(
+  config: RunConfig,
+  /** `env`: whose key the inspector redacts (the library's `env` option); default process.env. */
+  io: { stderr: NodeJS.WritableStream; env?: NodeJS.ProcessEnv },
+): Promise<PreparedRun> {
   const session = openSessionForRun({ home: config.home, workspace: config.workspace, modelId: config.modelId, ...config.session });
   for (const warning of session.warnings) io.stderr.write(`xagent: warning: ${warning}\n`);
   if (!session.isNew) io.stderr.write(`${visible(resumedLine(session.sessionId, session.messages))}\n`);
   let inspector: RunInspector | null = null;
   try {
     if (config.inspectPort !== null) {
-      inspector = await startRunInspector({ config, sessionId: session.sessionId, port: config.inspectPort, stderr: io.stderr });
+      inspector = await startRunInspector({
+        config,
+        sessionId: session.sessionId,
+        port: config.inspectPort,
+        stderr: io.stderr,
+        env: io.env,
+      });
     }
   } catch (error) {
     session.release();
@@ -62,6 +72,7 @@ export async function prepareRun(config: RunConfig, io: { stderr: NodeJS.Writabl
       ...config.limits,
       contextWindow: config.contextWindow,
       home: config.home,
+      ...(config.systemPrompt !== undefined ? { system: config.systemPrompt } : {}),
       signal,
       sessionId: session.sessionId,
       session: openSessionWriter(sessionDir(config.home, session.sessionId), session.sessionId),

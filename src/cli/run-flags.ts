@@ -1,0 +1,64 @@
+import { DEFAULT_LIMITS, type TaskLimits } from '../engine/limits.js';
+import { PERMISSION_MODES } from '../permissions/types.js';
+import { buildRunConfig, OUTPUT_FORMATS, type ModelFactory, type RunConfig } from '../run/run-config.js';
+import { parseChoice, parseDuration, parsePositiveInt, splitInspectFlag } from './parse-options.js';
+
+/** The flags as commander hands them over, all still strings. */
+export interface RawOptions {
+  print?: boolean;
+  model?: string;
+  maxTurns?: string;
+  maxToolCalls?: string;
+  timeout?: string;
+  outputFormat?: string;
+  permissionMode?: string;
+  allow?: string[];
+  deny?: string[];
+  cwd?: string;
+  resume?: string;
+  continue?: boolean;
+  inspect?: string | boolean;
+  modelScript?: string;
+  /** --sandbox (true) / --no-sandbox (false). */
+  sandbox?: boolean;
+  maxThinkingTokens?: string;
+  contextWindow?: string;
+}
+
+/**
+ * Resolves the flags of a task run (print or interactive mode) into a RunConfig: the flags are
+ * parsed here, the rest is buildRunConfig's (src/run/), which the library shares.
+ * A bad value is a UsageError (exit 2) before any request. Nothing below the CLI sees raw flags.
+ * @example const config = resolveRunConfig(raw, promptArgs, process.env, createApiModel);
+ */
+export function resolveRunConfig(raw: RawOptions, promptArgs: string[], env: NodeJS.ProcessEnv, createApiModel: ModelFactory): RunConfig {
+  const format = parseChoice(raw.outputFormat ?? 'text', OUTPUT_FORMATS, '--output-format');
+  const limits: TaskLimits = {
+    maxTurns: raw.maxTurns === undefined ? DEFAULT_LIMITS.maxTurns : parsePositiveInt(raw.maxTurns, '--max-turns'),
+    maxToolCalls: raw.maxToolCalls === undefined ? DEFAULT_LIMITS.maxToolCalls : parsePositiveInt(raw.maxToolCalls, '--max-tool-calls'),
+    timeoutMs: raw.timeout === undefined ? DEFAULT_LIMITS.timeoutMs : parseDuration(raw.timeout),
+  };
+  const { port: inspectPort, promptArgs: words } = splitInspectFlag(raw.inspect, promptArgs);
+  const permissionMode =
+    raw.permissionMode === undefined ? undefined : parseChoice(raw.permissionMode, PERMISSION_MODES, '--permission-mode');
+  return buildRunConfig(
+    {
+      cwd: raw.cwd,
+      model: raw.model,
+      modelScript: raw.modelScript,
+      limits,
+      format,
+      permissionMode,
+      allow: raw.allow ?? [],
+      deny: raw.deny ?? [],
+      inspectPort,
+      session: { ...(raw.resume !== undefined ? { resume: raw.resume } : {}), continue: raw.continue === true },
+      prompt: words.join(' ').trim(),
+      sandbox: raw.sandbox,
+      maxThinkingTokens: raw.maxThinkingTokens,
+      contextWindow: raw.contextWindow,
+    },
+    env,
+    createApiModel,
+  );
+}

@@ -1,0 +1,14 @@
+/**
+ * xagent as a library: `import { query, tool } from 'xagent-statechart'`.
+ * query() runs a task through the same engine, run setup, sessions and inspector as the CLI and
+ * yields the stream-json events; tool() defines a custom tool that runs in your process.
+ */
+export type { PermissionMode } from '../permissions/types.js';
+export type { AgentEvent, QueryResult } from '../engine/events.js';
+export type { StreamJsonEvent } from '../run/stream-json.js';
+export type { Tool } from '../tools/types.js';
+export { UsageError } from '../run/usage-error.js';
+export type { CanUseTool, PermissionResult } from './can-use-tool.js';
+export type { QueryOptions } from './options.js';
+export { query } from './query.js';
+export { tool, type ToolDefinition, type ToolExecuteContext, type ToolOutput } from './tool.js';

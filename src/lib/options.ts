@@ -1,0 +1,132 @@
+import { DEFAULT_LIMITS } from '../engine/limits.js';
+import { PERMISSION_MODES, type PermissionMode } from '../permissions/types.js';
+import type { RunSpec, SettingNames } from '../run/run-spec.js';
+import { UsageError } from '../run/usage-error.js';
+import type { Tool } from '../tools/types.js';
+import type { CanUseTool } from './can-use-tool.js';
+
+/** query()'s options; every one may be left out. */
+export interface QueryOptions {
+  /** The workspace: file tools stay inside it, bash runs there. Default process.cwd(). */
+  cwd?: string;
+  /** Custom tools made with tool(), added to the built-ins; one named like a built-in is an error. */
+  tools?: readonly Tool[];
+  /** Default: the settings files' permissionMode, else 'default'. */
+  permissionMode?: PermissionMode;
+  /** Permission rules as in --allow / --deny, e.g. 'bash(npm test*)', 'roll_dice'. */
+  allow?: readonly string[];
+  deny?: readonly string[];
+  /** Answers what the CLI would ask the person; without it such calls are denied and the task stops. */
+  canUseTool?: CanUseTool;
+  /** Model id; default ANTHROPIC_MODEL, else the CLI's default. */
+  model?: string;
+  maxTurns?: number;
+  maxToolCalls?: number;
+  timeoutMs?: number;
+  /** Extended thinking budget in tokens, 0 = off (at least 1024 otherwise); default MAX_THINKING_TOKENS, else off. */
+  maxThinkingTokens?: number;
+  /** Aborting it stops the task: the result's reason is user_abort. */
+  signal?: AbortSignal;
+  /** Continue a recorded session (every run is recorded under XAGENT_HOME, as by the CLI). */
+  session?: { resume?: string; continue?: boolean };
+  /** Serve the live inspector on 127.0.0.1: true picks a free port, a number is the port. */
+  inspect?: boolean | number;
+  /** Called with the inspector's URL before the task starts. */
+  onInspectorUrl?: (url: string) => void;
+  /** Replaces the built system prompt (environment, tool guidance, AGENTS.md files). */
+  systemPrompt?: string;
+  /** false: ignore the settings files ($XAGENT_HOME and .xagent/); default true, as the CLI reads them. */
+  readSettings?: boolean;
+  /** Where ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL, ANTHROPIC_MODEL, XAGENT_HOME... are read; default process.env. */
+  env?: NodeJS.ProcessEnv;
+  /** Where the run's notes go (session warnings, the inspector's URL), as the CLI's stderr; null drops them. Default process.stderr. */
+  stderr?: NodeJS.WritableStream | null;
+}
+
+const KNOWN: ReadonlyArray<keyof QueryOptions> = [
+  'cwd',
+  'tools',
+  'permissionMode',
+  'allow',
+  'deny',
+  'canUseTool',
+  'model',
+  'maxTurns',
+  'maxToolCalls',
+  'timeoutMs',
+  'maxThinkingTokens',
+  'signal',
+  'session',
+  'inspect',
+  'onInspectorUrl',
+  'systemPrompt',
+  'readSettings',
+  'env',
+  'stderr',
+];
+
+const NAMES: SettingNames = { cwd: 'cwd', model: 'model', maxThinkingTokens: 'maxThinkingTokens', contextWindow: 'contextWindow' };
+
+function positiveInt(value: number | undefined, what: string, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (!Number.isSafeInteger(value) || value < 1)
+    throw new UsageError(`${what} must be a whole number of at least 1 (got ${String(value)})`);
+  return value;
+}
+
+function inspectPort(value: boolean | number | undefined): number | null {
+  if (value === undefined || value === false) return null;
+  if (value === true) return 0;
+  if (!Number.isInteger(value) || value < 0 || value > 65_535) {
+    throw new UsageError(`inspect must be true or a port from 0 to 65535 (got ${String(value)})`);
+  }
+  return value;
+}
+
+/**
+ * The library's options, checked, as the RunSpec the CLI's flags also become: from here on the
+ * library and the CLI share one run setup. A bad option is a UsageError naming it.
+ * @example toRunSpec('say hi', { maxTurns: 3 }).limits.maxTurns // 3
+ */
+export function toRunSpec(prompt: string, options: QueryOptions): RunSpec {
+  if (typeof prompt !== 'string' || prompt.trim() === '') throw new UsageError('query() needs a prompt: a non-empty string');
+  if (typeof options !== 'object' || options === null) throw new UsageError('query() options must be an object');
+  const unknown = Object.keys(options).filter((key) => !(KNOWN as readonly string[]).includes(key));
+  if (unknown.length > 0) throw new UsageError(`unknown option ${unknown.map((k) => `"${k}"`).join(', ')} (options: ${KNOWN.join(', ')})`);
+  if (options.permissionMode !== undefined && !PERMISSION_MODES.includes(options.permissionMode)) {
+    throw new UsageError(`permissionMode "${String(options.permissionMode)}" must be one of: ${PERMISSION_MODES.join(', ')}`);
+  }
+  const thinking = options.maxThinkingTokens;
+  if (thinking !== undefined && (!Number.isSafeInteger(thinking) || thinking < 0)) {
+    throw new UsageError(`maxThinkingTokens must be a whole number, 0 for off (got ${String(thinking)})`);
+  }
+  if (options.tools !== undefined && !Array.isArray(options.tools)) throw new UsageError('tools must be an array of tool(...) definitions');
+  for (const key of ['canUseTool', 'onInspectorUrl'] as const) {
+    if (options[key] !== undefined && typeof options[key] !== 'function') throw new UsageError(`${key} must be a function`);
+  }
+  return {
+    cwd: options.cwd,
+    model: options.model,
+    limits: {
+      maxTurns: positiveInt(options.maxTurns, 'maxTurns', DEFAULT_LIMITS.maxTurns),
+      maxToolCalls: positiveInt(options.maxToolCalls, 'maxToolCalls', DEFAULT_LIMITS.maxToolCalls),
+      timeoutMs: positiveInt(options.timeoutMs, 'timeoutMs', DEFAULT_LIMITS.timeoutMs),
+    },
+    // The events are stream-json's; the format only picks a CLI renderer, which the library does not use.
+    format: 'stream-json',
+    permissionMode: options.permissionMode,
+    allow: options.allow ?? [],
+    deny: options.deny ?? [],
+    inspectPort: inspectPort(options.inspect),
+    session: {
+      ...(options.session?.resume !== undefined ? { resume: options.session.resume } : {}),
+      continue: options.session?.continue === true,
+    },
+    prompt,
+    maxThinkingTokens: thinking === undefined ? undefined : String(thinking),
+    extraTools: options.tools ?? [],
+    readSettings: options.readSettings !== false,
+    systemPrompt: options.systemPrompt,
+    names: NAMES,
+  };
+}

@@ -1,0 +1,73 @@
+import type { AgentEvent } from '../engine/events.js';
+import type { InspectorServer } from '../inspector/server.js';
+import type { RunConfig } from './run-config.js';
+import { UsageError } from './usage-error.js';
+
+/** Values that must never reach the page even if a tool prints them. */
+export const secretsFrom = (env: NodeJS.ProcessEnv) => [env.ANTHROPIC_API_KEY, env.ANTHROPIC_AUTH_TOKEN];
+
+export interface RunInspector {
+  /** query()'s `observe` for one task: feeds the page. */
+  observerFor(prompt: string): (event: AgentEvent) => void;
+  server: InspectorServer;
+}
+
+/**
+ * Starts the live inspector for a run and prints its URL to stderr before the first task begins.
+ * @example const inspector = await startRunInspector({ config, sessionId, port: 0, stderr: process.stderr });
+ */
+export async function startRunInspector(options: {
+  config: RunConfig;
+  sessionId: string;
+  port: number;
+  stderr: NodeJS.WritableStream;
+  env?: NodeJS.ProcessEnv;
+}): Promise<RunInspector> {
+  const { config, stderr } = options;
+  const { createHistory, liveFeed, startInspectorServer, inspectorChart } = await loadInspector();
+  const secrets = secretsFrom(options.env ?? process.env);
+  const history = createHistory({ secrets });
+  const server = await listen(options.port, () => startInspectorServer({ port: options.port, history, chart: inspectorChart }));
+  stderr.write(`Inspector: ${server.url}\n`);
+  return {
+    // Each task starts with its own meta record: the page's boundary between tasks.
+    observerFor: (prompt) =>
+      liveFeed(history, {
+        sessionId: options.sessionId,
+        model: config.modelLabel,
+        limits: config.limits,
+        workspace: config.workspace,
+        prompt,
+        secrets,
+      }),
+    server,
+  };
+}
+
+/** The inspector is only loaded by runs that use it: a plain task never compiles the server. */
+export async function loadInspector() {
+  const [chart, history, feed, server] = await Promise.all([
+    import('../inspector/chart.js'),
+    import('../inspector/history.js'),
+    import('../inspector/live-feed.js'),
+    import('../inspector/server.js'),
+  ]);
+  return {
+    inspectorChart: chart.inspectorChart,
+    createHistory: history.createHistory,
+    liveFeed: feed.liveFeed,
+    startInspectorServer: server.startInspectorServer,
+  };
+}
+
+/** Starts a server on `port`, a port in use or refused becoming a UsageError. */
+export async function listen(port: number, start: () => Promise<InspectorServer>): Promise<InspectorServer> {
+  try {
+    return await start();
+  } catch (error) {
+    const code = (error as { code?: string }).code;
+    if (code === 'EADDRINUSE') throw new UsageError(`--inspect: port ${port} on 127.0.0.1 is in use; pick another or use 0`);
+    if (code === 'EACCES') throw new UsageError(`--inspect: not allowed to listen on port ${port}`);
+    throw error;
+  }
+}
