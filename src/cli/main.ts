@@ -8,6 +8,7 @@ import { SessionError } from '../sessions/errors.js';
 import { UsageError, USAGE_EXIT_CODE } from './exit-codes.js';
 import { exitWhenFlushed } from './exit-now.js';
 import { registerInspectCommand } from './inspect-command.js';
+import { registerMcpCommand } from './mcp-command.js';
 import { parseChoice } from './parse-options.js';
 import { registerPathsCommand } from './paths-command.js';
 import { watchOutputStreams } from './output-closed.js';
@@ -72,6 +73,7 @@ function buildProgram(setExit: (code: number) => void): Command {
   registerPathsCommand(program, process.stdout);
   registerSessionsCommand(program, { stdout: process.stdout, stderr: process.stderr });
   registerSandboxCommand(program, setExit, { stdout: process.stdout, stderr: process.stderr });
+  registerMcpCommand(program, setExit, { stdout: process.stdout, stderr: process.stderr });
   return program;
 }
 

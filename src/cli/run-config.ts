@@ -13,6 +13,7 @@ import { UsageError } from './exit-codes.js';
 import { parseContextOptions } from './context-options.js';
 import { parseChoice, parseDuration, parsePositiveInt, splitInspectFlag } from './parse-options.js';
 import { DEFAULT_LIMITS, type TaskLimits } from '../engine/limits.js';
+import { resolveMcpServers, type McpServerConfig } from '../mcp/config.js';
 
 export const OUTPUT_FORMATS = ['text', 'json', 'stream-json'] as const;
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
@@ -70,6 +71,27 @@ export interface RunConfig {
   /** Set when commands run in the OS sandbox: bash uses it; hooks and stdio MCP servers should (see src/sandbox/README.md). */
   sandbox?: Sandbox;
   sandboxSettings: SandboxSettings;
+  /** MCP servers from .mcp.json and the settings files (src/mcp/); prepareRun starts them. */
+  mcpServers?: McpServerConfig[];
+  mcpTimeouts?: McpTimeouts;
+}
+
+/** How long an MCP server may take to start (MCP_TIMEOUT) and to answer one call (MCP_TOOL_TIMEOUT), in ms. */
+export interface McpTimeouts {
+  startupMs: number;
+  toolMs: number;
+}
+
+/**
+ * MCP_TIMEOUT (default 30 s) and MCP_TOOL_TIMEOUT (default 120 s): 30000 (ms), 30s or 2m.
+ * @example resolveMcpTimeouts({ MCP_TIMEOUT: '10s' }) // { startupMs: 10000, toolMs: 120000 }
+ * @throws UsageError for a value that is not a duration
+ */
+export function resolveMcpTimeouts(env: NodeJS.ProcessEnv): McpTimeouts {
+  return {
+    startupMs: env.MCP_TIMEOUT ? parseDuration(env.MCP_TIMEOUT, 'MCP_TIMEOUT') : 30_000,
+    toolMs: env.MCP_TOOL_TIMEOUT ? parseDuration(env.MCP_TOOL_TIMEOUT, 'MCP_TOOL_TIMEOUT') : 120_000,
+  };
 }
 
 function resolveWorkspace(dir: string | undefined): string {
@@ -105,8 +127,10 @@ export function resolveRunConfig(raw: RawOptions, promptArgs: string[], env: Nod
   const { maxThinkingTokens, contextWindow } = parseContextOptions(raw, env, modelId);
   const flagMode = raw.permissionMode === undefined ? undefined : parseChoice(raw.permissionMode, PERMISSION_MODES, '--permission-mode');
   let settings;
+  let mcpServers: McpServerConfig[];
   try {
     settings = loadSettings({ workspace, home, allow: raw.allow ?? [], deny: raw.deny ?? [] });
+    mcpServers = resolveMcpServers(settings.mcpServers, env);
   } catch (error) {
     if (error instanceof SettingsError) throw new UsageError(error.message);
     throw error;
@@ -147,6 +171,8 @@ export function resolveRunConfig(raw: RawOptions, promptArgs: string[], env: Nod
     prompt: words.join(' ').trim(),
     ...(sandboxed.sandbox ? { sandbox: sandboxed.sandbox } : {}),
     sandboxSettings: sandboxed.settings,
+    mcpServers,
+    mcpTimeouts: resolveMcpTimeouts(env),
   };
 }
 
