@@ -141,7 +141,8 @@ export class McpConnection {
     }
   }
 
-  private describeCallError(server: string, tool: string, error: unknown, signal: AbortSignal): string {
+  private describeCallError(server: string, serverTool: string, error: unknown, signal: AbortSignal): string {
+    const tool = `mcp__${this.config.name}__${serverTool}`;
     if (signal.aborted) return `The call to ${tool} on ${server} was aborted.`;
     if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
       return `${server} did not answer ${tool} within ${this.options.toolTimeoutMs} ms (MCP_TOOL_TIMEOUT); the call was cancelled.`;
