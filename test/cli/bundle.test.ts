@@ -48,6 +48,8 @@ describe('the CLI bundle', () => {
       /node_modules\/elkjs\//,
       /node_modules\/(ink|react|react-reconciler|yoga-layout)\//,
       /node_modules\/@modelcontextprotocol\//,
+      /^src\/mcp\//,
+      /^src\/cli\/mcp-list\.ts$/,
       /^src\/inspector\/server\.ts$/,
       /^src\/diagram\/(render|layout)\.ts$/,
       /^src\/model\/anthropic\.ts$/,

@@ -114,7 +114,9 @@ describe('MCP over stdio: server-everything', () => {
     expect(run.stdout).toContain('gave up');
     const [result] = toolResults(api.fake.requests[1]?.body);
     expect(result).toMatchObject({ is_error: true });
-    expect(result?.content).toContain('MCP server "slow" did not answer mcp__slow__trigger-long-running-operation within 1500 ms (MCP_TOOL_TIMEOUT)');
+    expect(result?.content).toContain(
+      'MCP server "slow" did not answer mcp__slow__trigger-long-running-operation within 1500 ms (MCP_TOOL_TIMEOUT)',
+    );
     expect(processesWith(api.workspace)).toEqual([]);
   });
 

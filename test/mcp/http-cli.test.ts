@@ -39,11 +39,9 @@ async function closedPort(): Promise<number> {
 async function startWebServer(): Promise<{ url: string; authorizations: string[] }> {
   const mcp = new McpServer({ name: 'web', version: '1.0.0' });
   const authorizations: string[] = [];
-  mcp.registerTool(
-    'shout',
-    { description: 'Upper-cases a text', inputSchema: { text: z.string() } },
-    async ({ text }) => ({ content: [{ type: 'text', text: `${text.toUpperCase()} (you sent ${authorizations.at(-1)})` }] }),
-  );
+  mcp.registerTool('shout', { description: 'Upper-cases a text', inputSchema: { text: z.string() } }, async ({ text }) => ({
+    content: [{ type: 'text', text: `${text.toUpperCase()} (you sent ${authorizations.at(-1)})` }],
+  }));
   const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: () => randomUUID() });
   await mcp.connect(transport);
   http = createServer((req, res) => {

@@ -37,9 +37,7 @@ export function sessionFiles(home: string): { dir: string; trace: string; transc
 export function toolResults(body: unknown): Array<{ tool_use_id: string; content: string; is_error?: boolean }> {
   const messages = (body as { messages: Array<{ content: unknown }> }).messages;
   return messages.flatMap((m) =>
-    Array.isArray(m.content)
-      ? (m.content as Array<{ type: string }>).filter((b) => b.type === 'tool_result')
-      : [],
+    Array.isArray(m.content) ? (m.content as Array<{ type: string }>).filter((b) => b.type === 'tool_result') : [],
   ) as Array<{ tool_use_id: string; content: string; is_error?: boolean }>;
 }
 
