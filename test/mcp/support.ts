@@ -33,12 +33,18 @@ export function sessionFiles(home: string): { dir: string; trace: string; transc
   return { dir, trace: read('trace.jsonl'), transcript: read('transcript.jsonl'), audit: read('audit.jsonl') };
 }
 
-/** Every tool_result block the model was sent in the last request to the fake API. */
-export function toolResults(body: unknown): Array<{ tool_use_id: string; content: string; is_error?: boolean }> {
+/** A tool_result block as the fake API received it. */
+export interface SentToolResult {
+  type: 'tool_result';
+  tool_use_id: string;
+  content: string;
+  is_error?: boolean;
+}
+
+/** Every tool_result block the model was sent in a request to the fake API. */
+export function toolResults(body: unknown): SentToolResult[] {
   const messages = (body as { messages: Array<{ content: unknown }> }).messages;
-  return messages.flatMap((m) =>
-    Array.isArray(m.content) ? (m.content as Array<{ type: string }>).filter((b) => b.type === 'tool_result') : [],
-  ) as Array<{ tool_use_id: string; content: string; is_error?: boolean }>;
+  return messages.flatMap((m) => (Array.isArray(m.content) ? (m.content as SentToolResult[]).filter((b) => b.type === 'tool_result') : []));
 }
 
 /** Pids of live processes whose command line contains `marker`. */
