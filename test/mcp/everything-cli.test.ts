@@ -129,4 +129,22 @@ describe('MCP over stdio: server-everything', () => {
     expect(jsonLines(run.stdout)[0]).toMatchObject({ reason: 'timeout' });
     expect(processesWith(api.workspace)).toEqual([]);
   });
+
+  it('Ctrl-C during a slow call stops the task and every server process', async () => {
+    writeMcpJson(api.workspace, { slow: everythingServer(api.workspace) });
+    const env = await api.start([call('toolu_1', 'mcp__slow__trigger-long-running-operation', { duration: 60, steps: 2 })]);
+    let sent = false;
+    const run = await runCli(['-p', 'wait', '--cwd', api.workspace, '--allow', 'mcp__slow', '--output-format', 'stream-json'], {
+      env,
+      onOutput: (child, output) => {
+        if (!sent && output.stdout.includes('"tool_start"')) {
+          sent = true;
+          child.kill('SIGINT');
+        }
+      },
+    });
+    expect(sent).toBe(true);
+    expect(jsonLines(run.stdout).at(-1)).toMatchObject({ type: 'result', reason: 'user_abort' });
+    expect(processesWith(api.workspace)).toEqual([]);
+  });
 });
