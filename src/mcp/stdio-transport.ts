@@ -99,11 +99,16 @@ export class ProcessTransport implements Transport {
         }
         resolve();
       });
+      // 'close' comes once stdout and stderr are drained (their last lines read), which a
+      // grandchild holding them open can delay: it is awaited only after the group is stopped.
+      const drained = new Promise<void>((resolve) => child.once('close', () => resolve()));
       child.once('exit', (code, signal) => {
         wrapped.release();
         if (!this.closing) this.ending ??= signal ? `it was killed by ${signal}` : `it exited with code ${code}`;
         // Its own children may still hold the group: end them too.
-        void this.stopGroup().then(() => this.finish());
+        void this.stopGroup()
+          .then(() => Promise.race([drained, new Promise((resolve) => setTimeout(resolve, 1000).unref())]))
+          .then(() => this.finish());
       });
       child.stdin?.on('error', () => undefined);
       child.stdout?.on('data', (chunk: Buffer) => this.read(chunk));
