@@ -6,7 +6,7 @@
  */
 // First, so that Ctrl-C during start-up already exits 130.
 import './early-signals.js';
-import { packageVersion } from './version.js';
+import { packageVersion } from '../run/version.js';
 
 const [first, ...rest] = process.argv.slice(2);
 if ((first === '--version' || first === '-V') && rest.length === 0) process.stdout.write(`${packageVersion()}\n`);

@@ -7,14 +7,15 @@ import { SessionError } from '../sessions/errors.js';
 import { UsageError, USAGE_EXIT_CODE } from './exit-codes.js';
 import { exitWhenFlushed } from './exit-now.js';
 import { registerInspectCommand } from './inspect-command.js';
-import { parseChoice } from './parse-options.js';
+import { registerMcpCommand } from './mcp-command.js';
+import { parseChoice } from '../run/parse-options.js';
 import { registerPathsCommand } from './paths-command.js';
 import { watchOutputStreams } from './output-closed.js';
 import { FLAG_DEFAULTS } from './flag-defaults.js';
 import type { RawOptions } from './run-flags.js';
 import { registerSandboxCommand } from './sandbox-command.js';
 import { registerSessionsCommand } from './sessions-command.js';
-import { packageVersion } from './version.js';
+import { packageVersion } from '../run/version.js';
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 
@@ -71,6 +72,7 @@ function buildProgram(setExit: (code: number) => void): Command {
   registerPathsCommand(program, process.stdout);
   registerSessionsCommand(program, { stdout: process.stdout, stderr: process.stderr });
   registerSandboxCommand(program, setExit, { stdout: process.stdout, stderr: process.stderr });
+  registerMcpCommand(program, setExit, { stdout: process.stdout, stderr: process.stderr });
   return program;
 }
 

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { parseChoice } from './parse-options.js';
+import { parseChoice } from '../run/parse-options.js';
 
 export const PATHS_FORMATS = ['markdown', 'json'] as const;
 

@@ -1,7 +1,7 @@
 import { DEFAULT_LIMITS, type TaskLimits } from '../engine/limits.js';
 import { PERMISSION_MODES } from '../permissions/types.js';
 import { buildRunConfig, OUTPUT_FORMATS, type ModelFactory, type RunConfig } from '../run/run-config.js';
-import { parseChoice, parseDuration, parsePositiveInt, splitInspectFlag } from './parse-options.js';
+import { parseChoice, parseDuration, parsePositiveInt, splitInspectFlag } from '../run/parse-options.js';
 
 /** The flags as commander hands them over, all still strings. */
 export interface RawOptions {

@@ -2,7 +2,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Command } from 'commander';
 import { listSessions, type SessionSummary } from '../sessions/store.js';
-import { parsePositiveInt } from './parse-options.js';
+import { parsePositiveInt } from '../run/parse-options.js';
 import { xagentHome } from '../sessions/layout.js';
 
 interface SessionsStreams {

@@ -1,7 +1,7 @@
 import type { PermissionDecision, ToolCall } from '../../machines/types.js';
 import { allowCover, isInsideWorkspace, restrictionHit, type RealPathOf } from './match-rule.js';
 import { protectedWrite } from './protected-paths.js';
-import { describeRule, type PermissionRule } from './rules.js';
+import { describeRule, isMcpToolName, type PermissionRule } from './rules.js';
 import type { PermissionMode } from './types.js';
 
 export interface CheckPermissionInput {
@@ -32,7 +32,8 @@ export function planModeMessage(tool: string): string {
 
 /**
  * Decides one validated call: deny rules first, then plan mode, bypass mode, ask rules, the
- * sandbox (bash inside it runs without a prompt), allow rules, acceptEdits, and last the defaults (read-only tools allowed, anything else asks).
+ * sandbox (bash inside it runs without a prompt), allow rules, acceptEdits, and last the defaults (read-only tools allowed, anything
+ * else, and every MCP tool, asks).
  * Pure: no I/O, the same input always gives the same decision.
  * @example
  * checkPermission({ call: { id: '1', name: 'bash', input: { command: 'npm test && rm -rf ~' } },
@@ -83,6 +84,8 @@ export function checkPermission({
   if (mode === 'acceptEdits' && EDIT_TOOLS.has(call.name) && isInsideWorkspace(call, workspace, realPath)) {
     return { behavior: 'allow', decidedBy: 'acceptEdits mode: file edits in the workspace are allowed' };
   }
+  // An MCP server's readOnlyHint is its own claim: it lets the tool run in plan mode, but it still asks.
+  if (isMcpToolName(call.name)) return wouldAsk(call, mode, `default: MCP tools ask (${call.name})`);
   if (tool.readOnly) return { behavior: 'allow', decidedBy: 'default: read-only tools are allowed' };
 
   const detail = call.name === 'bash' && of('allow').some((rule) => rule.tool === 'bash') ? ` (${cover.uncovered})` : '';

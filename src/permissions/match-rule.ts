@@ -1,7 +1,7 @@
 import type { ToolCall } from '../../machines/types.js';
 import { splitCommand, type ParsedCommand, type SimpleCommand } from './bash-command.js';
 import { matchPathPattern, resolveToolPath } from './path-glob.js';
-import { isFileTool, type PermissionRule } from './rules.js';
+import { isFileTool, ruleNamesTool, type PermissionRule } from './rules.js';
 
 /**
  * How one rule meets one call. Restrictions (deny, ask) bite if they match any part of a call;
@@ -153,7 +153,7 @@ function restrictionForms(part: SimpleCommand): string[] {
 
 /** Does a deny or ask rule bite this call? */
 export function restrictionHit(rule: PermissionRule, call: ToolCall, workspace: string, realPathOf?: RealPathOf): Hit {
-  if (rule.tool !== call.name) return null;
+  if (!ruleNamesTool(rule.tool, call.name)) return null;
   if (rule.pattern === undefined) return { what: call.name };
   if (call.name === 'bash') {
     const parsed = parseBashCall(call);
@@ -182,7 +182,7 @@ export function restrictionHit(rule: PermissionRule, call: ToolCall, workspace: 
 
 /** Do these allow rules, together, cover the whole call? */
 export function allowCover(rules: readonly PermissionRule[], call: ToolCall, workspace: string, realPathOf?: RealPathOf): Cover {
-  const own = rules.filter((rule) => rule.tool === call.name);
+  const own = rules.filter((rule) => ruleNamesTool(rule.tool, call.name));
   const whole = own.find((rule) => rule.pattern === undefined);
   if (whole) return { rules: [whole] };
   if (own.length === 0) return { uncovered: `no allow rule for ${call.name}` };

@@ -75,6 +75,21 @@ export function parseRules(texts: readonly string[], behavior: PermissionBehavio
   return texts.map((text) => ({ ...parseRule(text), behavior, text: text.trim(), source }));
 }
 
+/**
+ * Whether a rule's tool names a call's tool: the same name, or a server rule `mcp__<server>` for
+ * every tool of that server (`mcp__<server>__<tool>`; server names never contain `__`).
+ * @example ruleNamesTool('mcp__github', 'mcp__github__create_issue') // true
+ */
+export function ruleNamesTool(ruleTool: string, toolName: string): boolean {
+  if (ruleTool === toolName) return true;
+  return isMcpToolName(ruleTool) && !ruleTool.slice(5).includes('__') && toolName.startsWith(`${ruleTool}__`);
+}
+
+/** MCP tools are named `mcp__<server>__<tool>`. */
+export function isMcpToolName(name: string): boolean {
+  return name.startsWith('mcp__');
+}
+
 export function isFileTool(name: string): boolean {
   return (FILE_TOOLS as readonly string[]).includes(name);
 }

@@ -44,6 +44,11 @@ export interface LoadedSettings {
   files: string[];
   /** Each file's `sandbox` key, most specific first (see src/sandbox/sandbox-settings.ts). */
   sandbox: SandboxLayer[];
+  /**
+   * The `mcpServers` values as written, highest precedence first: settings.local.json, settings.json,
+   * `<workspace>/.mcp.json`, the user's settings. src/mcp/config.ts checks and merges them.
+   */
+  mcpServers: Array<{ source: string; value: unknown }>;
 }
 
 export interface LoadSettingsOptions {
@@ -73,6 +78,11 @@ export function localSettingsPath(workspace: string): string {
   return path.join(workspace, '.xagent', 'settings.local.json');
 }
 
+/** The project's MCP servers, in the shape Claude Code users already write. */
+export function mcpJsonPath(workspace: string): string {
+  return path.join(workspace, '.mcp.json');
+}
+
 /**
  * Loads every permission rule and the configured mode.
  * @example const { rules, mode } = loadSettings({ workspace: process.cwd(), allow: ['bash(npm test*)'] });
@@ -97,6 +107,7 @@ function loadSettingsFiles({
   const rules: PermissionRule[] = [...flagRules(allow, 'allow'), ...flagRules(deny, 'deny')];
   const files: string[] = [];
   const sandbox: SandboxLayer[] = [];
+  const mcpServers: LoadedSettings['mcpServers'] = [];
   let mode: PermissionMode | undefined;
   let modeSource: string | undefined;
   const userFile = path.resolve(userSettingsPath(home));
@@ -110,10 +121,15 @@ function loadSettingsFiles({
     { file: userFile, project: false },
   ];
   for (const { file, project } of readFiles ? sources : []) {
+    // .mcp.json ranks below the project's settings files and above the user's.
+    if (!project) mcpServers.push(...readMcpJson(path.resolve(mcpJsonPath(workspace))));
     const data = readSettingsFile(file);
     if (data === undefined) continue;
     files.push(file);
     const settings = validateSettings(data, file, project);
+    if ((data as Record<string, unknown>).mcpServers !== undefined) {
+      mcpServers.push({ source: file, value: (data as Record<string, unknown>).mcpServers });
+    }
     rules.push(...settings.rules);
     if (settings.sandbox) sandbox.push(settings.sandbox);
     if (settings.mode && !mode) {
@@ -121,7 +137,15 @@ function loadSettingsFiles({
       modeSource = file;
     }
   }
-  return { rules, mode, modeSource, files, sandbox };
+  return { rules, mode, modeSource, files, sandbox, mcpServers };
+}
+
+/** `.mcp.json`'s `mcpServers`, if the file exists; its other keys are not ours. */
+function readMcpJson(file: string): LoadedSettings['mcpServers'] {
+  const data = readSettingsFile(file);
+  if (data === undefined) return [];
+  if (!isObject(data)) throw new SettingsError(file, 'expected a JSON object such as {"mcpServers": {...}}');
+  return data.mcpServers === undefined ? [] : [{ source: file, value: data.mcpServers }];
 }
 
 function flagRules(texts: readonly string[], behavior: 'allow' | 'deny'): PermissionRule[] {

@@ -9,6 +9,9 @@ import { openSessionWriter } from '../sessions/session-writer.js';
 import { startRunInspector, type RunInspector } from './run-inspector.js';
 import type { Renderer } from './renderer.js';
 import type { RunConfig } from './run-config.js';
+import type { McpManager } from '../mcp/manager.js';
+import { ToolRegistry } from '../tools/registry.js';
+import { packageVersion } from './version.js';
 
 export interface TaskRequest {
   prompt: string;
@@ -26,7 +29,7 @@ export interface PreparedRun {
   readonly inspector: RunInspector | null;
   /** Runs one task in the session through the engine, rendering as it goes; resolves with the result. */
   runTask(task: TaskRequest): Promise<QueryResult>;
-  /** Releases the session and stops the inspector. */
+  /** Releases the session, stops the inspector and the MCP servers (their whole process trees). */
   close(): Promise<void>;
 }
 
@@ -59,14 +62,27 @@ export async function prepareRun(
     session.release();
     throw error;
   }
+  // Started now, so the servers boot while the model client loads; the first task waits for them.
+  const mcp = startMcp(config, io.stderr);
+  let tools: ToolRegistry | undefined;
+  const toolsFor = async (signal: AbortSignal): Promise<ToolRegistry> => {
+    const manager = await mcp;
+    if (tools || !manager) return tools ?? config.tools;
+    await manager.ready(signal);
+    if (signal.aborted) return config.tools;
+    const builtins = config.tools.names().flatMap((name) => config.tools.get(name) ?? []);
+    tools = new ToolRegistry([...builtins, ...manager.tools()]);
+    return tools;
+  };
 
   const runTask = async ({ prompt, permissions, signal, renderer, observe }: TaskRequest): Promise<QueryResult> => {
+    const taskTools = await toolsFor(signal);
     session.startTask(prompt);
     const partial = partialAnswer();
     const inspect = inspector?.observerFor(prompt);
     const events = query(prompt, {
       model: config.model,
-      tools: config.tools,
+      tools: taskTools,
       permissions,
       workspace: config.workspace,
       ...config.limits,
@@ -103,7 +119,33 @@ export async function prepareRun(
     runTask,
     async close() {
       session.release();
-      await inspector?.server.close();
+      await Promise.all([inspector?.server.close(), mcp?.then((manager) => manager?.close())]);
     },
   };
+}
+
+/**
+ * Starts the run's MCP servers, if any are configured. The MCP client is a chunk of its own,
+ * loaded here and only here: runs without servers, `--version` and `--help` never load it.
+ */
+function startMcp(config: RunConfig, stderr: NodeJS.WritableStream): Promise<McpManager | null> | null {
+  const servers = config.mcpServers ?? [];
+  if (servers.length === 0) return null;
+  const timeouts = config.mcpTimeouts ?? { startupMs: 30_000, toolMs: 120_000 };
+  const sandbox = config.sandbox && config.sandboxSettings.mcpServers ? config.sandbox : undefined;
+  return import('../mcp/manager.js').then(
+    ({ startMcpServers }) =>
+      startMcpServers(servers, {
+        cwd: config.workspace,
+        clientVersion: packageVersion(),
+        startupTimeoutMs: timeouts.startupMs,
+        toolTimeoutMs: timeouts.toolMs,
+        ...(sandbox ? { sandbox } : {}),
+        warn: (line) => stderr.write(`${visible(line)}\n`),
+      }),
+    (error: unknown) => {
+      stderr.write(`xagent: MCP servers not started: ${error instanceof Error ? error.message : String(error)}\n`);
+      return null;
+    },
+  );
 }

@@ -13,6 +13,8 @@ import { FLAG_NAMES, uniqueToolNames, type RunSpec } from './run-spec.js';
 import { UsageError } from './usage-error.js';
 import type { TaskLimits } from '../engine/limits.js';
 import { parseContextOptions } from './context-options.js';
+import { parseDuration } from './parse-options.js';
+import { resolveMcpServers, type McpServerConfig } from '../mcp/config.js';
 
 export const OUTPUT_FORMATS = ['text', 'json', 'stream-json'] as const;
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
@@ -50,6 +52,27 @@ export interface RunConfig {
   sandboxSettings: SandboxSettings;
   /** Replaces the built system prompt (the library's `systemPrompt`); undefined builds it as usual. */
   systemPrompt?: string;
+  /** MCP servers from .mcp.json and the settings files (src/mcp/); prepareRun starts them. */
+  mcpServers?: McpServerConfig[];
+  mcpTimeouts?: McpTimeouts;
+}
+
+/** How long an MCP server may take to start (MCP_TIMEOUT) and to answer one call (MCP_TOOL_TIMEOUT), in ms. */
+export interface McpTimeouts {
+  startupMs: number;
+  toolMs: number;
+}
+
+/**
+ * MCP_TIMEOUT (default 30 s) and MCP_TOOL_TIMEOUT (default 120 s): 30000 (ms), 30s or 2m.
+ * @example resolveMcpTimeouts({ MCP_TIMEOUT: '10s' }) // { startupMs: 10000, toolMs: 120000 }
+ * @throws UsageError for a value that is not a duration
+ */
+export function resolveMcpTimeouts(env: NodeJS.ProcessEnv): McpTimeouts {
+  return {
+    startupMs: env.MCP_TIMEOUT ? parseDuration(env.MCP_TIMEOUT, 'MCP_TIMEOUT') : 30_000,
+    toolMs: env.MCP_TOOL_TIMEOUT ? parseDuration(env.MCP_TOOL_TIMEOUT, 'MCP_TOOL_TIMEOUT') : 120_000,
+  };
 }
 
 function resolveWorkspace(dir: string | undefined, what: string): string {
@@ -81,6 +104,7 @@ export function buildRunConfig(spec: RunSpec, env: NodeJS.ProcessEnv, createApiM
   const extraTools = spec.extraTools ?? [];
   const toolNames = uniqueToolNames(extraTools);
   let settings;
+  let mcpServers: McpServerConfig[];
   try {
     settings = loadSettings({
       workspace,
@@ -90,6 +114,7 @@ export function buildRunConfig(spec: RunSpec, env: NodeJS.ProcessEnv, createApiM
       knownTools: toolNames,
       readFiles: spec.readSettings !== false,
     });
+    mcpServers = resolveMcpServers(settings.mcpServers, env);
   } catch (error) {
     if (error instanceof SettingsError) throw new UsageError(error.message);
     throw error;
@@ -131,6 +156,8 @@ export function buildRunConfig(spec: RunSpec, env: NodeJS.ProcessEnv, createApiM
     ...(sandboxed.sandbox ? { sandbox: sandboxed.sandbox } : {}),
     sandboxSettings: sandboxed.settings,
     ...(spec.systemPrompt !== undefined ? { systemPrompt: spec.systemPrompt } : {}),
+    mcpServers,
+    mcpTimeouts: resolveMcpTimeouts(env),
   };
 }
 

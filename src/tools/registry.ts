@@ -73,7 +73,8 @@ export class ToolRegistry {
     if (!validateInput) {
       // validateSchema: false skips compiling JSON Schema's meta-schema (~60 ms of CPU at the first
       // tool call); a schema that cannot compile still throws here.
-      this.ajv ??= new (loadAjv())({ allErrors: true, strict: false, verbose: true, validateSchema: false });
+      // logger: false: a schema from an MCP server with formats ajv does not know must not print over the UI.
+      this.ajv ??= new (loadAjv())({ allErrors: true, strict: false, verbose: true, validateSchema: false, logger: false });
       validateInput = this.ajv.compile(tool.inputSchema);
       this.validators.set(tool.name, validateInput);
     }

@@ -37,7 +37,7 @@ describe('the CLI bundle', () => {
 
   it('answers --version from a tiny entry that loads neither commander nor the CLI before it', () => {
     const meta = JSON.parse(readFileSync(metaPath, 'utf8')) as Metafile;
-    expect(eagerInputs(meta, 'src/cli/bin.ts').sort()).toEqual(['src/cli/bin.ts', 'src/cli/early-signals.ts', 'src/cli/version.ts']);
+    expect(eagerInputs(meta, 'src/cli/bin.ts').sort()).toEqual(['src/cli/bin.ts', 'src/cli/early-signals.ts', 'src/run/version.ts']);
   });
 
   it('loads the engine, the SDK, the inspector server, elkjs, a terminal UI and MCP only through import()', () => {
@@ -53,6 +53,8 @@ describe('the CLI bundle', () => {
       /node_modules\/elkjs\//,
       /node_modules\/(ink|react|react-reconciler|yoga-layout)\//,
       /node_modules\/@modelcontextprotocol\//,
+      /^src\/mcp\//,
+      /^src\/cli\/mcp-list\.ts$/,
       /^src\/inspector\/server\.ts$/,
       /^src\/diagram\/(render|layout)\.ts$/,
       /^src\/model\/anthropic\.ts$/,

@@ -31,6 +31,9 @@ describe('start-up of xagent -p', () => {
     const { files, packages } = staticGraph(path.resolve('dist/src/cli/main.js'));
     expect([...files].filter((file) => file.includes(`${path.sep}tui${path.sep}`))).toEqual([]);
     for (const heavy of ['ink', 'react', 'marked', 'marked-terminal']) expect(packages).not.toContain(heavy);
+    // Nor the MCP client: --version, --help, diagram and paths never load it (only a run with servers, or `mcp list`).
+    expect([...files].filter((file) => file.includes(`${path.sep}mcp${path.sep}`) || file.endsWith('mcp-list.js'))).toEqual([]);
+    expect(packages).not.toContain('@modelcontextprotocol/sdk');
     // The graph is real: the CLI framework is in it.
     expect(packages).toContain('commander');
   });
