@@ -9,6 +9,6 @@ export type { StreamJsonEvent } from '../run/stream-json.js';
 export type { Tool } from '../tools/types.js';
 export { UsageError } from '../run/usage-error.js';
 export type { CanUseTool, PermissionResult } from './can-use-tool.js';
-export type { QueryOptions } from './options.js';
+export type { McpServerOption, QueryOptions } from './options.js';
 export { query } from './query.js';
 export { tool, type ToolDefinition, type ToolExecuteContext, type ToolOutput } from './tool.js';

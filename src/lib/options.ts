@@ -39,9 +39,20 @@ export interface QueryOptions {
   readSettings?: boolean;
   /** Where ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL, ANTHROPIC_MODEL, XAGENT_HOME... are read; default process.env. */
   env?: NodeJS.ProcessEnv;
+  /**
+   * MCP servers for this run, in .mcp.json's shape; they are added to those of .mcp.json and the
+   * settings files, and win over a server of the same name there. Their tools are `mcp__<name>__<tool>`.
+   * @example { everything: { command: 'npx', args: ['@modelcontextprotocol/server-everything'] }, web: { type: 'http', url: 'http://127.0.0.1:3000/mcp' } }
+   */
+  mcpServers?: Record<string, McpServerOption>;
   /** Where the run's notes go (session warnings, the inspector's URL), as the CLI's stderr; null drops them. Default process.stderr. */
   stderr?: NodeJS.WritableStream | null;
 }
+
+/** One MCP server, as in .mcp.json: a command to start (stdio), or a Streamable HTTP endpoint. `${VAR}` is expanded from `env`. */
+export type McpServerOption =
+  | { type?: 'stdio'; command: string; args?: string[]; env?: Record<string, string> }
+  | { type: 'http'; url: string; headers?: Record<string, string> };
 
 const KNOWN: ReadonlyArray<keyof QueryOptions> = [
   'cwd',
@@ -61,6 +72,7 @@ const KNOWN: ReadonlyArray<keyof QueryOptions> = [
   'onInspectorUrl',
   'systemPrompt',
   'readSettings',
+  'mcpServers',
   'env',
   'stderr',
 ];
@@ -127,6 +139,7 @@ export function toRunSpec(prompt: string, options: QueryOptions): RunSpec {
     extraTools: options.tools ?? [],
     readSettings: options.readSettings !== false,
     systemPrompt: options.systemPrompt,
+    ...(options.mcpServers !== undefined ? { mcpServers: options.mcpServers } : {}),
     names: NAMES,
   };
 }

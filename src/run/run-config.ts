@@ -114,7 +114,8 @@ export function buildRunConfig(spec: RunSpec, env: NodeJS.ProcessEnv, createApiM
       knownTools: toolNames,
       readFiles: spec.readSettings !== false,
     });
-    mcpServers = resolveMcpServers(settings.mcpServers, env);
+    const given = spec.mcpServers === undefined ? [] : [{ source: 'the mcpServers option', value: spec.mcpServers }];
+    mcpServers = resolveMcpServers([...given, ...settings.mcpServers], env);
   } catch (error) {
     if (error instanceof SettingsError) throw new UsageError(error.message);
     throw error;
