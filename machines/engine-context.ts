@@ -1,4 +1,5 @@
-import { estimateMessages, type ContextBudget } from './context-budget.js';
+import { estimateMessages, type CompactionOutcome, type ContextBudget } from './context-budget.js';
+import { promptBlockedDecision, type HookEventName, type HookOutcome } from './hooks.js';
 import type { EngineError, Message, PermissionDecision, StopReason, ToolCall, ToolResultBlock, Usage, Validation } from './types.js';
 
 /**
@@ -16,7 +17,14 @@ export interface CurrentCall {
   decision: PermissionDecision | null;
   /** Why this call went wrong: invalid input, refused, or failed while running. */
   error: EngineError | null;
+  /** What the PreToolUse hooks answered; null until they have (or when none match the call). */
+  preToolUse: HookOutcome | null;
+  /** What the PostToolUse hooks answered; null until they have (or when none match the call). */
+  postToolUse: HookOutcome | null;
 }
+
+/** The children the chart spawns and waits for (hooks, the person's prompt, the summary request). */
+export type WaitedChild = 'askPermission' | 'compactContext' | 'preToolUseHooks' | 'postToolUseHooks' | 'userPromptSubmitHooks' | 'stopHooks' | 'sessionStartHooks';
 
 /** Everything one task knows. Counters are per snapshot; `messages` is one append-only array. */
 export interface EngineContext {
@@ -49,6 +57,18 @@ export interface EngineContext {
   promptAppended: boolean;
   /** How full the context window is, and whether a compaction is due. */
   budget: ContextBudget;
+  /** The events that have hooks configured (data only; src runs them). Empty: no hook ever runs. */
+  hookEvents: readonly HookEventName[];
+  /** The spawned child the current state waits for; its `always` list stays put until it answers. */
+  running: WaitedChild | null;
+  /** SessionStart hooks run once per task run. */
+  sessionStarted: boolean;
+  /** What the UserPromptSubmit hooks answered; a block stops the task before the prompt is sent. */
+  promptHook: HookOutcome | null;
+  /** Text the SessionStart and UserPromptSubmit hooks add to the prompt's message. */
+  hookContext: string[];
+  /** A Stop hook blocked once: the model is continuing (Stop hooks get `stop_hook_active: true`). */
+  stopHookActive: boolean;
 }
 
 export interface EngineInput {
@@ -64,6 +84,8 @@ export interface EngineInput {
   contextWindow?: number | null;
   /** Estimated tokens of what every request carries besides the messages (system prompt, tools). */
   baseTokens?: number;
+  /** The events that have hooks configured; absent or empty: no hook runs and no hook guard holds. */
+  hooks?: readonly HookEventName[];
 }
 
 export interface EngineOutput {
@@ -79,7 +101,17 @@ export interface EngineOutput {
   modelStopReason: string | null;
 }
 
-export type EngineEvent = { type: 'ABORT' } | { type: 'CLOCK.TICK'; now: number };
+/** What a spawned child sends back when it answers (`on` handlers of the state that waits for it). */
+type ChildEvent<Id extends WaitedChild, Output> =
+  | { type: `xstate.done.actor.${Id}`; output: Output; actorId: Id }
+  | { type: `xstate.error.actor.${Id}`; error: unknown; actorId: Id };
+
+export type EngineEvent =
+  | { type: 'ABORT' }
+  | { type: 'CLOCK.TICK'; now: number }
+  | ChildEvent<'askPermission', PermissionDecision>
+  | ChildEvent<'compactContext', CompactionOutcome>
+  | ChildEvent<'preToolUseHooks' | 'postToolUseHooks' | 'userPromptSubmitHooks' | 'stopHooks' | 'sessionStartHooks', HookOutcome>;
 
 export function initialContext(input: EngineInput): EngineContext {
   return {
@@ -108,13 +140,29 @@ export function initialContext(input: EngineInput): EngineContext {
       compactedAtTurn: null,
       forced: false,
     },
+    hookEvents: input.hooks ?? [],
+    running: null,
+    sessionStarted: false,
+    promptHook: null,
+    hookContext: [],
+    stopHookActive: false,
   };
 }
 
 /** The next call of the queue as a fresh record: nothing checked or decided yet. */
 export function nextCall(context: EngineContext): CurrentCall | null {
   const call = context.queue[context.results.length];
-  return call ? { call, truncated: context.truncatedIds.includes(call.id), validation: null, decision: null, error: null } : null;
+  return call
+    ? {
+        call,
+        truncated: context.truncatedIds.includes(call.id),
+        validation: null,
+        decision: null,
+        error: null,
+        preToolUse: null,
+        postToolUse: null,
+      }
+    : null;
 }
 
 /**
@@ -131,9 +179,20 @@ export function toolBudgetSpent(context: EngineContext): boolean {
   return context.toolCallCount >= context.maxToolCalls;
 }
 
-/** The error a stop reports: the current call's, or the failed model request's. */
+/** The decision that blocked the prompt, when a UserPromptSubmit hook did. */
+function blockedPrompt(context: EngineContext): PermissionDecision | null {
+  return context.promptHook?.decision === 'block' ? promptBlockedDecision(context.promptHook) : null;
+}
+
+/** The error a stop reports: the current call's, the failed model request's, or the blocked prompt's. */
 export function stopError(context: EngineContext): EngineError | null {
-  return context.current?.error ?? context.modelError;
+  const blocked = context.current ? null : blockedPrompt(context);
+  return context.current?.error ?? context.modelError ?? (blocked ? { code: 'PERMISSION_DENIED', message: blocked.message ?? '' } : null);
+}
+
+/** The decision a stop reports: the current call's, or the blocked prompt's. */
+export function stopDecision(context: EngineContext): PermissionDecision | null {
+  return context.current?.decision ?? blockedPrompt(context);
 }
 
 export function addUsage(total: Usage, more: Usage): Usage {

@@ -2,6 +2,7 @@ import { assign, fromCallback, fromPromise, setup, type EventObject } from 'xsta
 import {
   addUsage,
   initialContext,
+  stopDecision,
   stopError,
   toolBudgetSpent,
   workingCall,
@@ -23,6 +24,16 @@ import {
   type CompactionOutcome,
 } from './context-budget.js';
 import type { Message, ModelResponse, PermissionDecision, StopReason, ToolCall, ToolResult, Usage } from './types.js';
+import { HOOK_ACTOR_IDS, NO_OPINION, type HookEventName, type HookOutcome, type HookRunInput } from './hooks.js';
+import {
+  hasHooks,
+  hookInput,
+  postToolUseAnswered,
+  preToolUseAnswered,
+  sessionStartAnswered,
+  stopAnswered,
+  userPromptAnswered,
+} from './hook-steps.js';
 
 export { decidePermissionAction, validateCallAction } from './call-steps.js';
 
@@ -54,10 +65,23 @@ const setupEngine = setup({
     executeTool: fromPromise<ToolResult, { call: ToolCall }>(notProvided('executeTool')),
     /** Asks the model for a summary of the conversation; the chart swaps it in (applyCompaction). */
     compactContext: fromPromise<CompactionOutcome, CompactContextInput>(notProvided('compactContext')),
+    /** Runs the hooks configured for one event (all matching ones, in parallel) and merges their answers. */
+    runHooks: fromPromise<HookOutcome, HookRunInput>(notProvided('runHooks')),
     /** Sends CLOCK.TICK with the injected clock's time when the deadline comes. */
     deadline: fromCallback<EventObject, { startedAt: number; timeoutMs: number }>(() => undefined),
   },
   guards: {
+    // A state that spawned a child (a hook, the prompt, the summary) stays put until it answers.
+    childRunning: ({ context }) => context.running !== null,
+    // Hook guards: src provides the tool-name matchers; these defaults ask only whether any are configured.
+    sessionStartDue: ({ context }) => !context.sessionStarted && hasHooks(context, 'SessionStart'),
+    userPromptSubmitDue: ({ context }) => !context.promptAppended && context.promptHook === null && hasHooks(context, 'UserPromptSubmit'),
+    promptBlocked: ({ context }) => context.promptHook?.decision === 'block',
+    promptUnsent: ({ context }) => !context.promptAppended,
+    preToolUseDue: ({ context }) => context.current?.preToolUse === null && hasHooks(context, 'PreToolUse'),
+    postToolUseDue: ({ context }) => context.current?.postToolUse === null && hasHooks(context, 'PostToolUse'),
+    stopHooksDue: ({ context }, _params: { response: ModelResponse }) => hasHooks(context, 'Stop'),
+    hooksBlocked: (_, params: { outcome: HookOutcome }) => params.outcome.decision === 'block',
     maxTurnsReached: ({ context }) => context.turn >= context.maxTurns,
     maxToolCallsReached: ({ context }) => toolBudgetSpent(context),
     timedOut: ({ context, event }) => event.type === 'CLOCK.TICK' && event.now - context.startedAt >= context.timeoutMs,
@@ -81,7 +105,13 @@ const setupEngine = setup({
     // start(), after the first microsteps were traced, so the prompt would reach the transcript late.
     appendUserInput: assign(({ context }) => {
       if (context.promptAppended) return {};
-      const message: Message = { role: 'user', content: [{ type: 'text', text: context.userInput }] };
+      const message: Message = {
+        role: 'user',
+        content: [
+          { type: 'text', text: context.userInput },
+          ...context.hookContext.map((text) => ({ type: 'text' as const, text: `Context from hooks:\n${text}` })),
+        ],
+      };
       context.messages.push(message);
       return { promptAppended: true, budget: { ...context.budget, tokens: context.budget.tokens + estimateTokens(message) } };
     }),
@@ -105,14 +135,38 @@ const setupEngine = setup({
       error: { code: 'TOOL_NOT_FOUND', message: `No tool named "${call.name}". No tools are available.` },
     })),
     decidePermission: decidePermissionAction(() => ({ behavior: 'ask', decidedBy: 'default: no policy provided' })),
+    // The children below are spawned, not invoked: a state that may wait for a hook first must not
+    // start the prompt or the summary with it, and an invoked actor starts whenever its state stays.
     recordUserDecision: assign(({ context }, params: { decision: PermissionDecision }) => {
       // A prompt can only answer allow or deny; anything else would leave ask_permission with no way out.
       const decision: PermissionDecision =
         params.decision.behavior === 'ask'
           ? { behavior: 'deny', decidedBy: `the prompt gave no answer (${params.decision.decidedBy})` }
           : params.decision;
-      return context.current ? { current: withDecision(context.current, decision) } : {};
+      return context.current ? { running: null, current: withDecision(context.current, decision) } : { running: null };
     }),
+    startPrompt: assign(({ context, spawn }) => {
+      const { call, decision } = workingCall(context);
+      spawn('askPermission', { id: 'askPermission', input: { call, decision: decision ?? { behavior: 'ask', decidedBy: 'no decision yet' } } });
+      return { running: 'askPermission' as const };
+    }),
+    startCompaction: assign(({ context, spawn }) => {
+      const { budget } = context;
+      const reason = budget.forced ? ('prompt_too_long' as const) : ('threshold' as const);
+      const input = { messages: context.messages, turn: context.turn, window: budget.window ?? 0, reason, tokens: budget.tokens };
+      spawn('compactContext', { id: 'compactContext', input });
+      return { running: 'compactContext' as const };
+    }),
+    startHooks: assign(({ context, spawn }, params: { event: HookEventName }) => {
+      const id = HOOK_ACTOR_IDS[params.event];
+      spawn('runHooks', { id, input: hookInput(context, params.event) });
+      return { running: id };
+    }),
+    recordSessionStart: assign(({ context }, params: { outcome: HookOutcome }) => sessionStartAnswered(context, params.outcome)),
+    recordUserPromptSubmit: assign(({ context }, params: { outcome: HookOutcome }) => userPromptAnswered(context, params.outcome)),
+    recordPreToolUse: assign(({ context }, params: { outcome: HookOutcome }) => preToolUseAnswered(context, params.outcome)),
+    recordPostToolUse: assign(({ context }, params: { outcome: HookOutcome }) => postToolUseAnswered(context, params.outcome)),
+    recordStopHooks: assign(({ context }, params: { outcome: HookOutcome }) => stopAnswered(context, params.outcome)),
     collectResult: assign(({ context }, params: { result: ToolResult }) => {
       const { call } = workingCall(context);
       return {
@@ -144,10 +198,10 @@ const setupEngine = setup({
     applyCompaction: assign(({ context }, params: { outcome: CompactionOutcome }) => {
       const { outcome } = params;
       const budget = { ...context.budget, compactedAtTurn: context.turn, forced: false };
-      if (!outcome) return { budget };
+      if (!outcome) return { budget, running: null };
       // In place, like every other change to the conversation: the array is shared with the session.
       context.messages.splice(0, outcome.removed, outcome.summary);
-      return { budget: { ...budget, tokens: outcome.tokensAfter }, usage: addUsage(context.usage, outcome.usage) };
+      return { budget: { ...budget, tokens: outcome.tokensAfter }, usage: addUsage(context.usage, outcome.usage), running: null };
     }),
     recordModelError: assign({
       modelError: (_, params: { error: unknown }) => ({ code: 'MODEL_ERROR' as const, message: errorMessage(params.error) }),
@@ -161,11 +215,17 @@ const setupEngine = setup({
   },
 });
 
+/** Waits while a spawned child runs: a targetless, actionless transition leaves the state as it is. */
+const waitForChild = { guard: 'childRunning' } as const;
+
 /** After a call's result is collected: next call in the queue, or all results back to the model. */
 const afterResult = [
   { guard: 'queueHasMore', target: 'validate_tool' },
   { target: 'call_model', actions: 'appendToolResults' },
 ] as const;
+
+const outcomeOf = ({ event }: { event: { output: HookOutcome } }) => ({ outcome: event.output });
+const noOpinion = () => ({ outcome: NO_OPINION });
 
 export const queryEngine = setupEngine.createMachine({
   id: 'queryEngine',
@@ -182,27 +242,33 @@ export const queryEngine = setupEngine.createMachine({
   },
   states: {
     build_context: {
-      entry: 'appendUserInput',
-      // Usually passed straight through; near the window it stays to compact (the actor is only
-      // started when the state is not left in the same step).
-      always: { guard: 'contextFits', target: 'call_model' },
-      invoke: {
-        id: 'compactContext',
-        src: 'compactContext',
-        input: ({ context }) => ({
-          messages: context.messages,
-          turn: context.turn,
-          window: context.budget.window ?? 0,
-          reason: context.budget.forced ? ('prompt_too_long' as const) : ('threshold' as const),
-          tokens: context.budget.tokens,
-        }),
-        onDone: { target: 'call_model', actions: { type: 'applyCompaction', params: ({ event }) => ({ outcome: event.output }) } },
+      // SessionStart (once per task), then UserPromptSubmit (before the prompt is sent), then the
+      // prompt; usually passed straight through. Near the window it stays to compact.
+      always: [
+        waitForChild,
+        { guard: 'sessionStartDue', actions: { type: 'startHooks', params: { event: 'SessionStart' } } },
+        { guard: 'userPromptSubmitDue', actions: { type: 'startHooks', params: { event: 'UserPromptSubmit' } } },
+        { guard: 'promptBlocked', target: 'done', actions: { type: 'stop', params: { reason: 'permission_denied' } } },
+        { guard: 'promptUnsent', actions: 'appendUserInput' },
+        { guard: 'contextFits', target: 'call_model' },
+        { actions: 'startCompaction' },
+      ],
+      on: {
+        'xstate.done.actor.sessionStartHooks': { actions: { type: 'recordSessionStart', params: outcomeOf } },
+        'xstate.error.actor.sessionStartHooks': { actions: { type: 'recordSessionStart', params: noOpinion } },
+        'xstate.done.actor.userPromptSubmitHooks': { actions: { type: 'recordUserPromptSubmit', params: outcomeOf } },
+        'xstate.error.actor.userPromptSubmitHooks': { actions: { type: 'recordUserPromptSubmit', params: noOpinion } },
+        'xstate.done.actor.compactContext': {
+          target: 'call_model',
+          actions: { type: 'applyCompaction', params: ({ event }) => ({ outcome: event.output }) },
+        },
         // A failed summary leaves the conversation as it was; the request may still fit.
-        onError: { target: 'call_model', actions: { type: 'applyCompaction', params: { outcome: null } } },
+        'xstate.error.actor.compactContext': { target: 'call_model', actions: { type: 'applyCompaction', params: { outcome: null } } },
       },
     },
     call_model: {
       always: [
+        waitForChild,
         { guard: 'maxTurnsReached', target: 'done', actions: { type: 'stop', params: { reason: 'max_turns' } } },
         { guard: 'contextNearWindow', target: 'build_context' },
       ],
@@ -221,6 +287,14 @@ export const queryEngine = setupEngine.createMachine({
             target: 'call_model',
             reenter: true,
             actions: { type: 'recordResponse', params: ({ event }) => ({ response: event.output }) },
+          },
+          {
+            // A final answer: the Stop hooks may still send the model back to work.
+            guard: { type: 'stopHooksDue', params: ({ event }) => ({ response: event.output }) },
+            actions: [
+              { type: 'recordResponse', params: ({ event }) => ({ response: event.output }) },
+              { type: 'startHooks', params: { event: 'Stop' } },
+            ],
           },
           {
             target: 'done',
@@ -245,6 +319,21 @@ export const queryEngine = setupEngine.createMachine({
           },
         ],
       },
+      on: {
+        'xstate.done.actor.stopHooks': [
+          {
+            guard: { type: 'hooksBlocked', params: outcomeOf },
+            target: 'call_model',
+            reenter: true,
+            actions: { type: 'recordStopHooks', params: outcomeOf },
+          },
+          { target: 'done', actions: [{ type: 'recordStopHooks', params: outcomeOf }, { type: 'stop', params: { reason: 'final_answer' } }] },
+        ],
+        'xstate.error.actor.stopHooks': {
+          target: 'done',
+          actions: [{ type: 'recordStopHooks', params: noOpinion }, { type: 'stop', params: { reason: 'final_answer' } }],
+        },
+      },
     },
     validate_tool: {
       // The next call becomes `current`; validateCall skips one the budget will not let run, so such a stop reports no error of the call's.
@@ -256,22 +345,22 @@ export const queryEngine = setupEngine.createMachine({
       ],
     },
     ask_permission: {
+      // The rules decide on entry; matching PreToolUse hooks may change that; the person is asked last, if still due.
       entry: 'decidePermission',
       always: [
+        waitForChild,
+        { guard: 'preToolUseDue', actions: { type: 'startHooks', params: { event: 'PreToolUse' } } },
         { guard: 'permissionAllowed', target: 'execute_tool' },
         { guard: 'permissionDeniedWithFeedback', target: 'recover' },
         { guard: 'permissionDenied', target: 'done', actions: { type: 'stop', params: { reason: 'permission_denied' } } },
+        { actions: 'startPrompt' },
       ],
-      invoke: {
-        id: 'askPermission',
-        src: 'askPermission',
-        input: ({ context }) => {
-          const { call, decision } = workingCall(context);
-          return { call, decision: decision ?? { behavior: 'ask', decidedBy: 'no decision yet' } };
-        },
+      on: {
+        'xstate.done.actor.preToolUseHooks': { actions: { type: 'recordPreToolUse', params: outcomeOf } },
+        'xstate.error.actor.preToolUseHooks': { actions: { type: 'recordPreToolUse', params: noOpinion } },
         // Targetless: the `always` list above routes the user's answer, so the routing lives once.
-        onDone: { actions: { type: 'recordUserDecision', params: ({ event }) => ({ decision: event.output }) } },
-        onError: {
+        'xstate.done.actor.askPermission': { actions: { type: 'recordUserDecision', params: ({ event }) => ({ decision: event.output }) } },
+        'xstate.error.actor.askPermission': {
           actions: {
             type: 'recordUserDecision',
             params: ({ event }) => ({
@@ -307,7 +396,12 @@ export const queryEngine = setupEngine.createMachine({
       },
     },
     append_tool_result: {
-      always: afterResult,
+      // Matching PostToolUse hooks see the result first; what they say is appended to it.
+      always: [waitForChild, { guard: 'postToolUseDue', actions: { type: 'startHooks', params: { event: 'PostToolUse' } } }, ...afterResult],
+      on: {
+        'xstate.done.actor.postToolUseHooks': { actions: { type: 'recordPostToolUse', params: outcomeOf } },
+        'xstate.error.actor.postToolUseHooks': { actions: { type: 'recordPostToolUse', params: noOpinion } },
+      },
     },
     recover: {
       entry: 'collectErrorResult',
@@ -324,7 +418,7 @@ export const queryEngine = setupEngine.createMachine({
     toolCallCount: context.toolCallCount,
     usage: context.usage,
     error: stopError(context),
-    decision: context.current?.decision ?? null,
+    decision: stopDecision(context),
     stoppedCall: context.current?.call ?? null,
     modelStopReason: context.lastStopReason,
   }),

@@ -1,0 +1,81 @@
+import { workingCall, type EngineContext } from './engine-context.js';
+import { withHookVerdict, withPostToolUseNote, type HookEventName, type HookOutcome, type HookRunInput } from './hooks.js';
+import type { Message, PermissionDecision } from './types.js';
+
+/**
+ * What the chart's hook actions do with the context: the input a hook run gets, and how each
+ * event's answer is recorded. Pure functions of the context; query-engine.ts wraps them in assigns.
+ */
+
+/** The chart's own input for one event's hooks; src adds the session, transcript path and cwd. */
+export function hookInput(context: EngineContext, event: HookEventName): HookRunInput {
+  switch (event) {
+    case 'SessionStart':
+      return { event };
+    case 'UserPromptSubmit':
+      return { event, prompt: context.userInput };
+    case 'PreToolUse':
+      return { event, call: workingCall(context).call };
+    case 'PostToolUse': {
+      const result = context.results.at(-1);
+      return { event, call: workingCall(context).call, ...(result ? { result } : {}) };
+    }
+    case 'Stop':
+      return { event, stopHookActive: context.stopHookActive };
+    default: {
+      const unreachable: never = event;
+      return unreachable;
+    }
+  }
+}
+
+/** Whether hooks of `event` are configured at all (the chart's default guard; src adds matchers). */
+export function hasHooks(context: EngineContext, event: HookEventName): boolean {
+  return context.hookEvents.length > 0 && context.hookEvents.includes(event);
+}
+
+export function sessionStartAnswered(context: EngineContext, outcome: HookOutcome): Partial<EngineContext> {
+  return {
+    running: null,
+    sessionStarted: true,
+    ...(outcome.context ? { hookContext: [...context.hookContext, outcome.context] } : {}),
+  };
+}
+
+export function userPromptAnswered(context: EngineContext, outcome: HookOutcome): Partial<EngineContext> {
+  const blocked = outcome.decision === 'block';
+  return {
+    running: null,
+    promptHook: outcome,
+    ...(outcome.context && !blocked ? { hookContext: [...context.hookContext, outcome.context] } : {}),
+  };
+}
+
+/** The rules decided on entry to ask_permission; the hooks' answer is combined with that decision. */
+export function preToolUseAnswered(context: EngineContext, outcome: HookOutcome): Partial<EngineContext> {
+  const current = workingCall(context);
+  const rules: PermissionDecision = current.decision ?? { behavior: 'ask', decidedBy: 'no decision yet' };
+  const decision = withHookVerdict(rules, outcome);
+  const error = decision.behavior === 'deny' ? { code: 'PERMISSION_DENIED' as const, message: decision.message ?? decision.decidedBy } : null;
+  return { running: null, current: { ...current, preToolUse: outcome, decision, error } };
+}
+
+/** The tool already ran: a block or added context is appended to the result the model gets. */
+export function postToolUseAnswered(context: EngineContext, outcome: HookOutcome): Partial<EngineContext> {
+  const current = workingCall(context);
+  const last = context.results.at(-1);
+  const results = last ? [...context.results.slice(0, -1), withPostToolUseNote(last, outcome)] : context.results;
+  return { running: null, results, current: { ...current, postToolUse: outcome } };
+}
+
+/** A blocking Stop hook's reason goes to the model as a user message, and the loop goes on. */
+export function stopAnswered(context: EngineContext, outcome: HookOutcome): Partial<EngineContext> {
+  if (outcome.decision !== 'block') return { running: null };
+  const message: Message = {
+    role: 'user',
+    content: [{ type: 'text', text: `A Stop hook did not let you stop yet: ${outcome.reason || 'no reason given'}` }],
+  };
+  // In place, like every other change to the conversation: the array is shared with the session.
+  context.messages.push(message);
+  return { running: null, stopHookActive: true };
+}
