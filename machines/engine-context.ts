@@ -24,7 +24,14 @@ export interface CurrentCall {
 }
 
 /** The children the chart spawns and waits for (hooks, the person's prompt, the summary request). */
-export type WaitedChild = 'askPermission' | 'compactContext' | 'preToolUseHooks' | 'postToolUseHooks' | 'userPromptSubmitHooks' | 'stopHooks' | 'sessionStartHooks';
+export type WaitedChild =
+  | 'askPermission'
+  | 'compactContext'
+  | 'preToolUseHooks'
+  | 'postToolUseHooks'
+  | 'userPromptSubmitHooks'
+  | 'stopHooks'
+  | 'sessionStartHooks';
 
 /** Everything one task knows. Counters are per snapshot; `messages` is one append-only array. */
 export interface EngineContext {

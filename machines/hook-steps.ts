@@ -1,6 +1,6 @@
 import { workingCall, type EngineContext } from './engine-context.js';
 import { withHookVerdict, withPostToolUseNote, type HookEventName, type HookOutcome, type HookRunInput } from './hooks.js';
-import type { Message, PermissionDecision } from './types.js';
+import type { Message, PermissionDecision, ToolCall } from './types.js';
 
 /**
  * What the chart's hook actions do with the context: the input a hook run gets, and how each
@@ -9,19 +9,20 @@ import type { Message, PermissionDecision } from './types.js';
 
 /** The chart's own input for one event's hooks; src adds the session, transcript path and cwd. */
 export function hookInput(context: EngineContext, event: HookEventName): HookRunInput {
+  const { turn } = context;
   switch (event) {
     case 'SessionStart':
-      return { event };
+      return { event, turn };
     case 'UserPromptSubmit':
-      return { event, prompt: context.userInput };
+      return { event, turn, prompt: context.userInput };
     case 'PreToolUse':
-      return { event, call: workingCall(context).call };
+      return { event, turn, call: workingCall(context).call };
     case 'PostToolUse': {
       const result = context.results.at(-1);
-      return { event, call: workingCall(context).call, ...(result ? { result } : {}) };
+      return { event, turn, call: workingCall(context).call, ...(result ? { result } : {}) };
     }
     case 'Stop':
-      return { event, stopHookActive: context.stopHookActive };
+      return { event, turn, stopHookActive: context.stopHookActive };
     default: {
       const unreachable: never = event;
       return unreachable;
@@ -32,6 +33,17 @@ export function hookInput(context: EngineContext, event: HookEventName): HookRun
 /** Whether hooks of `event` are configured at all (the chart's default guard; src adds matchers). */
 export function hasHooks(context: EngineContext, event: HookEventName): boolean {
   return context.hookEvents.length > 0 && context.hookEvents.includes(event);
+}
+
+/**
+ * The guard that says a tool event's hooks are due for the current call: configured, not yet run
+ * for this call, and (src provides `matches`, the settings' matchers) taking the call's tool.
+ * @example toolHookDue('PreToolUse', (call) => call.name === 'bash')
+ */
+export function toolHookDue(event: 'PreToolUse' | 'PostToolUse', matches: (call: ToolCall) => boolean) {
+  const field = event === 'PreToolUse' ? 'preToolUse' : 'postToolUse';
+  return ({ context }: { context: EngineContext }): boolean =>
+    context.current !== null && context.current[field] === null && hasHooks(context, event) && matches(context.current.call);
 }
 
 export function sessionStartAnswered(context: EngineContext, outcome: HookOutcome): Partial<EngineContext> {
@@ -56,7 +68,8 @@ export function preToolUseAnswered(context: EngineContext, outcome: HookOutcome)
   const current = workingCall(context);
   const rules: PermissionDecision = current.decision ?? { behavior: 'ask', decidedBy: 'no decision yet' };
   const decision = withHookVerdict(rules, outcome);
-  const error = decision.behavior === 'deny' ? { code: 'PERMISSION_DENIED' as const, message: decision.message ?? decision.decidedBy } : null;
+  const error =
+    decision.behavior === 'deny' ? { code: 'PERMISSION_DENIED' as const, message: decision.message ?? decision.decidedBy } : null;
   return { running: null, current: { ...current, preToolUse: outcome, decision, error } };
 }
 

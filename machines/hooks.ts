@@ -35,6 +35,8 @@ export interface HookOutcome {
 /** What a hook run is given by the chart; src adds session_id, transcript_path and cwd. */
 export interface HookRunInput {
   event: HookEventName;
+  /** The model round, for the evidence. */
+  turn: number;
   call?: ToolCall;
   result?: ToolResultBlock;
   prompt?: string;

@@ -32,10 +32,12 @@ import {
   preToolUseAnswered,
   sessionStartAnswered,
   stopAnswered,
+  toolHookDue,
   userPromptAnswered,
 } from './hook-steps.js';
 
 export { decidePermissionAction, validateCallAction } from './call-steps.js';
+export { toolHookDue } from './hook-steps.js';
 
 /**
  * The agent loop as one statechart. Everything is named; src/engine provides the real actors
@@ -78,8 +80,8 @@ const setupEngine = setup({
     userPromptSubmitDue: ({ context }) => !context.promptAppended && context.promptHook === null && hasHooks(context, 'UserPromptSubmit'),
     promptBlocked: ({ context }) => context.promptHook?.decision === 'block',
     promptUnsent: ({ context }) => !context.promptAppended,
-    preToolUseDue: ({ context }) => context.current?.preToolUse === null && hasHooks(context, 'PreToolUse'),
-    postToolUseDue: ({ context }) => context.current?.postToolUse === null && hasHooks(context, 'PostToolUse'),
+    preToolUseDue: toolHookDue('PreToolUse', () => true),
+    postToolUseDue: toolHookDue('PostToolUse', () => true),
     stopHooksDue: ({ context }, _params: { response: ModelResponse }) => hasHooks(context, 'Stop'),
     hooksBlocked: (_, params: { outcome: HookOutcome }) => params.outcome.decision === 'block',
     maxTurnsReached: ({ context }) => context.turn >= context.maxTurns,
@@ -147,7 +149,10 @@ const setupEngine = setup({
     }),
     startPrompt: assign(({ context, spawn }) => {
       const { call, decision } = workingCall(context);
-      spawn('askPermission', { id: 'askPermission', input: { call, decision: decision ?? { behavior: 'ask', decidedBy: 'no decision yet' } } });
+      spawn('askPermission', {
+        id: 'askPermission',
+        input: { call, decision: decision ?? { behavior: 'ask', decidedBy: 'no decision yet' } },
+      });
       return { running: 'askPermission' as const };
     }),
     startCompaction: assign(({ context, spawn }) => {
@@ -327,11 +332,20 @@ export const queryEngine = setupEngine.createMachine({
             reenter: true,
             actions: { type: 'recordStopHooks', params: outcomeOf },
           },
-          { target: 'done', actions: [{ type: 'recordStopHooks', params: outcomeOf }, { type: 'stop', params: { reason: 'final_answer' } }] },
+          {
+            target: 'done',
+            actions: [
+              { type: 'recordStopHooks', params: outcomeOf },
+              { type: 'stop', params: { reason: 'final_answer' } },
+            ],
+          },
         ],
         'xstate.error.actor.stopHooks': {
           target: 'done',
-          actions: [{ type: 'recordStopHooks', params: noOpinion }, { type: 'stop', params: { reason: 'final_answer' } }],
+          actions: [
+            { type: 'recordStopHooks', params: noOpinion },
+            { type: 'stop', params: { reason: 'final_answer' } },
+          ],
         },
       },
     },
@@ -397,7 +411,11 @@ export const queryEngine = setupEngine.createMachine({
     },
     append_tool_result: {
       // Matching PostToolUse hooks see the result first; what they say is appended to it.
-      always: [waitForChild, { guard: 'postToolUseDue', actions: { type: 'startHooks', params: { event: 'PostToolUse' } } }, ...afterResult],
+      always: [
+        waitForChild,
+        { guard: 'postToolUseDue', actions: { type: 'startHooks', params: { event: 'PostToolUse' } } },
+        ...afterResult,
+      ],
       on: {
         'xstate.done.actor.postToolUseHooks': { actions: { type: 'recordPostToolUse', params: outcomeOf } },
         'xstate.error.actor.postToolUseHooks': { actions: { type: 'recordPostToolUse', params: noOpinion } },

@@ -66,6 +66,7 @@ export async function prepareRun(config: RunConfig, io: { stderr: NodeJS.Writabl
       sessionId: session.sessionId,
       session: openSessionWriter(sessionDir(config.home, session.sessionId), session.sessionId),
       messages: session.messages,
+      hooks: config.hooks,
       observe: (event) => {
         partial.onEvent(event);
         inspect?.(event);

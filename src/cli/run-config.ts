@@ -13,6 +13,7 @@ import { UsageError } from './exit-codes.js';
 import { parseContextOptions } from './context-options.js';
 import { parseChoice, parseDuration, parsePositiveInt, splitInspectFlag } from './parse-options.js';
 import { DEFAULT_LIMITS, type TaskLimits } from '../engine/limits.js';
+import type { ResolvedHook } from '../hooks/index.js';
 
 export const OUTPUT_FORMATS = ['text', 'json', 'stream-json'] as const;
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
@@ -70,6 +71,8 @@ export interface RunConfig {
   /** Set when commands run in the OS sandbox: bash uses it; hooks and stdio MCP servers should (see src/sandbox/README.md). */
   sandbox?: Sandbox;
   sandboxSettings: SandboxSettings;
+  /** The hooks of every settings file. */
+  hooks: ResolvedHook[];
 }
 
 function resolveWorkspace(dir: string | undefined): string {
@@ -147,6 +150,7 @@ export function resolveRunConfig(raw: RawOptions, promptArgs: string[], env: Nod
     prompt: words.join(' ').trim(),
     ...(sandboxed.sandbox ? { sandbox: sandboxed.sandbox } : {}),
     sandboxSettings: sandboxed.settings,
+    hooks: settings.hooks,
   };
 }
 

@@ -18,6 +18,7 @@ import { engineImplementations } from './implementations.js';
 import { DEFAULT_LIMITS } from './limits.js';
 import { stepOf } from './step.js';
 import { observeMicrosteps, type Microstep } from './step-adapter.js';
+import { hookEventsOf, resolveHooks, type HooksConfig, type ResolvedHook } from '../hooks/index.js';
 
 export { DEFAULT_LIMITS } from './limits.js';
 
@@ -43,6 +44,11 @@ export interface QueryOptions {
   /** Prompt tokens the model takes; the engine compacts the conversation before passing 80 % of it. Default: the model's window. */
   contextWindow?: number;
   clock?: Clock;
+  /**
+   * Hooks: Claude Code's shape (command or function hooks), or the resolved list the CLI reads from
+   * the settings files. Without any, no hook guard holds and no hook actor starts.
+   */
+  hooks?: HooksConfig | readonly ResolvedHook[];
   /** Sees every event as it happens, before it is yielded (the live inspector attaches here). */
   observe?: (event: AgentEvent) => void;
   /** Sees every microstep of the engine, targetless ones too (coverage, benchmarks). */
@@ -78,7 +84,10 @@ export async function* query(userInput: string, options: QueryOptions): AsyncGen
   const system = options.system ?? taskContext!.system;
   // Scripted models (no model id) are never compacted unless a window is given.
   const contextWindow = options.contextWindow ?? (options.model.modelId ? modelInfo(options.model.modelId).contextWindow : null);
+  const hooks =
+    options.hooks === undefined ? [] : Array.isArray(options.hooks) ? options.hooks : resolveHooks(options.hooks as HooksConfig, 'query()');
   const implementations = engineImplementations({
+    hooks,
     model: options.model,
     tools: options.tools,
     permissions: options.permissions,
@@ -118,6 +127,7 @@ export async function* query(userInput: string, options: QueryOptions): AsyncGen
     startedAt,
     contextWindow,
     baseTokens: estimateTokens(system) + estimateTokens(options.tools.specs()),
+    hooks: hookEventsOf(hooks),
   };
   // An annotation (it has `event`), not a state: what a replay needs to know of the task's limits.
   sink.annotate({

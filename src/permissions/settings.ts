@@ -6,6 +6,8 @@ import type { PermissionBehavior } from '../../machines/types.js';
 import { BUILTIN_TOOL_NAMES, unknownToolProblem } from './known-tools.js';
 import { parseSandboxLayer, SandboxSettingsError, type SandboxLayer } from '../sandbox/sandbox-settings.js';
 import { parseRules, RuleParseError, type PermissionRule } from './rules.js';
+import { HookConfigError, parseHookSettings } from '../hooks/config.js';
+import type { ResolvedHook } from '../hooks/types.js';
 import { PERMISSION_MODES, type PermissionMode } from './types.js';
 
 /**
@@ -44,6 +46,8 @@ export interface LoadedSettings {
   files: string[];
   /** Each file's `sandbox` key, most specific first (see src/sandbox/sandbox-settings.ts). */
   sandbox: SandboxLayer[];
+  /** The hooks of every file (all of them run; see src/hooks/). */
+  hooks: ResolvedHook[];
 }
 
 export interface LoadSettingsOptions {
@@ -89,6 +93,7 @@ function loadSettingsFiles({ workspace, home = xagentHome(), allow = [], deny = 
   const rules: PermissionRule[] = [...flagRules(allow, 'allow'), ...flagRules(deny, 'deny')];
   const files: string[] = [];
   const sandbox: SandboxLayer[] = [];
+  const hooks: ResolvedHook[] = [];
   let mode: PermissionMode | undefined;
   let modeSource: string | undefined;
   const userFile = path.resolve(userSettingsPath(home));
@@ -108,12 +113,13 @@ function loadSettingsFiles({ workspace, home = xagentHome(), allow = [], deny = 
     const settings = validateSettings(data, file, project);
     rules.push(...settings.rules);
     if (settings.sandbox) sandbox.push(settings.sandbox);
+    hooks.push(...settings.hooks);
     if (settings.mode && !mode) {
       mode = settings.mode;
       modeSource = file;
     }
   }
-  return { rules, mode, modeSource, files, sandbox };
+  return { rules, mode, modeSource, files, sandbox, hooks };
 }
 
 function flagRules(texts: readonly string[], behavior: 'allow' | 'deny'): PermissionRule[] {
@@ -160,12 +166,12 @@ function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** Checks the shape; keys outside `permissions` and `permissionMode` belong to others and are kept. */
+/** Checks the shape (`permissions`, `permissionMode`, `sandbox`, `hooks`); other keys belong to others and are kept. */
 function validateSettings(
   data: unknown,
   file: string,
   project: boolean,
-): { rules: PermissionRule[]; mode?: PermissionMode; sandbox?: SandboxLayer } {
+): { rules: PermissionRule[]; mode?: PermissionMode; sandbox?: SandboxLayer; hooks: ResolvedHook[] } {
   if (!isObject(data)) throw new SettingsError(file, 'expected a JSON object at the top level');
   const rules: PermissionRule[] = [];
   const permissions = data.permissions;
@@ -199,8 +205,15 @@ function validateSettings(
     if (error instanceof SandboxSettingsError) throw new SettingsError(file, error.message);
     throw error;
   }
+  let hooks: ResolvedHook[] = [];
+  try {
+    if (data.hooks !== undefined) hooks = parseHookSettings(data.hooks, file);
+  } catch (error) {
+    if (error instanceof HookConfigError) throw new SettingsError(file, error.message);
+    throw error;
+  }
   const mode = data.permissionMode;
-  if (mode === undefined) return { rules, sandbox };
+  if (mode === undefined) return { rules, sandbox, hooks };
   if (typeof mode !== 'string' || !(PERMISSION_MODES as readonly string[]).includes(mode)) {
     throw new SettingsError(file, `"permissionMode" must be one of ${PERMISSION_MODES.join(', ')}, got ${JSON.stringify(mode)}`);
   }
@@ -208,7 +221,7 @@ function validateSettings(
   if (project && mode === 'bypassPermissions') {
     throw new SettingsError(file, '"permissionMode": "bypassPermissions" is only accepted from the user settings or --permission-mode');
   }
-  return { rules, mode: mode as PermissionMode, sandbox };
+  return { rules, mode: mode as PermissionMode, sandbox, hooks };
 }
 
 /**

@@ -7,7 +7,7 @@ import { visible } from '../permissions/request-view.js';
 import type { RunInspector } from '../cli/inspect-command.js';
 import type { Renderer } from '../cli/output/renderer.js';
 import { describeActivity, summarizeResult } from '../cli/output/tool-activity.js';
-import { compactLine, thinkingSummary } from '../cli/output/text.js';
+import { compactLine, hookLine, thinkingSummary } from '../cli/output/text.js';
 import type { PreparedRun } from '../cli/prepare-run.js';
 import { policyFor, type RunConfig } from '../cli/run-config.js';
 import type { TuiStore } from './store.js';
@@ -194,6 +194,11 @@ export class TuiController {
           case 'retry':
             store.note(`retrying the model request (attempt ${event.attempt}, ${visible(event.message)})`, 'warn');
             break;
+          case 'hook': {
+            const line = hookLine(event);
+            if (line) store.note(visible(line), event.outcome === 'error' || event.outcome === 'timeout' ? 'warn' : 'dim');
+            break;
+          }
           case 'result':
             break;
           default: {

@@ -26,7 +26,14 @@ afterEach(async () => rm(root, { recursive: true, force: true }));
 
 describe('loadSettings', () => {
   it('is empty when no settings file exists', () => {
-    expect(loadSettings({ workspace, home })).toEqual({ rules: [], mode: undefined, modeSource: undefined, files: [], sandbox: [] });
+    expect(loadSettings({ workspace, home })).toEqual({
+      rules: [],
+      mode: undefined,
+      modeSource: undefined,
+      files: [],
+      sandbox: [],
+      hooks: [],
+    });
   });
 
   it('reads rules from the user file, the project file and the flags, each with its source', async () => {
