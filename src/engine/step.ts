@@ -6,7 +6,7 @@ import type { EngineError, PermissionDecision, StopReason, ToolCall, Usage } fro
 export interface Via {
   /** The event's type (`xstate.done.actor.callModel`, `ABORT`...), `always` when eventless, `xstate.init` for the first state. */
   event: string;
-  /** The chart edge taken (`call_model:xstate.done.actor.callModel:2`), as `chartTransitions` names it; absent for the first state. */
+  /** The chart edge taken (`call_model:xstate.done.actor.callModel:3`), as `chartTransitions` names it; absent for the first state. */
   transition?: string;
 }
 
