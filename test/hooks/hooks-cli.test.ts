@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { loadSessionHistory } from '../../src/inspector/replay.js';
 import { groupAlive } from '../../src/tools/process-group.js';
 import { readJsonl, writeJson } from '../support/engine-harness.js';
 import type { FakeResponse } from '../support/fake-anthropic.js';
@@ -50,6 +51,11 @@ describe('hooks through the CLI', () => {
     expect(trace.find((l) => l.state === 'recover')).toMatchObject({
       decision: { behavior: 'deny', decidedBy: 'hook PreToolUse: echo "no shell in this repo" >&2; exit 2' },
     });
+    // The inspector's replay of the session shows the hook run in its log, before the state it led to.
+    const records = loadSessionHistory(String(r.json.trace_path)).records;
+    const hook = records.findIndex((rec) => rec.kind === 'hook');
+    expect(records[hook]).toMatchObject({ kind: 'hook', hook_event: 'PreToolUse', outcome: 'denied', exit_code: 2 });
+    expect(records.findIndex((rec) => rec.kind === 'state' && rec.name === 'recover')).toBeGreaterThan(hook);
   });
 
   it('a hook whose matcher does not take the tool does not run', async () => {
