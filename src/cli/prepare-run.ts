@@ -67,6 +67,7 @@ export async function prepareRun(config: RunConfig, io: { stderr: NodeJS.Writabl
       session: openSessionWriter(sessionDir(config.home, session.sessionId), session.sessionId),
       messages: session.messages,
       hooks: config.hooks,
+      ...(config.sandbox && config.sandboxSettings.hooks ? { hookSandbox: config.sandbox } : {}),
       observe: (event) => {
         partial.onEvent(event);
         inspect?.(event);

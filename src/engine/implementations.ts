@@ -9,6 +9,7 @@ import type { ModelClient } from '../model/types.js';
 import type { PermissionPolicy } from '../permissions/types.js';
 import { limitInputDepth } from '../tools/input-depth.js';
 import type { ToolRegistry } from '../tools/registry.js';
+import type { CommandSandbox } from '../tools/types.js';
 import type { Clock } from './clock.js';
 import type { AgentEvent } from './events.js';
 import type { SessionSink } from '../sessions/session-writer.js';
@@ -27,6 +28,8 @@ export interface EngineServices {
   sessionId: string;
   /** Resolved hooks; empty: the chart's hook guards never hold and no hook actor starts. */
   hooks?: readonly ResolvedHook[];
+  /** Command hooks run inside it. */
+  hookSandbox?: CommandSandbox;
 }
 
 /** With a model and tools that answer at once, nothing else (SIGINT, timers) would ever run. */
@@ -175,7 +178,14 @@ export function engineImplementations(services: EngineServices) {
         }
       }),
       runHooks: fromPromise<HookOutcome, HookRunInput>(({ input, signal }) =>
-        runHooks({ hooks, input, session: hookSession, signal, report: reportHook(input.turn) }),
+        runHooks({
+          hooks,
+          input,
+          session: hookSession,
+          signal,
+          report: reportHook(input.turn),
+          ...(services.hookSandbox ? { sandbox: services.hookSandbox } : {}),
+        }),
       ),
       deadline: fromCallback<EventObject, { startedAt: number; timeoutMs: number }>(({ sendBack, input }) => {
         const deadlineAt = input.startedAt + input.timeoutMs;

@@ -7,6 +7,7 @@ import type { ModelClient } from '../model/types.js';
 import type { PermissionPolicy } from '../permissions/types.js';
 import { noSessionRecord, type SessionSink } from '../sessions/session-writer.js';
 import type { ToolRegistry } from '../tools/registry.js';
+import type { CommandSandbox } from '../tools/types.js';
 import { loadTaskContext } from '../context/task-context.js';
 import { costUsd } from '../model/cost.js';
 import { modelInfo } from '../model/models.js';
@@ -49,6 +50,8 @@ export interface QueryOptions {
    * the settings files. Without any, no hook guard holds and no hook actor starts.
    */
   hooks?: HooksConfig | readonly ResolvedHook[];
+  /** Command hooks run inside this sandbox (the CLI's --sandbox, unless the settings say `"hooks": false`). */
+  hookSandbox?: CommandSandbox;
   /** Sees every event as it happens, before it is yielded (the live inspector attaches here). */
   observe?: (event: AgentEvent) => void;
   /** Sees every microstep of the engine, targetless ones too (coverage, benchmarks). */
@@ -88,6 +91,7 @@ export async function* query(userInput: string, options: QueryOptions): AsyncGen
     options.hooks === undefined ? [] : Array.isArray(options.hooks) ? options.hooks : resolveHooks(options.hooks as HooksConfig, 'query()');
   const implementations = engineImplementations({
     hooks,
+    ...(options.hookSandbox ? { hookSandbox: options.hookSandbox } : {}),
     model: options.model,
     tools: options.tools,
     permissions: options.permissions,

@@ -3,6 +3,7 @@ import { once } from 'node:events';
 import type { Readable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { groupAlive, killProcessGroup, trackGroup, untrackGroup } from '../tools/process-group.js';
+import type { CommandSandbox } from '../tools/types.js';
 
 /** What one command hook did. */
 export interface CommandRun {
@@ -26,7 +27,8 @@ const ABORT_GRACE_MS = 200;
 /**
  * Runs `command` with `bash -c` in `cwd` as the leader of its own process group, `stdin` on its
  * standard input. At `timeoutMs` or on abort the whole group gets SIGTERM, then SIGKILL; whatever
- * it left running after it exited is stopped too, so a hook never outlives its run.
+ * it left running after it exited is stopped too, so a hook never outlives its run. With a
+ * sandbox (--sandbox, unless the settings take hooks out of it) the command runs inside it.
  * @example await runCommand({ command: './check.sh', cwd: '/ws', stdin: '{}', timeoutMs: 60_000, signal })
  */
 export async function runCommand(options: {
@@ -36,6 +38,7 @@ export async function runCommand(options: {
   timeoutMs: number;
   signal: AbortSignal;
   env?: NodeJS.ProcessEnv;
+  sandbox?: CommandSandbox;
 }): Promise<CommandRun> {
   const { command, cwd, stdin, timeoutMs, signal } = options;
   const started = Date.now();
@@ -49,15 +52,14 @@ export async function runCommand(options: {
     ...fields,
   });
   if (signal.aborted) return result({ aborted: true });
-  const child = spawn('bash', ['-c', command], {
-    cwd,
-    env: { ...process.env, ...options.env },
-    detached: true,
-    stdio: ['pipe', 'pipe', 'pipe'],
-  });
+  const plain = { command: 'bash', args: ['-c', command], cwd, env: { ...process.env, ...options.env } };
+  const proc = options.sandbox ? options.sandbox.wrap(plain) : { ...plain, release: () => undefined };
+  // detached: the hook leads a new process group, so the whole tree can be signalled at once.
+  const child = spawn(proc.command, proc.args, { cwd: proc.cwd, env: proc.env, detached: true, stdio: ['pipe', 'pipe', 'pipe'] });
   try {
     await once(child, 'spawn');
   } catch (error) {
+    proc.release();
     return result({ spawnError: (error as Error).message });
   }
   const pgid = child.pid as number;
@@ -92,6 +94,7 @@ export async function runCommand(options: {
   child.stdout.destroy();
   child.stderr.destroy();
   if (!groupAlive(pgid)) untrackGroup(pgid);
+  proc.release();
   return result({
     exitCode: stoppedBy ? null : code,
     stdout: out.text(),

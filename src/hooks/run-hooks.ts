@@ -2,6 +2,7 @@ import type { HookOutcome, HookRunInput } from '../../machines/hooks.js';
 import { capMessage, toVerdict, verdictOfCommand, type HookVerdict } from './interpret.js';
 import { matchesTool } from './matcher.js';
 import { runCommand } from './run-command.js';
+import type { CommandSandbox } from '../tools/types.js';
 import type { FunctionHook, HookInput, HookRunReport, ResolvedHook } from './types.js';
 
 export const DEFAULT_HOOK_TIMEOUT_SECONDS = 60;
@@ -49,6 +50,8 @@ export async function runHooks(options: {
   session: HookSession;
   signal: AbortSignal;
   report: (report: HookRunReport) => void;
+  /** Command hooks run inside it (the run's --sandbox). */
+  sandbox?: CommandSandbox;
 }): Promise<HookOutcome> {
   const { input, session, signal, report } = options;
   const due = hooksFor(options.hooks, input);
@@ -67,6 +70,7 @@ export async function runHooks(options: {
           timeoutMs,
           signal,
           env: { XAGENT_PROJECT_DIR: session.cwd, CLAUDE_PROJECT_DIR: session.cwd },
+          ...(options.sandbox ? { sandbox: options.sandbox } : {}),
         });
         exitCode = run.exitCode;
         verdict = verdictOfCommand(input.event, run);
