@@ -1,3 +1,4 @@
+import { withDecision } from './call-steps.js';
 import { workingCall, type EngineContext } from './engine-context.js';
 import { withHookVerdict, withPostToolUseNote, type HookEventName, type HookOutcome, type HookRunInput } from './hooks.js';
 import type { Message, PermissionDecision, ToolCall } from './types.js';
@@ -67,10 +68,7 @@ export function userPromptAnswered(context: EngineContext, outcome: HookOutcome)
 export function preToolUseAnswered(context: EngineContext, outcome: HookOutcome): Partial<EngineContext> {
   const current = workingCall(context);
   const rules: PermissionDecision = current.decision ?? { behavior: 'ask', decidedBy: 'no decision yet' };
-  const decision = withHookVerdict(rules, outcome);
-  const error =
-    decision.behavior === 'deny' ? { code: 'PERMISSION_DENIED' as const, message: decision.message ?? decision.decidedBy } : null;
-  return { running: null, current: { ...current, preToolUse: outcome, decision, error } };
+  return { running: null, current: withDecision({ ...current, preToolUse: outcome }, withHookVerdict(rules, outcome)) };
 }
 
 /** The tool already ran: a block or added context is appended to the result the model gets. */
