@@ -29,9 +29,19 @@ export function hookInputJson(session: HookSession, input: HookRunInput): HookIn
   return json;
 }
 
-/** The hooks of `input.event` that apply: for tool events, those whose matcher takes the tool's name. */
+/**
+ * The hooks of `input.event` that apply: for tool events, those whose matcher takes the tool's
+ * name. The same command configured twice (in two settings files, under two matchers) runs once.
+ */
 export function hooksFor(hooks: readonly ResolvedHook[], input: Pick<HookRunInput, 'event' | 'call'>): ResolvedHook[] {
-  return hooks.filter((h) => h.event === input.event && (!input.call || matchesTool(h.matcher, input.call.name)));
+  const commands = new Set<string>();
+  return hooks.filter((h) => {
+    if (h.event !== input.event || (input.call && !matchesTool(h.matcher, input.call.name))) return false;
+    if (h.hook.type !== 'command') return true;
+    if (commands.has(h.hook.command)) return false;
+    commands.add(h.hook.command);
+    return true;
+  });
 }
 
 export function hookLabel(hook: ResolvedHook['hook']): string {

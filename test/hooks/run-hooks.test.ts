@@ -114,6 +114,20 @@ describe('the hook runner', () => {
     expect(outcome.reason!.length).toBeLessThan(11_000);
   });
 
+  it('runs the same command once, even when two settings files both configure it', async () => {
+    const cwd = tempDir('xagent-hooks-');
+    const config = { PreToolUse: [{ hooks: [{ type: 'command', command: 'echo run >> runs.txt' }] }] };
+    const hooks = [...parseHookSettings(config, 'user settings.json'), ...parseHookSettings(config, 'project settings.json')];
+    await runHooks({
+      hooks,
+      input: { event: 'PreToolUse', turn: 1, call },
+      session: { sessionId: 's', transcriptPath: null, cwd },
+      signal: new AbortController().signal,
+      report: () => undefined,
+    });
+    expect(readFileSync(path.join(cwd, 'runs.txt'), 'utf8')).toBe('run\n');
+  });
+
   it('runs only the hooks whose matcher takes the tool', async () => {
     const hooks = { PreToolUse: [{ matcher: 'edit_file', hooks: [{ type: 'command', command: 'exit 2' }] }] };
     const { outcome, reports } = await run(hooks, { event: 'PreToolUse', turn: 1, call });
