@@ -34,7 +34,9 @@ export function parseHookSettings(value: unknown, source: string): ResolvedHook[
       if (!isObject(group)) throw new HookConfigError(`${where} must be an object with "matcher" and "hooks"`);
       if (group.matcher !== undefined && typeof group.matcher !== 'string') throw new HookConfigError(`${where}.matcher must be a string`);
       if (!Array.isArray(group.hooks)) throw new HookConfigError(`${where}.hooks must be a list of {"type": "command", "command"} objects`);
-      group.hooks.forEach((hook: unknown, j) => checkCommandHook(hook, `${where}.hooks[${j}]`));
+      group.hooks.forEach((hook: unknown, j) => {
+        checkCommandHook(hook, `${where}.hooks[${j}]`);
+      });
     });
   }
   return resolveHooks(value as HooksConfig, source);

@@ -109,9 +109,10 @@ export function mergeVerdicts(verdicts: ReadonlyArray<{ verdict: HookVerdict; de
   const withContext = context ? { context } : {};
   for (const decision of ['block', 'ask', 'allow'] as const) {
     const deciding = verdicts.filter((v) => v.verdict.decision === decision);
-    if (deciding.length === 0) continue;
+    const [first] = deciding;
+    if (!first) continue;
     const reason = deciding.flatMap((v) => (v.verdict.reason ? [v.verdict.reason] : [])).join('\n');
-    return { decision, decidedBy: deciding[0]!.decidedBy, ...(reason ? { reason } : {}), ...withContext };
+    return { decision, decidedBy: first.decidedBy, ...(reason ? { reason } : {}), ...withContext };
   }
   return { decision: null, ...withContext };
 }

@@ -64,7 +64,13 @@ describe('function hooks through query()', () => {
       PostToolUse: [
         {
           hooks: [
-            { type: 'function', callback: (input) => (seen.push(input.tool_response), { additionalContext: 'note: echo is cheap' }) },
+            {
+              type: 'function',
+              callback: (input) => {
+                seen.push(input.tool_response);
+                return { additionalContext: 'note: echo is cheap' };
+              },
+            },
           ],
         },
       ],
@@ -108,9 +114,10 @@ describe('function hooks through query()', () => {
           hooks: [
             {
               type: 'function',
-              callback: (input) => (
-                active.push(input.stop_hook_active), input.stop_hook_active ? {} : { decision: 'block', reason: 'run the tests' }
-              ),
+              callback: (input) => {
+                active.push(input.stop_hook_active);
+                return input.stop_hook_active ? {} : { decision: 'block', reason: 'run the tests' };
+              },
             },
           ],
         },

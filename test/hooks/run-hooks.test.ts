@@ -142,7 +142,14 @@ describe('the hook runner', () => {
         PreToolUse: [
           {
             hooks: [
-              { type: 'function', name: 'policy', callback: (input) => (seen.push(input), { decision: 'deny', reason: 'no shell' }) },
+              {
+                type: 'function',
+                name: 'policy',
+                callback: (input) => {
+                  seen.push(input);
+                  return { decision: 'deny', reason: 'no shell' };
+                },
+              },
             ],
           },
           {
