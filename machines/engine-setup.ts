@@ -70,17 +70,17 @@ export const setupEngine = setup({
     // A state that spawned a child (a hook, the prompt, the summary) stays put until it answers.
     childRunning: ({ context }) => context.running !== null,
     // Hook guards: src provides the tool-name matchers; these defaults ask only whether any are configured.
-    sessionStartDue: ({ context }) => !context.sessionStarted && hasHooks(context, 'SessionStart'),
-    userPromptSubmitDue: ({ context }) => !context.promptAppended && context.promptHook === null && hasHooks(context, 'UserPromptSubmit'),
-    promptBlocked: ({ context }) => context.promptHook?.decision === 'block',
-    promptUnsent: ({ context }) => !context.promptAppended,
+    sessionStartDue: ({ context }) => !context.prompt.sessionStarted && hasHooks(context, 'SessionStart'),
+    userPromptSubmitDue: ({ context }) => !context.prompt.appended && context.prompt.hook === null && hasHooks(context, 'UserPromptSubmit'),
+    promptBlocked: ({ context }) => context.prompt.hook?.decision === 'block',
+    promptUnsent: ({ context }) => !context.prompt.appended,
     preToolUseDue: toolHookDue('PreToolUse', () => true),
     postToolUseDue: toolHookDue('PostToolUse', () => true),
     stopHooksDue: ({ context }, _params: { response: ModelResponse }) => hasHooks(context, 'Stop'),
     hooksBlocked: (_, params: { outcome: HookOutcome }) => params.outcome.decision === 'block',
     maxTurnsReached: ({ context }) => context.turn >= context.maxTurns,
     maxToolCallsReached: ({ context }) => toolBudgetSpent(context),
-    timedOut: ({ context, event }) => event.type === 'CLOCK.TICK' && event.now - context.startedAt >= context.timeoutMs,
+    timedOut: ({ context, event }) => event.type === 'CLOCK.TICK' && event.now - context.deadline.startedAt >= context.deadline.timeoutMs,
     callInvalid: ({ context }) => context.current?.validation?.ok === false,
     permissionAllowed: ({ context }) => context.current?.decision?.behavior === 'allow',
     permissionDeniedWithFeedback: ({ context }) =>
@@ -100,16 +100,19 @@ export const setupEngine = setup({
     // An assign, not a plain action: XState runs plain actions of the initial state only at
     // start(), after the first microsteps were traced, so the prompt would reach the transcript late.
     appendUserInput: assign(({ context }) => {
-      if (context.promptAppended) return {};
+      if (context.prompt.appended) return {};
       const message: Message = {
         role: 'user',
         content: [
           { type: 'text', text: context.userInput },
-          ...context.hookContext.map((text) => ({ type: 'text' as const, text: `Context from hooks:\n${text}` })),
+          ...context.prompt.context.map((text) => ({ type: 'text' as const, text: `Context from hooks:\n${text}` })),
         ],
       };
       context.messages.push(message);
-      return { promptAppended: true, budget: { ...context.budget, tokens: context.budget.tokens + estimateTokens(message) } };
+      return {
+        prompt: { ...context.prompt, appended: true },
+        budget: { ...context.budget, tokens: context.budget.tokens + estimateTokens(message) },
+      };
     }),
     recordResponse: assign(({ context }, params: { response: ModelResponse }) => {
       const { response } = params;

@@ -23,7 +23,7 @@ export function hookInput(context: EngineContext, event: HookEventName): HookRun
       return { event, turn, call: workingCall(context).call, ...(result ? { result } : {}) };
     }
     case 'Stop':
-      return { event, turn, stopHookActive: context.stopHookActive };
+      return { event, turn, stopHookActive: context.hooks.stopActive };
     default: {
       const unreachable: never = event;
       return unreachable;
@@ -33,7 +33,8 @@ export function hookInput(context: EngineContext, event: HookEventName): HookRun
 
 /** Whether hooks of `event` are configured at all (the chart's default guard; src adds matchers). */
 export function hasHooks(context: EngineContext, event: HookEventName): boolean {
-  return context.hookEvents.length > 0 && context.hookEvents.includes(event);
+  const { events } = context.hooks;
+  return events.length > 0 && events.includes(event);
 }
 
 /**
@@ -48,20 +49,17 @@ export function toolHookDue(event: 'PreToolUse' | 'PostToolUse', matches: (call:
 }
 
 export function sessionStartAnswered(context: EngineContext, outcome: HookOutcome): Partial<EngineContext> {
+  const { prompt } = context;
   return {
     running: null,
-    sessionStarted: true,
-    ...(outcome.context ? { hookContext: [...context.hookContext, outcome.context] } : {}),
+    prompt: { ...prompt, sessionStarted: true, context: outcome.context ? [...prompt.context, outcome.context] : prompt.context },
   };
 }
 
 export function userPromptAnswered(context: EngineContext, outcome: HookOutcome): Partial<EngineContext> {
-  const blocked = outcome.decision === 'block';
-  return {
-    running: null,
-    promptHook: outcome,
-    ...(outcome.context && !blocked ? { hookContext: [...context.hookContext, outcome.context] } : {}),
-  };
+  const { prompt } = context;
+  const added = outcome.context && outcome.decision !== 'block' ? [...prompt.context, outcome.context] : prompt.context;
+  return { running: null, prompt: { ...prompt, hook: outcome, context: added } };
 }
 
 /** The rules decided on entry to ask_permission; the hooks' answer is combined with that decision. */
@@ -88,5 +86,5 @@ export function stopAnswered(context: EngineContext, outcome: HookOutcome): Part
   };
   // In place, like every other change to the conversation: the array is shared with the session.
   context.messages.push(message);
-  return { running: null, stopHookActive: true };
+  return { running: null, hooks: { ...context.hooks, stopActive: true } };
 }

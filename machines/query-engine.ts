@@ -32,7 +32,7 @@ export const queryEngine = setupEngine.createMachine({
   invoke: {
     id: 'deadline',
     src: 'deadline',
-    input: ({ context }) => ({ startedAt: context.startedAt, timeoutMs: context.timeoutMs }),
+    input: ({ context }) => context.deadline,
   },
   on: {
     ABORT: { target: '.done', actions: { type: 'stop', params: { reason: 'user_abort' } } },

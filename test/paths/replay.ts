@@ -142,7 +142,7 @@ export async function replay(path: EnginePath, coverage: Coverage): Promise<void
     if (state === 'execute_tool') coverage.outcome(`execute_tool allowed by ${who}`);
     if (state === 'append_tool_result') coverage.outcome(`tool result ${context.results.at(-1)?.is_error ? 'is_error' : 'ok'}`);
     if (state === 'done' && context.stopReason === 'permission_denied') coverage.outcome(`permission_denied by ${who}`);
-    if (state === 'call_model' && from === 'call_model' && context.stopHookActive)
+    if (state === 'call_model' && from === 'call_model' && context.hooks.stopActive)
       coverage.outcome('the model goes on after a Stop hook blocked');
     if (state === 'call_model' && context.messages[0]?.content.length === 2) coverage.outcome('the prompt carries a hook context');
   };
