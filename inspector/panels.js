@@ -12,6 +12,7 @@ export const KINDS = [
   'retry',
   'turn_end',
   'compact',
+  'hook',
   'result',
   'notice',
 ];
@@ -218,6 +219,8 @@ function summary(r) {
       return r.tokens_after === null
         ? `compaction (${r.reason}) ${r.error ? `failed: ${r.error}` : 'found nothing to cut'}`
         : `compacted (${r.reason}): ~${r.tokens_before} → ~${r.tokens_after} tokens, ${r.removed_messages} messages summarised`;
+    case 'hook':
+      return `${r.hook_event} ${short(r.command, 60)}: ${r.outcome}${r.exit_code === null ? '' : ` (exit ${r.exit_code})`} · ${r.duration_ms}ms${r.message ? ` · ${short(r.message, 80)}` : ''}`;
     case 'result':
       return `${r.reason}: ${short(r.stop_message)}`;
     case 'notice':

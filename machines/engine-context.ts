@@ -1,4 +1,5 @@
-import { estimateMessages, type ContextBudget } from './context-budget.js';
+import { estimateMessages, type CompactionOutcome, type ContextBudget } from './context-budget.js';
+import { promptBlockedDecision, type HookEventName, type HookOutcome } from './hooks.js';
 import type { EngineError, Message, PermissionDecision, StopReason, ToolCall, ToolResultBlock, Usage, Validation } from './types.js';
 
 /**
@@ -16,11 +17,41 @@ export interface CurrentCall {
   decision: PermissionDecision | null;
   /** Why this call went wrong: invalid input, refused, or failed while running. */
   error: EngineError | null;
+  /** What the PreToolUse hooks answered; null until they have (or when none match the call). */
+  preToolUse: HookOutcome | null;
+  /** What the PostToolUse hooks answered; null until they have (or when none match the call). */
+  postToolUse: HookOutcome | null;
 }
 
-/** Everything one task knows. Counters are per snapshot; `messages` is one append-only array. */
+/** The children the chart spawns and waits for (hooks, the person's prompt, the summary request). */
+export type WaitedChild =
+  | 'askPermission'
+  | 'compactContext'
+  | 'preToolUseHooks'
+  | 'postToolUseHooks'
+  | 'userPromptSubmitHooks'
+  | 'stopHooks'
+  | 'sessionStartHooks';
+
+/** This task's prompt: whether it was sent, and what ran before it (SessionStart, UserPromptSubmit). */
+export interface PromptState {
+  /** build_context has appended it (build_context is entered again to compact). */
+  appended: boolean;
+  /** The SessionStart hooks have run (once per task). */
+  sessionStarted: boolean;
+  /** What the UserPromptSubmit hooks answered; a block stops the task before the prompt is sent. */
+  hook: HookOutcome | null;
+  /** Text the SessionStart and UserPromptSubmit hooks add to the prompt's message. */
+  context: readonly string[];
+}
+
+/**
+ * Everything one task knows. Counters are per snapshot; `messages` is one append-only array.
+ * Keep it at 19 top-level fields or fewer (group new ones in records): XState's assign copies the
+ * context with Object.assign, which V8 does ~15x slower for objects of 20 properties or more
+ * (measured on Node 20: 0.35 us vs 5 us per copy, several copies per round).
+ */
 export interface EngineContext {
-  sessionId: string;
   userInput: string;
   /** Appended in place, never copied: copying per transition makes each round cost O(history). */
   messages: Message[];
@@ -30,9 +61,8 @@ export interface EngineContext {
   /** Tool executions, successful or not. */
   toolCallCount: number;
   maxToolCalls: number;
-  /** From the injected clock. */
-  startedAt: number;
-  timeoutMs: number;
+  /** When the task started (the injected clock) and how long it may take. */
+  deadline: { startedAt: number; timeoutMs: number };
   /** The tool calls of the last response, worked through in order. */
   queue: ToolCall[];
   /** Ids of queued calls whose input the model was cut off writing. */
@@ -45,10 +75,16 @@ export interface EngineContext {
   lastStopReason: string | null;
   usage: Usage;
   stopReason: StopReason | null;
-  /** Whether build_context has added this task's prompt (it is entered again to compact). */
-  promptAppended: boolean;
+  prompt: PromptState;
   /** How full the context window is, and whether a compaction is due. */
   budget: ContextBudget;
+  /**
+   * Which events have hooks configured (data only; src runs them; empty: no hook ever runs), and
+   * whether a Stop hook already sent the model back (Stop hooks then get `stop_hook_active: true`).
+   */
+  hooks: { events: readonly HookEventName[]; stopActive: boolean };
+  /** The spawned child the current state waits for; its `always` list stays put until it answers. */
+  running: WaitedChild | null;
 }
 
 export interface EngineInput {
@@ -64,6 +100,8 @@ export interface EngineInput {
   contextWindow?: number | null;
   /** Estimated tokens of what every request carries besides the messages (system prompt, tools). */
   baseTokens?: number;
+  /** The events that have hooks configured; absent or empty: no hook runs and no hook guard holds. */
+  hooks?: readonly HookEventName[];
 }
 
 export interface EngineOutput {
@@ -79,19 +117,27 @@ export interface EngineOutput {
   modelStopReason: string | null;
 }
 
-export type EngineEvent = { type: 'ABORT' } | { type: 'CLOCK.TICK'; now: number };
+/** What a spawned child sends back when it answers (`on` handlers of the state that waits for it). */
+type ChildEvent<Id extends WaitedChild, Output> =
+  | { type: `xstate.done.actor.${Id}`; output: Output; actorId: Id }
+  | { type: `xstate.error.actor.${Id}`; error: unknown; actorId: Id };
+
+export type EngineEvent =
+  | { type: 'ABORT' }
+  | { type: 'CLOCK.TICK'; now: number }
+  | ChildEvent<'askPermission', PermissionDecision>
+  | ChildEvent<'compactContext', CompactionOutcome>
+  | ChildEvent<'preToolUseHooks' | 'postToolUseHooks' | 'userPromptSubmitHooks' | 'stopHooks' | 'sessionStartHooks', HookOutcome>;
 
 export function initialContext(input: EngineInput): EngineContext {
   return {
-    sessionId: input.sessionId,
     userInput: input.userInput,
     messages: input.messages ?? [],
     turn: 0,
     maxTurns: input.maxTurns,
     toolCallCount: 0,
     maxToolCalls: input.maxToolCalls,
-    startedAt: input.startedAt,
-    timeoutMs: input.timeoutMs,
+    deadline: { startedAt: input.startedAt, timeoutMs: input.timeoutMs },
     queue: [],
     truncatedIds: [],
     results: [],
@@ -100,7 +146,7 @@ export function initialContext(input: EngineInput): EngineContext {
     lastStopReason: null,
     usage: { input_tokens: 0, output_tokens: 0 },
     stopReason: null,
-    promptAppended: false,
+    prompt: { appended: false, sessionStarted: false, hook: null, context: [] },
     budget: {
       window: input.contextWindow ?? null,
       // A resumed conversation is measured once; from then on the counters follow each append.
@@ -108,13 +154,25 @@ export function initialContext(input: EngineInput): EngineContext {
       compactedAtTurn: null,
       forced: false,
     },
+    hooks: { events: input.hooks ?? [], stopActive: false },
+    running: null,
   };
 }
 
 /** The next call of the queue as a fresh record: nothing checked or decided yet. */
 export function nextCall(context: EngineContext): CurrentCall | null {
   const call = context.queue[context.results.length];
-  return call ? { call, truncated: context.truncatedIds.includes(call.id), validation: null, decision: null, error: null } : null;
+  return call
+    ? {
+        call,
+        truncated: context.truncatedIds.includes(call.id),
+        validation: null,
+        decision: null,
+        error: null,
+        preToolUse: null,
+        postToolUse: null,
+      }
+    : null;
 }
 
 /**
@@ -131,9 +189,21 @@ export function toolBudgetSpent(context: EngineContext): boolean {
   return context.toolCallCount >= context.maxToolCalls;
 }
 
-/** The error a stop reports: the current call's, or the failed model request's. */
+/** The decision that blocked the prompt, when a UserPromptSubmit hook did. */
+function blockedPrompt(context: EngineContext): PermissionDecision | null {
+  const { hook } = context.prompt;
+  return hook?.decision === 'block' ? promptBlockedDecision(hook) : null;
+}
+
+/** The error a stop reports: the current call's, the failed model request's, or the blocked prompt's. */
 export function stopError(context: EngineContext): EngineError | null {
-  return context.current?.error ?? context.modelError;
+  const blocked = context.current ? null : blockedPrompt(context);
+  return context.current?.error ?? context.modelError ?? (blocked ? { code: 'PERMISSION_DENIED', message: blocked.message ?? '' } : null);
+}
+
+/** The decision a stop reports: the current call's, or the blocked prompt's. */
+export function stopDecision(context: EngineContext): PermissionDecision | null {
+  return context.current?.decision ?? blockedPrompt(context);
 }
 
 export function addUsage(total: Usage, more: Usage): Usage {

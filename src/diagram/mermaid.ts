@@ -55,10 +55,12 @@ export function toMermaid(graph: ChartGraph, options: { counts?: ReadonlyMap<str
 
 /**
  * States an actor passes through without resting: an unguarded `always` branch always leaves, and
- * nothing is invoked to wait on. They appear in microsteps and in the trace, never in snapshots.
+ * nothing is invoked or spawned to wait on (a state that spawns has an `always` that stays).
+ * They appear in microsteps and in the trace, never in snapshots.
  */
 export function transientStates(graph: ChartGraph): string[] {
+  const always = (id: string) => graph.edges.filter((e) => e.from === id && e.kind === 'always');
   return graph.nodes
-    .filter((n) => !n.invoke && graph.edges.some((e) => e.from === n.id && e.kind === 'always' && !e.guard))
+    .filter((n) => !n.invoke && always(n.id).some((e) => !e.guard && !e.internal) && !always(n.id).some((e) => e.internal))
     .map((n) => n.id);
 }

@@ -1,5 +1,6 @@
 import type { EngineState } from '../../machines/query-engine.js';
 import type { TraceStateRecord } from '../sessions/records.js';
+import type { HookRunReport } from '../hooks/types.js';
 import type { EngineError, PermissionDecision, StopReason, ToolCall, Usage } from '../../machines/types.js';
 
 /** One state line of trace.jsonl (the record version aside): a state entered, how, and what the state has. */
@@ -46,6 +47,8 @@ export type AgentEvent =
       removed_messages: number;
       error?: string;
     }
+  /** One hook run: which event, which command (or `function`), its exit code, duration and outcome. */
+  | ({ type: 'hook' } & HookRunReport)
   | { type: 'turn_end'; reason: string }
   | QueryResult;
 

@@ -1,11 +1,15 @@
 import { fromCallback, fromPromise, type EventObject } from 'xstate';
-import { decidePermissionAction, validateCallAction, type CallModelInput } from '../../machines/query-engine.js';
+import { decidePermissionAction, toolHookDue, validateCallAction, type CallModelInput } from '../../machines/query-engine.js';
+import type { HookOutcome, HookRunInput } from '../../machines/hooks.js';
+import { hooksFor, runHooks, type HookRunReport, type ResolvedHook } from '../hooks/index.js';
+import { transcriptPath } from '../sessions/layout.js';
 import { addUsage } from '../../machines/engine-context.js';
 import type { ModelResponse, PermissionDecision, ToolCall, ToolResult, Usage } from '../../machines/types.js';
 import type { ModelClient } from '../model/types.js';
 import type { PermissionPolicy } from '../permissions/types.js';
 import { limitInputDepth } from '../tools/input-depth.js';
 import type { ToolRegistry } from '../tools/registry.js';
+import type { CommandSandbox } from '../tools/types.js';
 import type { Clock } from './clock.js';
 import type { AgentEvent } from './events.js';
 import type { SessionSink } from '../sessions/session-writer.js';
@@ -22,6 +26,10 @@ export interface EngineServices {
   sink: SessionSink;
   emit: (event: AgentEvent) => void;
   sessionId: string;
+  /** Resolved hooks; empty: the chart's hook guards never hold and no hook actor starts. */
+  hooks?: readonly ResolvedHook[];
+  /** Command hooks run inside it. */
+  hookSandbox?: CommandSandbox;
 }
 
 /** With a model and tools that answer at once, nothing else (SIGINT, timers) would ever run. */
@@ -30,6 +38,14 @@ const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resol
 /** The real actors and rules behind the chart's names, for `queryEngine.provide(...)`. */
 export function engineImplementations(services: EngineServices) {
   const { model, tools, permissions, workspace, system, clock, sink, emit, sessionId } = services;
+  const hooks = services.hooks ?? [];
+  const hookSession = { sessionId, transcriptPath: sink.dir ? transcriptPath(sink.dir) : null, cwd: workspace };
+  // Each hook run is evidence: an annotation in the trace and a `hook` event (stream-json, inspector).
+  const reportHook = (turn: number) => (report: HookRunReport) => {
+    sink.annotate({ event: 'hook', ts: new Date(clock.now()).toISOString(), session_id: sessionId, turn, ...report });
+    emit({ type: 'hook', ...report });
+  };
+  const toolHookMatches = (event: 'PreToolUse' | 'PostToolUse') => (call: ToolCall) => hooksFor(hooks, { event, call }).length > 0;
   // The tool list does not change during a task: built once, not per model round.
   const toolSpecs = tools.specs();
   return {
@@ -161,6 +177,16 @@ export function engineImplementations(services: EngineServices) {
           throw error;
         }
       }),
+      runHooks: fromPromise<HookOutcome, HookRunInput>(({ input, signal }) =>
+        runHooks({
+          hooks,
+          input,
+          session: hookSession,
+          signal,
+          report: reportHook(input.turn),
+          ...(services.hookSandbox ? { sandbox: services.hookSandbox } : {}),
+        }),
+      ),
       deadline: fromCallback<EventObject, { startedAt: number; timeoutMs: number }>(({ sendBack, input }) => {
         const deadlineAt = input.startedAt + input.timeoutMs;
         // setTimeout fires at once for delays past 2^31-1 ms, so long deadlines are re-armed in steps.
@@ -174,6 +200,10 @@ export function engineImplementations(services: EngineServices) {
         timer = arm();
         return () => clearTimeout(timer);
       }),
+    },
+    guards: {
+      preToolUseDue: toolHookDue('PreToolUse', toolHookMatches('PreToolUse')),
+      postToolUseDue: toolHookDue('PostToolUse', toolHookMatches('PostToolUse')),
     },
     actions: {
       validateCall: validateCallAction((call) => tools.validate(call)),

@@ -7,6 +7,7 @@ import type { ModelClient } from '../model/types.js';
 import type { PermissionPolicy } from '../permissions/types.js';
 import { noSessionRecord, type SessionSink } from '../sessions/session-writer.js';
 import type { ToolRegistry } from '../tools/registry.js';
+import type { CommandSandbox } from '../tools/types.js';
 import { loadTaskContext } from '../context/task-context.js';
 import { costUsd } from '../model/cost.js';
 import { modelInfo } from '../model/models.js';
@@ -18,6 +19,7 @@ import { engineImplementations } from './implementations.js';
 import { DEFAULT_LIMITS } from './limits.js';
 import { stepOf } from './step.js';
 import { observeMicrosteps, type Microstep } from './step-adapter.js';
+import { hookEventsOf, resolveHooks, type HooksConfig, type ResolvedHook } from '../hooks/index.js';
 
 export { DEFAULT_LIMITS } from './limits.js';
 
@@ -43,6 +45,13 @@ export interface QueryOptions {
   /** Prompt tokens the model takes; the engine compacts the conversation before passing 80 % of it. Default: the model's window. */
   contextWindow?: number;
   clock?: Clock;
+  /**
+   * Hooks: Claude Code's shape (command or function hooks), or the resolved list the CLI reads from
+   * the settings files. Without any, no hook guard holds and no hook actor starts.
+   */
+  hooks?: HooksConfig | readonly ResolvedHook[];
+  /** Command hooks run inside this sandbox (the CLI's --sandbox, unless the settings say `"hooks": false`). */
+  hookSandbox?: CommandSandbox;
   /** Sees every event as it happens, before it is yielded (the live inspector attaches here). */
   observe?: (event: AgentEvent) => void;
   /** Sees every microstep of the engine, targetless ones too (coverage, benchmarks). */
@@ -78,7 +87,11 @@ export async function* query(userInput: string, options: QueryOptions): AsyncGen
   const system = options.system ?? taskContext!.system;
   // Scripted models (no model id) are never compacted unless a window is given.
   const contextWindow = options.contextWindow ?? (options.model.modelId ? modelInfo(options.model.modelId).contextWindow : null);
+  const hooks =
+    options.hooks === undefined ? [] : Array.isArray(options.hooks) ? options.hooks : resolveHooks(options.hooks as HooksConfig, 'query()');
   const implementations = engineImplementations({
+    hooks,
+    ...(options.hookSandbox ? { hookSandbox: options.hookSandbox } : {}),
     model: options.model,
     tools: options.tools,
     permissions: options.permissions,
@@ -118,6 +131,7 @@ export async function* query(userInput: string, options: QueryOptions): AsyncGen
     startedAt,
     contextWindow,
     baseTokens: estimateTokens(system) + estimateTokens(options.tools.specs()),
+    hooks: hookEventsOf(hooks),
   };
   // An annotation (it has `event`), not a state: what a replay needs to know of the task's limits.
   sink.annotate({

@@ -1,4 +1,4 @@
-import { stopError, type EngineContext } from '../../machines/engine-context.js';
+import { stopDecision, stopError, type EngineContext } from '../../machines/engine-context.js';
 import type { EngineState } from '../../machines/query-engine.js';
 import type { EngineError, PermissionDecision, StopReason, ToolCall, Usage } from '../../machines/types.js';
 
@@ -6,7 +6,7 @@ import type { EngineError, PermissionDecision, StopReason, ToolCall, Usage } fro
 export interface Via {
   /** The event's type (`xstate.done.actor.callModel`, `ABORT`...), `always` when eventless, `xstate.init` for the first state. */
   event: string;
-  /** The chart edge taken (`call_model:xstate.done.actor.callModel:2`), as `chartTransitions` names it; absent for the first state. */
+  /** The chart edge taken (`call_model:xstate.done.actor.callModel:3`), as `chartTransitions` names it; absent for the first state. */
   transition?: string;
 }
 
@@ -32,7 +32,9 @@ export function stepOf(options: { seq: number; state: EngineState; via: Via; con
   const { current } = context;
   const step: Step = { seq, state, via, turn: context.turn, toolCallCount: context.toolCallCount, usage: context.usage };
   if (current) step.call = current.call;
-  if (current?.decision) step.decision = current.decision;
+  // On `done`, a prompt that a UserPromptSubmit hook blocked has a decision too (and no call).
+  const decision = state === 'done' ? stopDecision(context) : current?.decision;
+  if (decision) step.decision = decision;
   const error = state === 'done' ? stopError(context) : current?.error;
   if (error) step.error = error;
   if (state === 'done' && context.stopReason) step.reason = context.stopReason;

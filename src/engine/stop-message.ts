@@ -44,8 +44,10 @@ export function formatMs(ms: number): string {
  * allow it; they were in the prompt), else which rule or mode refused it and how to change that.
  */
 function refusalMessage(result: QueryResult): string {
-  const call = result.call ? describeCall(result.call) : 'a tool call';
   const decidedBy = result.decision?.decidedBy ?? 'no decision recorded';
+  // A UserPromptSubmit hook blocked the prompt: the person reads the hook's own words.
+  if (!result.call && decidedBy.startsWith('hook ')) return `✗ ${result.decision?.message ?? 'blocked'} (${decidedBy})`;
+  const call = result.call ? describeCall(result.call) : 'a tool call';
   if (decidedBy.startsWith('user: no')) return `✗ ${call} — declined by you`;
   if (decidedBy.startsWith('user:')) return `✗ ${call} — not allowed: ${decidedBy.replace(/^user: /, '')}`;
   return `✗ ${call} — refused by ${decidedBy}. Allow it with --allow, a settings rule, or --permission-mode.`;

@@ -36,6 +36,10 @@ export function recordOf(event: AgentEvent, limits: InspectorLimits): RecordBody
       const { type: _type, ...fields } = event;
       return { kind: 'retry', ...fields };
     }
+    case 'hook': {
+      const { type: _type, ...fields } = event;
+      return { kind: 'hook', ...fields };
+    }
     case 'turn_end':
       return { kind: 'turn_end', reason: event.reason };
     case 'compact': {

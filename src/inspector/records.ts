@@ -1,6 +1,7 @@
 import type { EngineState } from '../../machines/query-engine.js';
 import type { TraceLine } from '../engine/events.js';
 import type { Via } from '../engine/step.js';
+import type { HookRunReport } from '../hooks/types.js';
 import type { EngineError, PermissionDecision, StopReason, ToolCall, Usage } from '../../machines/types.js';
 
 /**
@@ -40,6 +41,7 @@ export type RecordBody =
   | { kind: 'tool_result'; call: ToolCall; result: { content: string; is_error: boolean; sandboxed?: boolean }; duration_ms?: number }
   | { kind: 'usage'; usage: Usage; total: Usage }
   | { kind: 'retry'; attempt: number; delay_ms: number; status?: number; message: string }
+  | ({ kind: 'hook' } & HookRunReport)
   | { kind: 'turn_end'; reason: string }
   | {
       kind: 'compact';

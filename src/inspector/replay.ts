@@ -80,6 +80,7 @@ export function loadSessionHistory(traceFile: string, options: HistoryOptions = 
   );
   const retries = annotations.filter((l) => isAnnotation(l, 'retry'));
   const compactions = annotations.filter((l) => isAnnotation(l, 'compact'));
+  const hookRuns = annotations.filter((l) => isAnnotation(l, 'hook'));
   let nextAssistant = 0;
   let lastText = '';
   let previous: TraceStateRecord | undefined;
@@ -106,6 +107,11 @@ export function loadSessionHistory(traceFile: string, options: HistoryOptions = 
       if (!isAnnotation(compact, 'compact')) continue;
       const { reason, tokens_before, tokens_after, removed_messages, error } = compact;
       history.append({ kind: 'compact', reason, tokens_before, tokens_after, removed_messages, ...(error ? { error } : {}) }, compact.ts);
+    }
+    for (const run of hookRuns.filter((r) => r.ts <= line.ts && (!previous || r.ts > previous.ts))) {
+      if (!isAnnotation(run, 'hook')) continue;
+      const { event: _event, ts, v: _v, session_id: _sid, turn: _turn, ...fields } = run;
+      history.append({ kind: 'hook', ...fields }, ts);
     }
     if (previous?.state === 'execute_tool' && previous.call) toolResult(previous.call, line.ts);
     // Old traces have no `via`: the page then matches the transition by its two states.

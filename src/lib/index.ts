@@ -10,5 +10,6 @@ export type { Tool } from '../tools/types.js';
 export { UsageError } from '../run/usage-error.js';
 export type { CanUseTool, PermissionResult } from './can-use-tool.js';
 export type { McpServerOption, QueryOptions } from './options.js';
+export type { FunctionHook, HookInput, HookOutput, HooksConfig } from '../hooks/index.js';
 export { query } from './query.js';
 export { tool, type ToolDefinition, type ToolExecuteContext, type ToolOutput } from './tool.js';

@@ -4,6 +4,7 @@ import type { RunSpec, SettingNames } from '../run/run-spec.js';
 import { UsageError } from '../run/usage-error.js';
 import type { Tool } from '../tools/types.js';
 import type { CanUseTool } from './can-use-tool.js';
+import { HookConfigError, resolveHooks, type HooksConfig, type ResolvedHook } from '../hooks/index.js';
 
 /** query()'s options; every one may be left out. */
 export interface QueryOptions {
@@ -45,6 +46,11 @@ export interface QueryOptions {
    * @example { everything: { command: 'npx', args: ['@modelcontextprotocol/server-everything'] }, web: { type: 'http', url: 'http://127.0.0.1:3000/mcp' } }
    */
   mcpServers?: Record<string, McpServerOption>;
+  /**
+   * Hooks in Claude Code's shape, run with those of the settings files; a hook may be a command or
+   * a function: `{ PreToolUse: [{ matcher: 'bash', hooks: [{ type: 'function', callback: (input) => ({ decision: 'deny', reason: 'no shell' }) }] }] }`.
+   */
+  hooks?: HooksConfig;
   /** Where the run's notes go (session warnings, the inspector's URL), as the CLI's stderr; null drops them. Default process.stderr. */
   stderr?: NodeJS.WritableStream | null;
 }
@@ -73,6 +79,7 @@ const KNOWN: ReadonlyArray<keyof QueryOptions> = [
   'systemPrompt',
   'readSettings',
   'mcpServers',
+  'hooks',
   'env',
   'stderr',
 ];
@@ -140,6 +147,21 @@ export function toRunSpec(prompt: string, options: QueryOptions): RunSpec {
     readSettings: options.readSettings !== false,
     systemPrompt: options.systemPrompt,
     ...(options.mcpServers !== undefined ? { mcpServers: options.mcpServers } : {}),
+    ...(options.hooks !== undefined ? { hooks: hooksOption(options.hooks) } : {}),
     names: NAMES,
   };
+}
+
+function hooksOption(config: HooksConfig): ResolvedHook[] {
+  if (typeof config !== 'object' || config === null || Array.isArray(config)) {
+    throw new UsageError(
+      'hooks must be an object of event name to matcher groups, e.g. { PreToolUse: [{ matcher: "bash", hooks: [...] }] }',
+    );
+  }
+  try {
+    return resolveHooks(config, 'the hooks option');
+  } catch (error) {
+    if (error instanceof HookConfigError) throw new UsageError(`the hooks option: ${error.message}`);
+    throw error;
+  }
 }

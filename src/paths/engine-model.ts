@@ -2,7 +2,8 @@ import type { EventObject, Snapshot, SnapshotFrom } from 'xstate';
 import { serializeSnapshot } from 'xstate/graph';
 import { nearWindow } from '../../machines/context-budget.js';
 import type { EngineInput } from '../../machines/engine-context.js';
-import { decidePermissionAction, queryEngine, validateCallAction } from '../../machines/query-engine.js';
+import { HOOK_EVENTS, type HookOutcome } from '../../machines/hooks.js';
+import { decidePermissionAction, queryEngine, toolHookDue, validateCallAction } from '../../machines/query-engine.js';
 import type { ContentBlock, ModelResponse, PermissionDecision, ToolCall, ToolResult, Validation } from '../../machines/types.js';
 
 /**
@@ -18,7 +19,23 @@ export const LIMITS = { maxTurns: 2, maxToolCalls: 2, timeoutMs: 1_000, startedA
 export const CONTEXT_WINDOW = 1000;
 export const NEAR_WINDOW_USAGE = { input_tokens: 890, output_tokens: 10 };
 
-export const INPUT: EngineInput = { sessionId: 'paths', userInput: 'do the task', ...LIMITS, contextWindow: CONTEXT_WINDOW, baseTokens: 0 };
+/** Every event has hooks; the tool events' matchers take only calls marked `hooked`, Stop only answers marked so. */
+export const INPUT: EngineInput = {
+  sessionId: 'paths',
+  userInput: 'do the task',
+  ...LIMITS,
+  contextWindow: CONTEXT_WINDOW,
+  baseTokens: 0,
+  hooks: HOOK_EVENTS,
+};
+
+/** The model's stand-in for a settings matcher: a call whose input says `hooked: true`. */
+export function hookMatches(call: ToolCall): boolean {
+  return (call.input as { hooked?: unknown } | null)?.hooked === true;
+}
+
+/** A final answer the Stop hooks run for. */
+export const HOOKED_ANSWER = 'All done. (hooked)';
 
 export type Perm = 'allow' | 'ask' | 'deny' | 'plan';
 
@@ -53,11 +70,17 @@ export function policyFromInput(call: ToolCall): PermissionDecision {
   }
 }
 
-/** The chart as the paths see it: only the two entry actions that carry rules are replaced. */
+/** The chart as the paths see it: the two entry actions that carry rules and the hook matchers are replaced. */
 export const testMachine = queryEngine.provide({
   actions: {
     validateCall: validateCallAction(validateEcho),
     decidePermission: decidePermissionAction(policyFromInput),
+  },
+  guards: {
+    preToolUseDue: toolHookDue('PreToolUse', hookMatches),
+    postToolUseDue: toolHookDue('PostToolUse', hookMatches),
+    stopHooksDue: (_, params: { response: ModelResponse }) =>
+      params.response.content.some((b) => b.type === 'text' && (b as { text: string }).text === HOOKED_ANSWER),
   },
 });
 
@@ -66,7 +89,7 @@ export type EngineSnapshot = SnapshotFrom<typeof testMachine>;
 /** An event of a generated path: a machine event, or the done/error of an invoked actor. */
 export type PathEvent = EventObject & {
   variant: string;
-  output?: ModelResponse | PermissionDecision | ToolResult | null;
+  output?: ModelResponse | PermissionDecision | ToolResult | HookOutcome | null;
   error?: unknown;
   now?: number;
 };
@@ -96,8 +119,13 @@ const failed = (id: string, variant: string, error: unknown): PathEvent => ({ ty
 function modelEvents(turn: number): PathEvent[] {
   const id = (n: number) => `toolu_t${turn + 1}_${n}`;
   const echo = (n: number, perm: Perm) => toolUse(id(n), 'echo', { text: `hi ${n}`, perm });
+  const hooked = (perm: Perm) => toolUse(id(1), 'echo', { text: 'hi 1', perm, hooked: true });
   return [
     done('callModel', 'text', response([{ type: 'text', text: 'All done.' }], 'end_turn')),
+    done('callModel', 'text-hooked', response([{ type: 'text', text: HOOKED_ANSWER }], 'end_turn')),
+    done('callModel', 'call-hooked', response([hooked('ask')], 'tool_use')),
+    done('callModel', 'call-hooked-allow', response([hooked('allow')], 'tool_use')),
+    done('callModel', 'call-hooked-deny', response([hooked('deny')], 'tool_use')),
     done('callModel', 'call-allow', response([echo(1, 'allow')], 'tool_use')),
     done('callModel', 'call-ask', response([echo(1, 'ask')], 'tool_use')),
     done('callModel', 'call-deny', response([echo(1, 'deny')], 'tool_use')),
@@ -141,6 +169,42 @@ const toolEvents: PathEvent[] = [
   failed('executeTool', 'tool-crash', withCode('disk on fire')),
 ];
 
+const hook = (decision: HookOutcome['decision'], extra: Partial<HookOutcome> = {}): HookOutcome => ({
+  decision,
+  ...(decision ? { decidedBy: `hook: ${decision}` } : {}),
+  ...extra,
+});
+
+/** The answers of each event's hooks, by the id of the child that runs them. */
+const hookEvents: Record<string, PathEvent[]> = {
+  sessionStartHooks: [
+    done('sessionStartHooks', 'session-start-context', hook(null, { context: 'the build command is make' })),
+    failed('sessionStartHooks', 'session-start-fails', withCode('runner crashed')),
+  ],
+  userPromptSubmitHooks: [
+    done('userPromptSubmitHooks', 'prompt-hook-ok', hook(null)),
+    done('userPromptSubmitHooks', 'prompt-hook-blocks', hook('block', { reason: 'not this prompt' })),
+    failed('userPromptSubmitHooks', 'prompt-hook-fails', withCode('runner crashed')),
+  ],
+  preToolUseHooks: [
+    done('preToolUseHooks', 'pre-hook-allows', hook('allow')),
+    done('preToolUseHooks', 'pre-hook-asks', hook('ask')),
+    done('preToolUseHooks', 'pre-hook-blocks', hook('block', { reason: 'not with this input' })),
+    done('preToolUseHooks', 'pre-hook-silent', hook(null)),
+    failed('preToolUseHooks', 'pre-hook-fails', withCode('runner crashed')),
+  ],
+  postToolUseHooks: [
+    done('postToolUseHooks', 'post-hook-ok', hook(null)),
+    done('postToolUseHooks', 'post-hook-blocks', hook('block', { reason: 'run the linter' })),
+    failed('postToolUseHooks', 'post-hook-fails', withCode('runner crashed')),
+  ],
+  stopHooks: [
+    done('stopHooks', 'stop-hook-ok', hook(null)),
+    done('stopHooks', 'stop-hook-blocks', hook('block', { reason: 'tests still fail' })),
+    failed('stopHooks', 'stop-hook-fails', withCode('runner crashed')),
+  ],
+};
+
 const rootEvents: PathEvent[] = [
   { type: 'ABORT', variant: 'abort' },
   { type: 'CLOCK.TICK', variant: 'tick-late', now: LIMITS.startedAt + LIMITS.timeoutMs },
@@ -153,20 +217,28 @@ const rootEvents: PathEvent[] = [
  */
 export function eventsFor(snapshot: EngineSnapshot, drop: ReadonlySet<string> = new Set()): PathEvent[] {
   if (snapshot.status !== 'active') return [];
-  const waiting: PathEvent[] =
-    snapshot.value === 'call_model'
-      ? modelEvents(snapshot.context.turn)
-      : snapshot.value === 'ask_permission'
-        ? promptEvents
-        : snapshot.value === 'execute_tool'
-          ? toolEvents
-          : snapshot.value === 'build_context'
-            ? compactEvents
-            : [];
-  return [...waiting, ...rootEvents].filter((e) => !drop.has(e.variant));
+  return [...waitingOn(snapshot), ...rootEvents].filter((e) => !drop.has(e.variant));
 }
 
-export const ALL_VARIANTS = [...modelEvents(0), ...promptEvents, ...toolEvents, ...compactEvents, ...rootEvents].map((e) => e.variant);
+/** The outcomes of what the snapshot waits for: a spawned child (hooks, the prompt, the summary), else the state's invoked actor. */
+function waitingOn(snapshot: EngineSnapshot): PathEvent[] {
+  const { running } = snapshot.context;
+  if (running === 'askPermission') return promptEvents;
+  if (running === 'compactContext') return compactEvents;
+  if (running) return hookEvents[running] ?? [];
+  if (snapshot.value === 'call_model') return modelEvents(snapshot.context.turn);
+  if (snapshot.value === 'execute_tool') return toolEvents;
+  return [];
+}
+
+export const ALL_VARIANTS = [
+  ...modelEvents(0),
+  ...promptEvents,
+  ...toolEvents,
+  ...compactEvents,
+  ...Object.values(hookEvents).flat(),
+  ...rootEvents,
+].map((e) => e.variant);
 
 /**
  * What decides the future of a snapshot. `messages` is left out: it is one array appended in place
@@ -188,7 +260,14 @@ export function routingView(snapshot: EngineSnapshot) {
       validation: c.current.validation,
       decision: c.current.decision,
       error: c.current.error?.code ?? null,
+      preToolUse: c.current.preToolUse?.decision ?? (c.current.preToolUse ? 'none' : null),
+      postToolUse: c.current.postToolUse?.decision ?? (c.current.postToolUse ? 'none' : null),
     },
+    running: c.running,
+    sessionStarted: c.prompt.sessionStarted,
+    promptAppended: c.prompt.appended,
+    promptHook: c.prompt.hook?.decision ?? (c.prompt.hook ? 'none' : null),
+    stopHookActive: c.hooks.stopActive,
     modelError: c.modelError?.code ?? null,
     stopReason: c.stopReason,
     // The token count itself differs by result text; what routes is whether compaction is due.

@@ -6,6 +6,8 @@ import type { PermissionBehavior } from '../../machines/types.js';
 import { BUILTIN_TOOL_NAMES, unknownToolProblem } from './known-tools.js';
 import { parseSandboxLayer, SandboxSettingsError, type SandboxLayer } from '../sandbox/sandbox-settings.js';
 import { parseRules, RuleParseError, type PermissionRule } from './rules.js';
+import { HookConfigError, parseHookSettings } from '../hooks/config.js';
+import type { ResolvedHook } from '../hooks/types.js';
 import { PERMISSION_MODES, type PermissionMode } from './types.js';
 
 /**
@@ -49,6 +51,8 @@ export interface LoadedSettings {
    * `<workspace>/.mcp.json`, the user's settings. src/mcp/config.ts checks and merges them.
    */
   mcpServers: Array<{ source: string; value: unknown }>;
+  /** The hooks of every file (all of them run; see src/hooks/). */
+  hooks: ResolvedHook[];
 }
 
 export interface LoadSettingsOptions {
@@ -108,6 +112,7 @@ function loadSettingsFiles({
   const files: string[] = [];
   const sandbox: SandboxLayer[] = [];
   const mcpServers: LoadedSettings['mcpServers'] = [];
+  const hooks: ResolvedHook[] = [];
   let mode: PermissionMode | undefined;
   let modeSource: string | undefined;
   const userFile = path.resolve(userSettingsPath(home));
@@ -132,12 +137,13 @@ function loadSettingsFiles({
     }
     rules.push(...settings.rules);
     if (settings.sandbox) sandbox.push(settings.sandbox);
+    hooks.push(...settings.hooks);
     if (settings.mode && !mode) {
       mode = settings.mode;
       modeSource = file;
     }
   }
-  return { rules, mode, modeSource, files, sandbox, mcpServers };
+  return { rules, mode, modeSource, files, sandbox, mcpServers, hooks };
 }
 
 /** `.mcp.json`'s `mcpServers`, if the file exists; its other keys are not ours. */
@@ -192,12 +198,12 @@ function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** Checks the shape; keys outside `permissions` and `permissionMode` belong to others and are kept. */
+/** Checks the shape (`permissions`, `permissionMode`, `sandbox`, `hooks`); other keys belong to others and are kept. */
 function validateSettings(
   data: unknown,
   file: string,
   project: boolean,
-): { rules: PermissionRule[]; mode?: PermissionMode; sandbox?: SandboxLayer } {
+): { rules: PermissionRule[]; mode?: PermissionMode; sandbox?: SandboxLayer; hooks: ResolvedHook[] } {
   if (!isObject(data)) throw new SettingsError(file, 'expected a JSON object at the top level');
   const rules: PermissionRule[] = [];
   const permissions = data.permissions;
@@ -231,8 +237,15 @@ function validateSettings(
     if (error instanceof SandboxSettingsError) throw new SettingsError(file, error.message);
     throw error;
   }
+  let hooks: ResolvedHook[] = [];
+  try {
+    if (data.hooks !== undefined) hooks = parseHookSettings(data.hooks, file);
+  } catch (error) {
+    if (error instanceof HookConfigError) throw new SettingsError(file, error.message);
+    throw error;
+  }
   const mode = data.permissionMode;
-  if (mode === undefined) return { rules, sandbox };
+  if (mode === undefined) return { rules, sandbox, hooks };
   if (typeof mode !== 'string' || !(PERMISSION_MODES as readonly string[]).includes(mode)) {
     throw new SettingsError(file, `"permissionMode" must be one of ${PERMISSION_MODES.join(', ')}, got ${JSON.stringify(mode)}`);
   }
@@ -240,7 +253,7 @@ function validateSettings(
   if (project && mode === 'bypassPermissions') {
     throw new SettingsError(file, '"permissionMode": "bypassPermissions" is only accepted from the user settings or --permission-mode');
   }
-  return { rules, mode: mode as PermissionMode, sandbox };
+  return { rules, mode: mode as PermissionMode, sandbox, hooks };
 }
 
 /**

@@ -15,6 +15,7 @@ import type { TaskLimits } from '../engine/limits.js';
 import { parseContextOptions } from './context-options.js';
 import { parseDuration } from './parse-options.js';
 import { resolveMcpServers, type McpServerConfig } from '../mcp/config.js';
+import type { ResolvedHook } from '../hooks/index.js';
 
 export const OUTPUT_FORMATS = ['text', 'json', 'stream-json'] as const;
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
@@ -55,6 +56,8 @@ export interface RunConfig {
   /** MCP servers from .mcp.json and the settings files (src/mcp/); prepareRun starts them. */
   mcpServers?: McpServerConfig[];
   mcpTimeouts?: McpTimeouts;
+  /** The hooks of every settings file. */
+  hooks: ResolvedHook[];
 }
 
 /** How long an MCP server may take to start (MCP_TIMEOUT) and to answer one call (MCP_TOOL_TIMEOUT), in ms. */
@@ -159,6 +162,7 @@ export function buildRunConfig(spec: RunSpec, env: NodeJS.ProcessEnv, createApiM
     ...(spec.systemPrompt !== undefined ? { systemPrompt: spec.systemPrompt } : {}),
     mcpServers,
     mcpTimeouts: resolveMcpTimeouts(env),
+    hooks: [...(spec.hooks ?? []), ...settings.hooks],
   };
 }
 

@@ -2,6 +2,7 @@ import { BUILTIN_TOOL_NAMES } from '../permissions/known-tools.js';
 import type { PermissionMode } from '../permissions/types.js';
 import type { TaskLimits } from '../engine/limits.js';
 import type { Tool } from '../tools/types.js';
+import type { ResolvedHook } from '../hooks/index.js';
 import type { OutputFormat } from './run-config.js';
 import { UsageError } from './usage-error.js';
 
@@ -50,6 +51,8 @@ export interface RunSpec {
   systemPrompt?: string;
   /** MCP servers given in code (the library's `mcpServers`), in .mcp.json's shape; they win over the files' servers of the same name. */
   mcpServers?: unknown;
+  /** Hooks given in code (the library's `hooks`, function hooks too), run with those of the settings files. */
+  hooks?: readonly ResolvedHook[];
   names?: SettingNames;
 }
 

@@ -27,3 +27,8 @@ export function sessionDir(home: string, id: string): string {
   if (!SESSION_ID.test(id) || id.includes('..')) throw new SessionError('SESSION_ID_INVALID', `"${id}" is not a session id`);
   return path.join(sessionsRoot(home), id);
 }
+
+/** The transcript of the session kept in `dir` (what hooks get as `transcript_path`). */
+export function transcriptPath(dir: string): string {
+  return path.join(dir, TRANSCRIPT_FILE);
+}

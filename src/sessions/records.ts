@@ -1,6 +1,7 @@
 import type { Message, ToolCall, Usage } from '../../machines/types.js';
 import type { Step } from '../engine/step.js';
 import { SessionError } from './errors.js';
+import type { HookRunReport } from '../hooks/types.js';
 
 /**
  * The line formats of trace.jsonl, transcript.jsonl and audit.jsonl. Every line this xagent writes
@@ -71,7 +72,14 @@ export type TraceAnnotation =
       kept_messages: number;
       usage?: Usage;
       error?: string;
-    };
+    }
+  | ({
+      v: number;
+      event: 'hook';
+      ts: string;
+      session_id: string;
+      turn: number;
+    } & HookRunReport);
 
 export type TraceRecord = TraceStateRecord | TraceAnnotation;
 

@@ -7,7 +7,7 @@ import { visible } from '../permissions/request-view.js';
 import type { RunInspector } from '../run/run-inspector.js';
 import type { Renderer } from '../run/renderer.js';
 import { describeActivity, summarizeResult } from '../cli/output/tool-activity.js';
-import { compactLine, thinkingSummary } from '../cli/output/text.js';
+import { compactLine, hookLine, thinkingSummary } from '../cli/output/text.js';
 import type { PreparedRun } from '../run/prepare-run.js';
 import { policyFor, type RunConfig } from '../run/run-config.js';
 import type { TuiStore } from './store.js';
@@ -194,6 +194,11 @@ export class TuiController {
           case 'retry':
             store.note(`retrying the model request (attempt ${event.attempt}, ${visible(event.message)})`, 'warn');
             break;
+          case 'hook': {
+            const line = hookLine(event);
+            if (line) store.note(visible(line), event.outcome === 'error' || event.outcome === 'timeout' ? 'warn' : 'dim');
+            break;
+          }
           case 'result':
             break;
           default: {

@@ -26,14 +26,22 @@ describe('xagent paths', () => {
       ['event variants', true],
     ]);
     expect(report.transitions.every((t) => t.paths > 0)).toBe(true);
-    const denied = report.paths.find((p) => p.name === 'call-deny');
+    const denied = report.paths.find((p) => p.name === 'session-start-context > prompt-hook-ok > call-deny');
     const graph = chartGraph(queryEngine);
     const label = (id: string) => {
       const e = graph.edges.find((edge) => edge.id === id)!;
       return `${e.from} -> ${e.to}${e.guard ? ` [${e.guard}]` : ''}`;
     };
     expect(denied?.stopReason).toBe('permission_denied');
+    // Every event has hooks in the path model: SessionStart, then UserPromptSubmit, then the prompt goes out.
     expect(denied?.transitions.map(label)).toEqual([
+      'build_context -> build_context [sessionStartDue]',
+      'build_context -> build_context [childRunning]',
+      'build_context -> build_context',
+      'build_context -> build_context [userPromptSubmitDue]',
+      'build_context -> build_context [childRunning]',
+      'build_context -> build_context',
+      'build_context -> build_context [promptUnsent]',
       'build_context -> call_model [contextFits]',
       'call_model -> validate_tool [responseHasToolCalls]',
       'validate_tool -> ask_permission',

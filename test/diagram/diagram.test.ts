@@ -28,13 +28,14 @@ describe('diagrams generated from the engine chart', () => {
       'recover',
       'done',
     ]);
+    // The prompt is spawned (after the PreToolUse hooks, when still due), not invoked.
     expect(graph.nodes.find((n) => n.id === 'ask_permission')).toEqual({
       id: 'ask_permission',
       initial: false,
       final: false,
-      invoke: ['askPermission'],
       entry: ['decidePermission'],
     });
+    expect(graph.nodes.find((n) => n.id === 'execute_tool')).toMatchObject({ invoke: ['executeTool'] });
     expect(graph.nodes.filter((n) => n.initial).map((n) => n.id)).toEqual(['build_context']);
     expect(graph.nodes.filter((n) => n.final).map((n) => n.id)).toEqual(['done']);
     expect(graph.invoke).toEqual(['deadline']);
@@ -64,7 +65,12 @@ describe('diagrams generated from the engine chart', () => {
       kind: 'done',
     });
     expect(graph.edges.find((e) => e.id === 'ask_permission:xstate.done.actor.askPermission:0')).toMatchObject({ internal: true });
-    expect(graph.edges).toHaveLength(27);
+    expect(graph.edges.find((e) => e.id === 'ask_permission:always:1')).toMatchObject({
+      guard: 'preToolUseDue',
+      actions: ['startHooks(PreToolUse)'],
+      internal: true,
+    });
+    expect(graph.edges).toHaveLength(51);
   });
 
   it('matches the committed Mermaid file', async () => {

@@ -149,7 +149,7 @@ describe('replay of a recorded session', () => {
     expect(lastStep(replay.records)).toMatchObject({
       name: 'done',
       reason: 'final_answer',
-      via: { event: 'xstate.done.actor.callModel', transition: 'call_model:xstate.done.actor.callModel:2' },
+      via: { event: 'xstate.done.actor.callModel', transition: 'call_model:xstate.done.actor.callModel:3' },
     });
   });
 
@@ -159,7 +159,7 @@ describe('replay of a recorded session', () => {
     expect(lastStep(replay.records)).toMatchObject({
       name: 'done',
       reason: 'max_turns',
-      via: { event: 'always', transition: 'call_model:always:0' },
+      via: { event: 'always', transition: 'call_model:always:1' },
     });
   });
 

@@ -198,7 +198,7 @@ describe.skipIf(!haveChromium && !process.env.CI)('the inspector in a browser', 
   it('marks exactly the transition that entered the lit state', async () => {
     await expect
       .poll(() => page.locator('svg').first().getAttribute('data-last-transition'))
-      .toBe('call_model:xstate.done.actor.callModel:2');
+      .toBe('call_model:xstate.done.actor.callModel:3');
     await expect(page.locator('svg g.edge.last').count()).resolves.toBe(1);
   });
 
@@ -219,12 +219,12 @@ describe.skipIf(!haveChromium && !process.env.CI)('the inspector in a browser', 
   }
 
   it('replays a final answer as done(callModel) into done, and a max_turns run as its maxTurnsReached transition', async () => {
-    expect(await replayedLastEdges((await run).sessionDir)).toEqual(['call_model:xstate.done.actor.callModel:2']);
+    expect(await replayedLastEdges((await run).sessionDir)).toEqual(['call_model:xstate.done.actor.callModel:3']);
     const maxTurns = await runTask([{ content: [{ type: 'tool_use', name: 'slow', input: { ms: 1 } }] }, { text: 'never' }], {
       maxTurns: 1,
     });
     expect(maxTurns.result.reason).toBe('max_turns');
-    expect(await replayedLastEdges(maxTurns.sessionDir)).toEqual(['call_model:always:0']);
+    expect(await replayedLastEdges(maxTurns.sessionDir)).toEqual(['call_model:always:1']);
   });
 
   it('refuses the page and the API without the token', async () => {

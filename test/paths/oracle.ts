@@ -1,11 +1,22 @@
 import type { EngineState } from '../../machines/query-engine.js';
+import type { HookOutcome } from '../../machines/hooks.js';
 import type { ModelResponse, PermissionDecision, StopReason, ToolCall, ToolResult, ToolUseBlock } from '../../machines/types.js';
-import { CONTEXT_WINDOW, LIMITS, policyFromInput, validateEcho, type PathEvent } from '../../src/paths/engine-model.js';
+import {
+  CONTEXT_WINDOW,
+  HOOKED_ANSWER,
+  hookMatches,
+  LIMITS,
+  policyFromInput,
+  validateEcho,
+  type PathEvent,
+} from '../../src/paths/engine-model.js';
 
 /**
  * What a path implies, worked out without the chart: a straight reading of the seed's rules
  * (validate, then permission, then execute; results back before the next model call; limits,
- * abort and timeout stop). The replay checks the real actor against this after every event.
+ * abort and timeout stop) and of the hooks as Claude Code has them (SessionStart and
+ * UserPromptSubmit before the prompt is sent, PreToolUse before the permission prompt, PostToolUse
+ * after a result, Stop after a final answer). The replay checks the real actor against this after every event.
  */
 export interface Expected {
   state: EngineState;
@@ -22,13 +33,19 @@ interface Queued {
 }
 
 export class Oracle {
-  private state: EngineState = 'call_model';
+  /** Every event has hooks in the model: the task starts waiting for the SessionStart hooks. */
+  private state: EngineState = 'build_context';
   private reason: StopReason | null = null;
   private turn = 0;
   private toolCalls = 0;
   private queue: Queued[] = [];
   private results: string[] = [];
-  private transcript: string[][] = [['user:text']];
+  /** The prompt is only sent once the UserPromptSubmit hooks let it. */
+  private transcript: string[][] = [];
+  /** Text blocks the prompt's message gets: the prompt, then one per hook context. */
+  private promptBlocks = ['user:text'];
+  /** The rules' decision for the call whose PreToolUse hooks are running. */
+  private rulesDecision: PermissionDecision | null = null;
   /** The last answer's usage passed 80 % of the window: the next model call compacts first. */
   private near = false;
   /** At most one compaction per round; a prompt too long after it is a model_error. */
@@ -65,6 +82,34 @@ export class Oracle {
         this.near = false;
         this.state = 'call_model';
         return;
+      case 'xstate.done.actor.sessionStartHooks':
+        if ((event.output as HookOutcome).context) this.promptBlocks.push('user:text');
+        return;
+      case 'xstate.error.actor.sessionStartHooks':
+        return;
+      case 'xstate.done.actor.userPromptSubmitHooks':
+      case 'xstate.error.actor.userPromptSubmitHooks':
+        if (event.type.startsWith('xstate.done') && (event.output as HookOutcome).decision === 'block')
+          return this.stop('permission_denied');
+        this.transcript.push(this.promptBlocks);
+        this.state = 'call_model';
+        return;
+      case 'xstate.done.actor.preToolUseHooks':
+        return this.preToolUseAnswered(event.output as HookOutcome);
+      case 'xstate.error.actor.preToolUseHooks':
+        return this.preToolUseAnswered({ decision: null });
+      case 'xstate.done.actor.postToolUseHooks':
+      case 'xstate.error.actor.postToolUseHooks':
+        // The result keeps its flag; a block only adds words to it.
+        return this.route();
+      case 'xstate.done.actor.stopHooks':
+        if ((event.output as HookOutcome).decision === 'block') {
+          this.transcript.push(['user:text']);
+          return this.nextModelCall();
+        }
+        return this.stop('final_answer');
+      case 'xstate.error.actor.stopHooks':
+        return this.stop('final_answer');
       case 'xstate.done.actor.askPermission':
         return this.userDecided(event.output as PermissionDecision);
       case 'xstate.error.actor.askPermission':
@@ -72,6 +117,10 @@ export class Oracle {
       case 'xstate.done.actor.executeTool':
         this.toolCalls++;
         this.result((event.output as ToolResult).isError);
+        if (hookMatches(this.queue[this.results.length - 1]!.call)) {
+          this.state = 'append_tool_result';
+          return;
+        }
         return this.route();
       case 'xstate.error.actor.executeTool':
         this.toolCalls++;
@@ -97,7 +146,38 @@ export class Oracle {
       return this.route();
     }
     if (response.stopReason === 'pause_turn') return this.nextModelCall();
+    if (response.content.some((b) => b.type === 'text' && (b as { text: string }).text === HOOKED_ANSWER)) {
+      this.state = 'call_model';
+      return;
+    }
     this.stop('final_answer');
+  }
+
+  /** Claude Code's rules: a block refuses the call (the model is told); allow skips the prompt, ask forces it; a rule's deny stands. */
+  private preToolUseAnswered(outcome: HookOutcome): void {
+    const rules = this.rulesDecision!;
+    this.rulesDecision = null;
+    if (rules.behavior === 'deny' || outcome.decision === null) return this.decided(rules);
+    if (outcome.decision === 'block') {
+      this.result(true);
+      return this.route();
+    }
+    this.decided({ behavior: outcome.decision, decidedBy: 'hook' });
+  }
+
+  /** Where a decision leads: run, ask the person, go back to the model, or stop. */
+  private decided(decision: PermissionDecision): void {
+    if (decision.behavior === 'allow') {
+      this.state = 'execute_tool';
+      return;
+    }
+    if (decision.behavior === 'ask') {
+      this.state = 'ask_permission';
+      return;
+    }
+    if (!decision.continueWithFeedback) return this.stop('permission_denied');
+    this.result(true);
+    this.route();
   }
 
   private userDecided(decision: PermissionDecision): void {
@@ -122,6 +202,11 @@ export class Oracle {
         continue;
       }
       const decision = policyFromInput(call);
+      if (hookMatches(call)) {
+        this.rulesDecision = decision;
+        this.state = 'ask_permission';
+        return;
+      }
       if (decision.behavior === 'allow') {
         this.state = 'execute_tool';
         return;

@@ -1,18 +1,18 @@
 import { createActor, fromCallback, fromPromise, type EventObject } from 'xstate';
-import type { EngineContext } from '../../machines/engine-context.js';
+import { stopDecision, type EngineContext } from '../../machines/engine-context.js';
 import type { CallModelInput } from '../../machines/query-engine.js';
 import type { EngineState } from '../../machines/query-engine.js';
 import type { Message, ModelResponse, PermissionDecision, ToolCall, ToolResult } from '../../machines/types.js';
 import type { CompactContextInput, CompactionOutcome } from '../../machines/context-budget.js';
-import { decidePermissionAction } from '../../machines/query-engine.js';
+import { HOOK_ACTOR_IDS, type HookOutcome, type HookRunInput } from '../../machines/hooks.js';
 import { observeMicrosteps, type Microstep } from '../../src/engine/step-adapter.js';
 import { unpairedToolUses } from '../support/engine-harness.js';
 import type { Coverage } from './coverage.js';
-import { INPUT, LIMITS, policyFromInput, routingView, testMachine, type EngineSnapshot } from '../../src/paths/engine-model.js';
+import { INPUT, LIMITS, routingView, testMachine, type EngineSnapshot } from '../../src/paths/engine-model.js';
 import type { EnginePath } from '../../src/paths/generate-paths.js';
 import { Oracle } from './oracle.js';
 
-type ActorId = 'callModel' | 'askPermission' | 'executeTool' | 'compactContext';
+type ActorId = 'callModel' | 'askPermission' | 'executeTool' | 'compactContext' | (typeof HOOK_ACTOR_IDS)[keyof typeof HOOK_ACTOR_IDS];
 
 /** One invocation of a controlled actor: the path's next done/error event settles it. */
 interface Invocation {
@@ -23,12 +23,14 @@ interface Invocation {
   settle: (outcome: { output: unknown } | { error: unknown }) => void;
 }
 
-const RESTS_IN: Record<ActorId, EngineState> = {
-  callModel: 'call_model',
-  askPermission: 'ask_permission',
-  executeTool: 'execute_tool',
-  compactContext: 'build_context',
-};
+/** The actors a state waits on: the child it spawned (context.running), else the one it invokes. */
+function runningIn(state: EngineState, running: string | null, status: string): string[] {
+  if (status !== 'active') return [];
+  if (running) return [running];
+  if (state === 'call_model') return ['callModel'];
+  if (state === 'execute_tool') return ['executeTool'];
+  return [];
+}
 
 /**
  * What a real compaction of `messages` looks like: everything before the last assistant message
@@ -87,18 +89,17 @@ export async function replay(path: EnginePath, coverage: Coverage): Promise<void
   const name = pathName(path);
   let stepIndex = 0;
   const invocations: Invocation[] = [];
-  /** The decision that stands for each call id: the policy's, then the user's if asked. */
+  /** The decision that stands for each call id, as the chart's context last had it (the rules', a hook's, the user's). */
   const decisions = new Map<string, PermissionDecision>();
 
-  const controlled = <T, I>(id: ActorId) =>
+  const controlled = <T, I>(idOf: (input: I) => ActorId) =>
     fromPromise<T, I>(
       ({ input, signal }) =>
         new Promise<T>((resolve, reject) => {
+          const id = idOf(input);
           if (id === 'askPermission') {
-            const { call } = input as { call: ToolCall };
-            if (decisions.get(call.id)?.behavior !== 'ask')
-              fail(name, stepIndex, `asked the user about ${call.id} without an ask decision`);
-            asked.add(call.id);
+            const { call, decision } = input as { call: ToolCall; decision: PermissionDecision };
+            if (decision.behavior !== 'ask') fail(name, stepIndex, `asked the user about ${call.id} without an ask decision`);
           }
           if (id === 'executeTool') {
             const { call } = input as { call: ToolCall };
@@ -116,42 +117,43 @@ export async function replay(path: EnginePath, coverage: Coverage): Promise<void
 
   const machine = coverage.instrument(testMachine).provide({
     actors: {
-      callModel: controlled<ModelResponse, CallModelInput>('callModel'),
-      askPermission: controlled<PermissionDecision, { call: ToolCall; decision: PermissionDecision }>('askPermission'),
-      executeTool: controlled<ToolResult, { call: ToolCall }>('executeTool'),
-      compactContext: controlled<CompactionOutcome, CompactContextInput>('compactContext'),
+      callModel: controlled<ModelResponse, CallModelInput>(() => 'callModel'),
+      askPermission: controlled<PermissionDecision, { call: ToolCall; decision: PermissionDecision }>(() => 'askPermission'),
+      executeTool: controlled<ToolResult, { call: ToolCall }>(() => 'executeTool'),
+      compactContext: controlled<CompactionOutcome, CompactContextInput>(() => 'compactContext'),
+      runHooks: controlled<HookOutcome, HookRunInput>((input) => HOOK_ACTOR_IDS[input.event]),
       deadline: fromCallback<EventObject, { startedAt: number; timeoutMs: number }>(() => undefined),
-    },
-    actions: {
-      decidePermission: decidePermissionAction((call) => {
-        const decision = policyFromInput(call);
-        decisions.set(call.id, decision);
-        return decision;
-      }),
     },
   });
 
-  const asked = new Set<string>();
-  /** The call last worked on; `done` has already closed the queue when it is observed. */
-  let lastCallId: string | undefined;
-  const recordOutcome = (state: EngineState, context: EngineContext, from: string, cause: string) => {
-    lastCallId = context.current?.call.id ?? lastCallId;
-    const who =
-      cause === 'xstate.error.actor.askPermission' ? 'a failed prompt' : lastCallId && asked.has(lastCallId) ? 'the user' : 'the policy';
+  /** Who made a decision, read from what the chart recorded as deciding it. */
+  const whoDecided = (decision: PermissionDecision | null | undefined): string => {
+    const by = decision?.decidedBy ?? '';
+    if (by === 'the permission prompt failed') return 'a failed prompt';
+    if (by.startsWith('user:')) return 'the user';
+    if (by.startsWith('hook')) return 'a hook';
+    return 'the policy';
+  };
+  const recordOutcome = (state: EngineState, context: EngineContext, from: string) => {
+    const who = whoDecided(stopDecision(context));
     if (state === 'recover') {
       coverage.outcome(`recover from ${from} after ${context.current?.error?.code}${from === 'ask_permission' ? ` by ${who}` : ''}`);
     }
     if (state === 'execute_tool') coverage.outcome(`execute_tool allowed by ${who}`);
     if (state === 'append_tool_result') coverage.outcome(`tool result ${context.results.at(-1)?.is_error ? 'is_error' : 'ok'}`);
     if (state === 'done' && context.stopReason === 'permission_denied') coverage.outcome(`permission_denied by ${who}`);
+    if (state === 'call_model' && from === 'call_model' && context.hooks.stopActive)
+      coverage.outcome('the model goes on after a Stop hook blocked');
+    if (state === 'call_model' && context.messages[0]?.content.length === 2) coverage.outcome('the prompt carries a hook context');
   };
 
-  const inspect = observeMicrosteps(({ state, context, transitions, eventType }: Microstep) => {
+  const inspect = observeMicrosteps(({ state, context, transitions }: Microstep) => {
     const taken = transitions();
     for (const t of taken) coverage.transition(t.id);
     coverage.state(state);
     const moved = taken.find((t) => t.target !== null);
-    if (moved) recordOutcome(state, context, moved.source, eventType);
+    if (moved) recordOutcome(state, context, moved.source);
+    if (context.current?.decision) decisions.set(context.current.call.id, context.current.decision);
     if (context.turn > context.maxTurns) fail(name, stepIndex, `turn ${context.turn} > maxTurns`);
     if (context.toolCallCount > context.maxToolCalls) fail(name, stepIndex, `toolCallCount ${context.toolCallCount} > maxToolCalls`);
     if (state === 'execute_tool') {
@@ -177,9 +179,7 @@ export async function replay(path: EnginePath, coverage: Coverage): Promise<void
       fail(name, stepIndex, `counters ${context.turn}/${context.toolCallCount}, expected ${expected.turn}/${expected.toolCalls}`);
     }
     const live = invocations.filter((i) => !i.settled && !i.signal.aborted);
-    const wanted = Object.entries(RESTS_IN)
-      .filter(([, state]) => state === snapshot.value)
-      .map(([id]) => id);
+    const wanted = runningIn(snapshot.value as EngineState, context.running, snapshot.status);
     if (JSON.stringify(live.map((i) => i.id)) !== JSON.stringify(wanted)) {
       fail(name, stepIndex, `in ${snapshot.value}, running actors are [${live.map((i) => i.id)}]`);
     }
@@ -212,13 +212,9 @@ export async function replay(path: EnginePath, coverage: Coverage): Promise<void
         if (!invocation) fail(name, stepIndex, `${step.type} but ${id} is not running`);
         invocation.settled = true;
         if (actorEvent[1] === 'done') {
-          if (id === 'askPermission') decisions.set((invocation.input as { call: ToolCall }).call.id, step.output as PermissionDecision);
           const output = id === 'compactContext' ? compactionOf((invocation.input as CompactContextInput).messages) : step.output;
           invocation.settle({ output });
         } else {
-          if (id === 'askPermission') {
-            decisions.set((invocation.input as { call: ToolCall }).call.id, { behavior: 'deny', decidedBy: 'prompt failed' });
-          }
           invocation.settle({ error: step.error });
         }
       } else {

@@ -15,6 +15,14 @@ export function thinkingSummary(text: string): string {
   return `✻ thinking… (${text.length} chars) ${flat.length > 80 ? `${flat.slice(0, 79)}…` : flat}`.trimEnd();
 }
 
+/** One line for a hook run worth showing (a refusal, a block, an error, a timeout); null for one that just went on. */
+export function hookLine(event: Extract<AgentEvent, { type: 'hook' }>): string | null {
+  if (event.outcome === 'ok' || event.outcome === 'allowed') return null;
+  const exit = event.exit_code === null ? '' : ` (exit ${event.exit_code})`;
+  const message = event.message ? `: ${event.message.split('\n')[0]}` : '';
+  return `⚑ hook ${event.hook_event} ${event.command}: ${event.outcome}${exit}${message}`;
+}
+
 /** One line for a compaction: what it saved, or why it did not. */
 export function compactLine(event: Extract<AgentEvent, { type: 'compact' }>): string {
   const why = event.reason === 'prompt_too_long' ? 'the prompt was too long' : 'the context is near the window';
@@ -110,6 +118,15 @@ export function textRenderer(streams: Streams, limits: StopMessageLimits): Rende
           spinner.stop();
           stderr.write(style.yellow(`  retrying the model request (attempt ${event.attempt}, ${visible(event.message)})\n`));
           break;
+        case 'hook': {
+          const line = hookLine(event);
+          if (!line) break;
+          spinner.stop();
+          endLine();
+          const color = event.outcome === 'error' || event.outcome === 'timeout' ? style.yellow : style.dim;
+          stderr.write(`${color(visible(line))}\n`);
+          break;
+        }
         case 'result':
           break;
         default: {

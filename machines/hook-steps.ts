@@ -1,0 +1,90 @@
+import { withDecision } from './call-steps.js';
+import { workingCall, type EngineContext } from './engine-context.js';
+import { withHookVerdict, withPostToolUseNote, type HookEventName, type HookOutcome, type HookRunInput } from './hooks.js';
+import type { Message, PermissionDecision, ToolCall } from './types.js';
+
+/**
+ * What the chart's hook actions do with the context: the input a hook run gets, and how each
+ * event's answer is recorded. Pure functions of the context; query-engine.ts wraps them in assigns.
+ */
+
+/** The chart's own input for one event's hooks; src adds the session, transcript path and cwd. */
+export function hookInput(context: EngineContext, event: HookEventName): HookRunInput {
+  const { turn } = context;
+  switch (event) {
+    case 'SessionStart':
+      return { event, turn };
+    case 'UserPromptSubmit':
+      return { event, turn, prompt: context.userInput };
+    case 'PreToolUse':
+      return { event, turn, call: workingCall(context).call };
+    case 'PostToolUse': {
+      const result = context.results.at(-1);
+      return { event, turn, call: workingCall(context).call, ...(result ? { result } : {}) };
+    }
+    case 'Stop':
+      return { event, turn, stopHookActive: context.hooks.stopActive };
+    default: {
+      const unreachable: never = event;
+      return unreachable;
+    }
+  }
+}
+
+/** Whether hooks of `event` are configured at all (the chart's default guard; src adds matchers). */
+export function hasHooks(context: EngineContext, event: HookEventName): boolean {
+  const { events } = context.hooks;
+  return events.length > 0 && events.includes(event);
+}
+
+/**
+ * The guard that says a tool event's hooks are due for the current call: configured, not yet run
+ * for this call, and (src provides `matches`, the settings' matchers) taking the call's tool.
+ * @example toolHookDue('PreToolUse', (call) => call.name === 'bash')
+ */
+export function toolHookDue(event: 'PreToolUse' | 'PostToolUse', matches: (call: ToolCall) => boolean) {
+  const field = event === 'PreToolUse' ? 'preToolUse' : 'postToolUse';
+  return ({ context }: { context: EngineContext }): boolean =>
+    context.current !== null && context.current[field] === null && hasHooks(context, event) && matches(context.current.call);
+}
+
+export function sessionStartAnswered(context: EngineContext, outcome: HookOutcome): Partial<EngineContext> {
+  const { prompt } = context;
+  return {
+    running: null,
+    prompt: { ...prompt, sessionStarted: true, context: outcome.context ? [...prompt.context, outcome.context] : prompt.context },
+  };
+}
+
+export function userPromptAnswered(context: EngineContext, outcome: HookOutcome): Partial<EngineContext> {
+  const { prompt } = context;
+  const added = outcome.context && outcome.decision !== 'block' ? [...prompt.context, outcome.context] : prompt.context;
+  return { running: null, prompt: { ...prompt, hook: outcome, context: added } };
+}
+
+/** The rules decided on entry to ask_permission; the hooks' answer is combined with that decision. */
+export function preToolUseAnswered(context: EngineContext, outcome: HookOutcome): Partial<EngineContext> {
+  const current = workingCall(context);
+  const rules: PermissionDecision = current.decision ?? { behavior: 'ask', decidedBy: 'no decision yet' };
+  return { running: null, current: withDecision({ ...current, preToolUse: outcome }, withHookVerdict(rules, outcome)) };
+}
+
+/** The tool already ran: a block or added context is appended to the result the model gets. */
+export function postToolUseAnswered(context: EngineContext, outcome: HookOutcome): Partial<EngineContext> {
+  const current = workingCall(context);
+  const last = context.results.at(-1);
+  const results = last ? [...context.results.slice(0, -1), withPostToolUseNote(last, outcome)] : context.results;
+  return { running: null, results, current: { ...current, postToolUse: outcome } };
+}
+
+/** A blocking Stop hook's reason goes to the model as a user message, and the loop goes on. */
+export function stopAnswered(context: EngineContext, outcome: HookOutcome): Partial<EngineContext> {
+  if (outcome.decision !== 'block') return { running: null };
+  const message: Message = {
+    role: 'user',
+    content: [{ type: 'text', text: `A Stop hook did not let you stop yet: ${outcome.reason || 'no reason given'}` }],
+  };
+  // In place, like every other change to the conversation: the array is shared with the session.
+  context.messages.push(message);
+  return { running: null, hooks: { ...context.hooks, stopActive: true } };
+}

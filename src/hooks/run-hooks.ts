@@ -1,0 +1,151 @@
+import type { HookOutcome, HookRunInput } from '../../machines/hooks.js';
+import { capMessage, toVerdict, verdictOfCommand, type HookVerdict } from './interpret.js';
+import { matchesTool } from './matcher.js';
+import { runCommand } from './run-command.js';
+import type { CommandSandbox } from '../tools/types.js';
+import type { FunctionHook, HookInput, HookRunReport, ResolvedHook } from './types.js';
+
+export const DEFAULT_HOOK_TIMEOUT_SECONDS = 60;
+
+/** What every hook input carries besides the event's own fields. */
+export interface HookSession {
+  sessionId: string;
+  transcriptPath: string | null;
+  cwd: string;
+}
+
+/** The JSON a hook gets, in Claude Code's field names. */
+export function hookInputJson(session: HookSession, input: HookRunInput): HookInput {
+  const json: HookInput = {
+    session_id: session.sessionId,
+    transcript_path: session.transcriptPath,
+    cwd: session.cwd,
+    hook_event_name: input.event,
+  };
+  if (input.call) Object.assign(json, { tool_name: input.call.name, tool_input: input.call.input, tool_use_id: input.call.id });
+  if (input.result) json.tool_response = { content: input.result.content, is_error: input.result.is_error === true };
+  if (input.prompt !== undefined) json.prompt = input.prompt;
+  if (input.stopHookActive !== undefined) json.stop_hook_active = input.stopHookActive;
+  return json;
+}
+
+/**
+ * The hooks of `input.event` that apply: for tool events, those whose matcher takes the tool's
+ * name. The same command configured twice (in two settings files, under two matchers) runs once.
+ */
+export function hooksFor(hooks: readonly ResolvedHook[], input: Pick<HookRunInput, 'event' | 'call'>): ResolvedHook[] {
+  const commands = new Set<string>();
+  return hooks.filter((h) => {
+    if (h.event !== input.event || (input.call && !matchesTool(h.matcher, input.call.name))) return false;
+    if (h.hook.type !== 'command') return true;
+    if (commands.has(h.hook.command)) return false;
+    commands.add(h.hook.command);
+    return true;
+  });
+}
+
+export function hookLabel(hook: ResolvedHook['hook']): string {
+  return hook.type === 'command' ? hook.command : hook.name ? `function ${hook.name}` : 'function';
+}
+
+/**
+ * Runs every hook of the event that applies, all at once (as Claude Code does), each under its
+ * own timeout, and merges their answers: any block wins, then ask, then allow. A hook that fails
+ * or hangs is reported and has no say; it never blocks.
+ * @example const outcome = await runHooks({ hooks, input: { event: 'Stop' }, session, signal, report: console.log });
+ */
+export async function runHooks(options: {
+  hooks: readonly ResolvedHook[];
+  input: HookRunInput;
+  session: HookSession;
+  signal: AbortSignal;
+  report: (report: HookRunReport) => void;
+  /** Command hooks run inside it (the run's --sandbox). */
+  sandbox?: CommandSandbox;
+}): Promise<HookOutcome> {
+  const { input, session, signal, report } = options;
+  const due = hooksFor(options.hooks, input);
+  const json = hookInputJson(session, input);
+  const verdicts = await Promise.all(
+    due.map(async (resolved) => {
+      const timeoutMs = (resolved.hook.timeout ?? DEFAULT_HOOK_TIMEOUT_SECONDS) * 1000;
+      const started = Date.now();
+      let verdict: HookVerdict;
+      let exitCode: number | null = null;
+      if (resolved.hook.type === 'command') {
+        const run = await runCommand({
+          command: resolved.hook.command,
+          cwd: session.cwd,
+          stdin: JSON.stringify(json),
+          timeoutMs,
+          signal,
+          env: { XAGENT_PROJECT_DIR: session.cwd, CLAUDE_PROJECT_DIR: session.cwd },
+          ...(options.sandbox ? { sandbox: options.sandbox } : {}),
+        });
+        exitCode = run.exitCode;
+        verdict = verdictOfCommand(input.event, run);
+      } else {
+        verdict = await runFunction(resolved.hook, json, input, timeoutMs, signal);
+      }
+      const label = hookLabel(resolved.hook);
+      report({
+        hook_event: input.event,
+        command: label,
+        exit_code: exitCode,
+        duration_ms: Date.now() - started,
+        outcome: verdict.outcome,
+        ...(verdict.message ? { message: verdict.message } : {}),
+        ...(input.call ? { tool_name: input.call.name } : {}),
+      });
+      return { verdict, decidedBy: `hook ${input.event}: ${label}` };
+    }),
+  );
+  return mergeVerdicts(verdicts);
+}
+
+/** Block beats ask beats allow; blocks' reasons are all kept; every hook's context is added. */
+export function mergeVerdicts(verdicts: ReadonlyArray<{ verdict: HookVerdict; decidedBy: string }>): HookOutcome {
+  const context = verdicts.flatMap((v) => (v.verdict.context ? [v.verdict.context] : [])).join('\n\n');
+  const withContext = context ? { context } : {};
+  for (const decision of ['block', 'ask', 'allow'] as const) {
+    const deciding = verdicts.filter((v) => v.verdict.decision === decision);
+    const [first] = deciding;
+    if (!first) continue;
+    const reason = deciding.flatMap((v) => (v.verdict.reason ? [v.verdict.reason] : [])).join('\n');
+    return { decision, decidedBy: first.decidedBy, ...(reason ? { reason } : {}), ...withContext };
+  }
+  return { decision: null, ...withContext };
+}
+
+async function runFunction(
+  hook: FunctionHook,
+  json: HookInput,
+  input: HookRunInput,
+  timeoutMs: number,
+  signal: AbortSignal,
+): Promise<HookVerdict> {
+  const controller = new AbortController();
+  const onAbort = () => controller.abort(signal.reason);
+  signal.addEventListener('abort', onAbort, { once: true });
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<'timeout'>((resolve) => {
+    timer = setTimeout(() => resolve('timeout'), timeoutMs);
+  });
+  try {
+    const output = await Promise.race([
+      Promise.resolve().then(() => hook.callback(structuredClone(json), { signal: controller.signal })),
+      timedOut,
+    ]);
+    if (output === 'timeout') {
+      controller.abort(new Error('hook timed out'));
+      return { decision: null, outcome: 'timeout', message: 'timed out' };
+    }
+    if (typeof output !== 'object' || output === null) return toVerdict(input.event, {});
+    return toVerdict(input.event, output);
+  } catch (error) {
+    return { decision: null, outcome: 'error', message: capMessage(error instanceof Error ? error.message : String(error)) };
+  } finally {
+    clearTimeout(timer);
+    signal.removeEventListener('abort', onAbort);
+  }
+}
