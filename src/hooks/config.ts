@@ -14,6 +14,18 @@ function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/** Claude Code events xagent has no point in its loop for (yet): named as such, not as typos. */
+const CLAUDE_CODE_ONLY_EVENTS = ['Notification', 'SubagentStop', 'PreCompact', 'SessionEnd', 'PermissionRequest'];
+
+function unknownEvent(event: string): HookConfigError {
+  const known = `xagent runs ${HOOK_EVENTS.join(', ')}`;
+  return new HookConfigError(
+    CLAUDE_CODE_ONLY_EVENTS.includes(event)
+      ? `"hooks.${event}" is a Claude Code event that xagent does not run (${known}); remove it from this file`
+      : `unknown hook event "hooks.${event}" (expected ${HOOK_EVENTS.join(', ')})`,
+  );
+}
+
 function isHookEvent(name: string): name is HookEventName {
   return (HOOK_EVENTS as readonly string[]).includes(name);
 }
@@ -27,7 +39,7 @@ function isHookEvent(name: string): name is HookEventName {
 export function parseHookSettings(value: unknown, source: string): ResolvedHook[] {
   if (!isObject(value)) throw new HookConfigError('"hooks" must be an object keyed by event (PreToolUse, PostToolUse, ...)');
   for (const [event, groups] of Object.entries(value)) {
-    if (!isHookEvent(event)) throw new HookConfigError(`unknown hook event "hooks.${event}" (expected ${HOOK_EVENTS.join(', ')})`);
+    if (!isHookEvent(event)) throw unknownEvent(event);
     if (!Array.isArray(groups)) throw new HookConfigError(`"hooks.${event}" must be a list of {"matcher", "hooks"} objects`);
     groups.forEach((group: unknown, i) => {
       const where = `hooks.${event}[${i}]`;

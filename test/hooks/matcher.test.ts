@@ -60,7 +60,8 @@ describe('hooks config', () => {
     [{ PreToolUse: [{ matcher: '[', hooks: [] }] }, 'hooks.PreToolUse[0].matcher is not a valid regular expression'],
     [{ Stop: [{ hooks: [{ type: 'function', command: 'x' }] }] }, 'hooks.Stop[0].hooks[0].type must be "command"'],
     [{ Stop: [{ hooks: [{ type: 'command', command: 'x', timeout: '5' }] }] }, 'timeout must be a number of seconds'],
-    [{ Notification: [] }, 'unknown hook event "hooks.Notification"'],
+    [{ Notification: [] }, '"hooks.Notification" is a Claude Code event that xagent does not run'],
+    [{ OnSave: [] }, 'unknown hook event "hooks.OnSave"'],
   ])('refuses %j with a message that says where', (value, message) => {
     expect(() => parseHookSettings(value, file)).toThrow(HookConfigError);
     expect(() => parseHookSettings(value, file)).toThrow(message);
