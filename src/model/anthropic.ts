@@ -11,7 +11,7 @@
  * the CLI can mark the break), but the response and the transcript only ever hold the complete
  * attempt. Losing the whole task to a blip was judged worse than a repeated line on screen.
  */
-import { BaseAnthropic } from '@anthropic-ai/sdk';
+import { BaseAnthropic, type ClientOptions } from '@anthropic-ai/sdk';
 import { Messages, type MessageCreateParamsStreaming } from '@anthropic-ai/sdk/resources/messages';
 import type { ModelResponse } from '../../machines/types.js';
 import { classifyFailure, finalError } from './anthropic-errors.js';
@@ -52,6 +52,26 @@ export interface AnthropicClientOptions {
   maxThinkingTokens?: number;
   /** Prompt caching breakpoints; default on. */
   promptCaching?: boolean;
+  /** The SDK's OpenTelemetry spans and trace propagation; default off (ANTHROPIC_OPEN_TELEMETRY=true turns them on in the CLI). */
+  openTelemetry?: boolean;
+}
+
+/**
+ * What the SDK client is constructed with: our retries, our fetch, and no OpenTelemetry unless asked.
+ * @example new MessagesClient(sdkOptions({ apiKey, model: 'claude-x' }))
+ */
+export function sdkOptions(options: AnthropicClientOptions): ClientOptions {
+  return {
+    apiKey: options.apiKey,
+    // undefined lets the SDK read ANTHROPIC_BASE_URL itself; an empty string would mean "default".
+    ...(options.baseURL ? { baseURL: options.baseURL } : {}),
+    maxRetries: 0,
+    fetch: nodeHttpFetch,
+    // The SDK's spans and trace headers cost ~0.3 ms of CPU per request even with no tracer
+    // registered (its no-op provider); on only when asked for (bench/README.md, issue 17).
+    ...(options.openTelemetry ? {} : { openTelemetry: { traces: false, propagation: false } }),
+    ...(options.timeoutMs !== undefined ? { timeout: options.timeoutMs } : {}),
+  };
 }
 
 /**
@@ -64,14 +84,7 @@ export function createAnthropicClient(options: AnthropicClientOptions): ModelCli
   if (!options.apiKey) {
     throw new ModelError('No API key: set ANTHROPIC_API_KEY to use the Anthropic API.', 'authentication');
   }
-  const sdk = new MessagesClient({
-    apiKey: options.apiKey,
-    // undefined lets the SDK read ANTHROPIC_BASE_URL itself; an empty string would mean "default".
-    ...(options.baseURL ? { baseURL: options.baseURL } : {}),
-    maxRetries: 0,
-    fetch: nodeHttpFetch,
-    ...(options.timeoutMs !== undefined ? { timeout: options.timeoutMs } : {}),
-  });
+  const sdk = new MessagesClient(sdkOptions(options));
   const timing: RetryTiming = { ...DEFAULT_RETRY_TIMING, ...options.retryTiming };
   const maxRetries = options.maxRetries ?? DEFAULT_MAX_RETRIES;
   const maxTokens = options.maxTokens ?? DEFAULT_MAX_TOKENS;

@@ -20,6 +20,8 @@ export const createApiModel: ModelFactory = ({ modelId, env, maxThinkingTokens }
       baseURL: env.ANTHROPIC_BASE_URL || undefined,
       model: modelId,
       ...(maxThinkingTokens ? { maxThinkingTokens } : {}),
+      // The SDK's own switch, but opt-in here: its spans cost CPU every round and nothing records them unless a tracer is set up.
+      openTelemetry: /^(true|1)$/i.test(env.ANTHROPIC_OPEN_TELEMETRY ?? ''),
     }),
   );
   // A failure belongs to the first request (a run may end before making one).
