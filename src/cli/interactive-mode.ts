@@ -14,9 +14,12 @@ export async function runInteractiveMode(args: string[], raw: RawOptions): Promi
     process.env.TERM === 'dumb'
       ? startInteractive(run, { input: process.stdin, output: process.stdout, errorOutput: process.stderr, terminal: true })
       : (await import('../tui/run-tui.js')).startTui(run, {
-          // /clear and /resume: another session of this workspace, without a second inspector.
+          // /clear and /resume: another session of this workspace, without a second inspector or a second set of MCP servers.
           openRun: (resume, stderr) =>
-            prepareRun({ ...config, inspectPort: null, session: { ...(resume ? { resume } : {}), continue: false } }, { stderr }),
+            prepareRun(
+              { ...config, inspectPort: null, session: { ...(resume ? { resume } : {}), continue: false } },
+              { stderr, sharedMcp: run.mcp },
+            ),
         });
   // A signal from outside (kill -INT, kill -TERM) does what Ctrl-C at the keyboard does.
   const uninstall = onStopSignal(() => repl.interrupt());

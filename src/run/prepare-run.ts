@@ -27,6 +27,8 @@ export interface PreparedRun {
   readonly config: RunConfig;
   readonly session: RunSession;
   readonly inspector: RunInspector | null;
+  /** The run's MCP servers (starting or started), null without any: another run may share them (`io.sharedMcp`). */
+  readonly mcp: Promise<McpManager | null> | null;
   /** Runs one task in the session through the engine, rendering as it goes; resolves with the result. */
   runTask(task: TaskRequest): Promise<QueryResult>;
   /** Releases the session, stops the inspector and the MCP servers (their whole process trees). */
@@ -42,7 +44,12 @@ export interface PreparedRun {
 export async function prepareRun(
   config: RunConfig,
   /** `env`: whose key the inspector redacts (the library's `env` option); default process.env. */
-  io: { stderr: NodeJS.WritableStream; env?: NodeJS.ProcessEnv },
+  io: {
+    stderr: NodeJS.WritableStream;
+    env?: NodeJS.ProcessEnv;
+    /** Servers another run started (the terminal UI's /clear and /resume): used, neither started again nor stopped by close(). */
+    sharedMcp?: Promise<McpManager | null> | null;
+  },
 ): Promise<PreparedRun> {
   const session = openSessionForRun({ home: config.home, workspace: config.workspace, modelId: config.modelId, ...config.session });
   for (const warning of session.warnings) io.stderr.write(`xagent: warning: ${warning}\n`);
@@ -63,7 +70,8 @@ export async function prepareRun(
     throw error;
   }
   // Started now, so the servers boot while the model client loads; the first task waits for them.
-  const mcp = startMcp(config, io.stderr);
+  const ownsMcp = io.sharedMcp === undefined;
+  const mcp = ownsMcp ? startMcp(config, io.stderr) : (io.sharedMcp ?? null);
   let tools: ToolRegistry | undefined;
   const toolsFor = async (signal: AbortSignal): Promise<ToolRegistry> => {
     const manager = await mcp;
@@ -118,10 +126,11 @@ export async function prepareRun(
     config,
     session,
     inspector,
+    mcp,
     runTask,
     async close() {
       session.release();
-      await Promise.all([inspector?.server.close(), mcp?.then((manager) => manager?.close())]);
+      await Promise.all([inspector?.server.close(), ownsMcp ? mcp?.then((manager) => manager?.close()) : undefined]);
     },
   };
 }
