@@ -23,8 +23,11 @@ async function passThrough(api: FakeApi, args: string[], env: NodeJS.ProcessEnv,
     onStdout: (chunk, at) => {
       stdout += chunk;
       // Deltas arrive in order; a marker may be split over two chunks, so search the whole output.
+      // stream-json's result event repeats the whole text: only the deltas before it count.
+      const result = stdout.indexOf('"type":"result"');
+      const scanned = result === -1 ? stdout : stdout.slice(0, result);
       for (;;) {
-        const match = /<\d+\.\d+>/.exec(stdout.slice(searchFrom));
+        const match = /<\d+\.\d+>/.exec(scanned.slice(searchFrom));
         if (!match) break;
         seenAt.push({ text: match[0], at });
         searchFrom += match.index + match[0].length;
@@ -43,7 +46,7 @@ async function passThrough(api: FakeApi, args: string[], env: NodeJS.ProcessEnv,
 
 /**
  * Benchmark 4: per text delta, the time from the fake API writing its SSE chunk to the bytes on
- * the CLI's stdout, against a minimal node:http child that does only that.
+ * the CLI's stdout (`--output-format stream-json`), against a minimal node:http child that does only that.
  * @example const rows = await streamingRows({ runs: 4, deltas: 15, spacingMs: 20 });
  */
 export async function streamingRows(options: { runs: number; deltas: number; spacingMs: number }): Promise<Row[]> {
@@ -64,7 +67,10 @@ export async function streamingRows(options: { runs: number; deltas: number; spa
         return 0;
       },
       async () => {
-        subject.push(...(await passThrough(api, [cliPath, '-p', 'stream'], cliEnv(api.url), workspace, options.deltas)));
+        // stream-json: text mode on a pipe holds each turn's text until it is known to be the answer
+        // (stdout is answer-only), so stream-json is what streams to a program.
+        const args = [cliPath, '-p', '--output-format', 'stream-json', 'stream'];
+        subject.push(...(await passThrough(api, args, cliEnv(api.url), workspace, options.deltas)));
         return 0;
       },
       { warmup: false },
@@ -75,7 +81,7 @@ export async function streamingRows(options: { runs: number; deltas: number; spa
   const value = summarize(subject);
   return [
     {
-      name: `4. streaming pass-through per delta (${subject.length} deltas)`,
+      name: `4. streaming pass-through per delta (stream-json, ${subject.length} deltas)`,
       unit: 'ms',
       value,
       baseline: { name: 'node:http echo', value: summarize(baseline) },
