@@ -30,7 +30,10 @@ export function registerSandboxCommand(
     .description('try the sandbox on this machine and say what works')
     .option('--cwd <dir>', 'workspace to check with (default: current dir)')
     .option('--json', 'one JSON object on stdout')
-    .action(async (options: { cwd?: string; json?: boolean }) => setExit(await runSandboxCheck(options, streams, env)));
+    // With globals: the main command's own --cwd would otherwise take the value.
+    .action(async (_options: unknown, command: Command) =>
+      setExit(await runSandboxCheck(command.optsWithGlobals<{ cwd?: string; json?: boolean }>(), streams, env)),
+    );
 }
 
 async function runSandboxCheck(options: { cwd?: string; json?: boolean }, streams: Streams, env: NodeJS.ProcessEnv): Promise<number> {

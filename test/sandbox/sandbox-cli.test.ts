@@ -1,4 +1,4 @@
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadSessionHistory } from '../../src/inspector/replay.js';
@@ -111,8 +111,10 @@ describe('xagent sandbox check', () => {
     const l = layout();
     const run = await runCli(['sandbox', 'check', '--cwd', l.ws, '--json'], { env: envFor(l) });
     expect(run.code, run.stdout + run.stderr).toBe(0);
-    const report = JSON.parse(run.stdout) as { ok: boolean; checks: Array<{ name: string; ok: boolean }> };
+    const report = JSON.parse(run.stdout) as { ok: boolean; workspace: string; checks: Array<{ name: string; ok: boolean }> };
     expect(report.ok).toBe(true);
+    // Regression: the main command's own --cwd took the value, so the check ran in the current folder.
+    expect(report.workspace).toBe(realpathSync(l.ws));
     expect(report.checks.map((c) => c.name)).toEqual([
       'bwrap found',
       'starts a sandbox',
