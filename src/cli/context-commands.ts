@@ -8,6 +8,7 @@ import { loadTaskContext } from '../context/task-context.js';
 import type { QueryResult } from '../engine/events.js';
 import { addCost, addUsageTotals } from '../sessions/usage-totals.js';
 import type { RunConfig } from '../run/run-config.js';
+import type { ToolRegistry } from '../tools/registry.js';
 
 /**
  * `/context`, `/cost` and `/compact` for interactive mode. Each is a function of the run's config
@@ -28,7 +29,12 @@ export const CONTEXT_COMMANDS = {
   '/compact': 'summarise the conversation now, keeping the most recent messages',
 } as const;
 
-export function contextCommands(config: RunConfig, session: { sessionId: string; messages: Message[] }): ContextCommands {
+export function contextCommands(
+  config: RunConfig,
+  session: { sessionId: string; messages: Message[] },
+  /** The tools a task gets (with the MCP servers'); default the run's built-ins and custom tools. */
+  tools: () => ToolRegistry = () => config.tools,
+): ContextCommands {
   let usage: Usage = { input_tokens: 0, output_tokens: 0 };
   let cost: number | null | undefined;
   const taskContext = () => loadTaskContext({ workspace: config.workspace, home: config.home });
@@ -42,7 +48,7 @@ export function contextCommands(config: RunConfig, session: { sessionId: string;
       return describeContext({
         messages: session.messages,
         contextWindow: config.contextWindow,
-        systemTokens: estimateTokens(system) + estimateTokens(config.tools.specs()),
+        systemTokens: estimateTokens(system) + estimateTokens(tools().specs()),
         instructions,
       });
     },
@@ -51,7 +57,7 @@ export function contextCommands(config: RunConfig, session: { sessionId: string;
       const compaction = await compactBetweenTasks({
         model: config.model,
         system: taskContext().system,
-        tools: config.tools.specs(),
+        tools: tools().specs(),
         messages: session.messages,
         window: config.contextWindow,
         signal,

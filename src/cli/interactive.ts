@@ -56,7 +56,7 @@ export function startInteractive(run: PreparedRun, io: InteractiveIO): Interacti
   });
   // One policy for the whole session, so "always" answers apply to later tasks too.
   const permissions = policyFor(config, createTerminalPrompt({ lines, output: io.errorOutput, workspace: config.workspace }));
-  const commands = contextCommands(config, run.session);
+  const commands = contextCommands(config, run.session, () => run.tools());
 
   const runTask = async (prompt: string) => {
     const controller = new AbortController();

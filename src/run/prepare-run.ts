@@ -29,6 +29,8 @@ export interface PreparedRun {
   readonly inspector: RunInspector | null;
   /** The run's MCP servers (starting or started), null without any: another run may share them (`io.sharedMcp`). */
   readonly mcp: Promise<McpManager | null> | null;
+  /** The tools the next task gets: the built-ins and custom tools, and the MCP servers' once they are up (what /context counts). */
+  tools(): ToolRegistry;
   /** Runs one task in the session through the engine, rendering as it goes; resolves with the result. */
   runTask(task: TaskRequest): Promise<QueryResult>;
   /** Releases the session, stops the inspector and the MCP servers (their whole process trees). */
@@ -127,6 +129,7 @@ export async function prepareRun(
     session,
     inspector,
     mcp,
+    tools: () => tools ?? config.tools,
     runTask,
     async close() {
       session.release();

@@ -10,14 +10,16 @@ export function registerContextCommands(): void {
     name: 'context',
     description: CONTEXT_COMMANDS['/context'],
     whileRunning: true,
-    run: ({ controller, print }) => print(contextCommands(controller.config, controller.session).context()),
+    run: ({ controller, print }) => print(contextCommands(controller.config, controller.session, () => controller.run.tools()).context()),
   });
   registerCommand({
     name: 'compact',
     description: CONTEXT_COMMANDS['/compact'],
     run: async ({ controller, print }) => {
       print('Compacting the conversation…', 'dim');
-      print(await contextCommands(controller.config, controller.session).compact(new AbortController().signal));
+      print(
+        await contextCommands(controller.config, controller.session, () => controller.run.tools()).compact(new AbortController().signal),
+      );
     },
   });
 }

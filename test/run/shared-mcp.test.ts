@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
+import { contextCommands } from '../../src/cli/context-commands.js';
 import { DEFAULT_LIMITS } from '../../src/engine/limits.js';
 import { createApiModel } from '../../src/run/model-factory.js';
 import { prepareRun } from '../../src/run/prepare-run.js';
@@ -52,6 +53,11 @@ describe('a run that shares another run’s MCP servers (the terminal UI’s /cl
     });
     expect(result.reason).toBe('final_answer');
     expect(processesWith(workspace)).toEqual(servers);
+    // /context counts what a task is offered: the MCP tools too.
+    expect(second.tools().names()).toContain('mcp__tiny__hello');
+    const systemTokens = (text: string) => Number(/system prompt and tools: ~([\d,]+)/.exec(text)?.[1]?.replaceAll(',', ''));
+    const counted = systemTokens(contextCommands(config, second.session, () => second.tools()).context());
+    expect(counted).toBeGreaterThan(systemTokens(contextCommands(config, second.session).context()));
     await second.close();
     expect(processesWith(workspace)).toEqual(servers);
 
