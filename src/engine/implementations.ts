@@ -30,6 +30,8 @@ export interface EngineServices {
   hooks?: readonly ResolvedHook[];
   /** Command hooks run inside it. */
   hookSandbox?: CommandSandbox;
+  /** What SessionStart hooks are told: a new session, or a resumed one. */
+  sessionSource?: 'startup' | 'resume';
 }
 
 /** With a model and tools that answer at once, nothing else (SIGINT, timers) would ever run. */
@@ -39,7 +41,12 @@ const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resol
 export function engineImplementations(services: EngineServices) {
   const { model, tools, permissions, workspace, system, clock, sink, emit, sessionId } = services;
   const hooks = services.hooks ?? [];
-  const hookSession = { sessionId, transcriptPath: sink.dir ? transcriptPath(sink.dir) : null, cwd: workspace };
+  const hookSession = {
+    sessionId,
+    transcriptPath: sink.dir ? transcriptPath(sink.dir) : null,
+    cwd: workspace,
+    source: services.sessionSource ?? 'startup',
+  };
   // Each hook run is evidence: an annotation in the trace and a `hook` event (stream-json, inspector).
   const reportHook = (turn: number) => (report: HookRunReport) => {
     sink.annotate({ event: 'hook', ts: new Date(clock.now()).toISOString(), session_id: sessionId, turn, ...report });

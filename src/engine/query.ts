@@ -50,6 +50,8 @@ export interface QueryOptions {
    * the settings files. Without any, no hook guard holds and no hook actor starts.
    */
   hooks?: HooksConfig | readonly ResolvedHook[];
+  /** What SessionStart hooks are told: a new session, or a resumed one; default `startup`. */
+  sessionSource?: 'startup' | 'resume';
   /** Command hooks run inside this sandbox (the CLI's --sandbox, unless the settings say `"hooks": false`). */
   hookSandbox?: CommandSandbox;
   /** Sees every event as it happens, before it is yielded (the live inspector attaches here). */
@@ -92,6 +94,7 @@ export async function* query(userInput: string, options: QueryOptions): AsyncGen
   const implementations = engineImplementations({
     hooks,
     ...(options.hookSandbox ? { hookSandbox: options.hookSandbox } : {}),
+    ...(options.sessionSource ? { sessionSource: options.sessionSource } : {}),
     model: options.model,
     tools: options.tools,
     permissions: options.permissions,

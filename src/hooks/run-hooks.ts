@@ -12,6 +12,8 @@ export interface HookSession {
   sessionId: string;
   transcriptPath: string | null;
   cwd: string;
+  /** For SessionStart: a new session, or one resumed (--resume, --continue). */
+  source?: 'startup' | 'resume';
 }
 
 /** The JSON a hook gets, in Claude Code's field names. */
@@ -26,6 +28,7 @@ export function hookInputJson(session: HookSession, input: HookRunInput): HookIn
   if (input.result) json.tool_response = { content: input.result.content, is_error: input.result.is_error === true };
   if (input.prompt !== undefined) json.prompt = input.prompt;
   if (input.stopHookActive !== undefined) json.stop_hook_active = input.stopHookActive;
+  if (input.event === 'SessionStart') json.source = session.source ?? 'startup';
   return json;
 }
 

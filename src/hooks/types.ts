@@ -20,6 +20,8 @@ export interface HookInput {
   prompt?: string;
   /** Stop: true when the model is already continuing because a Stop hook blocked. */
   stop_hook_active?: boolean;
+  /** SessionStart: `startup` for a new session, `resume` for one continued (--resume, --continue). */
+  source?: 'startup' | 'resume';
 }
 
 /**

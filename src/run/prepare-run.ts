@@ -85,8 +85,12 @@ export async function prepareRun(
     return tools;
   };
 
+  // SessionStart belongs to the session, not to each task: the run's first task runs it.
+  let sessionStartRan = false;
   const runTask = async ({ prompt, permissions, signal, renderer, observe }: TaskRequest): Promise<QueryResult> => {
     const taskTools = await toolsFor(signal);
+    const hooks = sessionStartRan ? config.hooks.filter((hook) => hook.event !== 'SessionStart') : config.hooks;
+    sessionStartRan = true;
     session.startTask(prompt);
     const partial = partialAnswer();
     const inspect = inspector?.observerFor(prompt);
@@ -103,7 +107,8 @@ export async function prepareRun(
       sessionId: session.sessionId,
       session: openSessionWriter(sessionDir(config.home, session.sessionId), session.sessionId),
       messages: session.messages,
-      hooks: config.hooks,
+      hooks,
+      sessionSource: session.isNew ? 'startup' : 'resume',
       ...(config.sandbox && config.sandboxSettings.hooks ? { hookSandbox: config.sandbox } : {}),
       observe: (event) => {
         partial.onEvent(event);
