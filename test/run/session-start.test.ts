@@ -24,7 +24,11 @@ describe('SessionStart hooks', () => {
     const modelScript = path.join(workspace, 'script.json');
     writeFileSync(modelScript, JSON.stringify({ responses: [{ text: 'one' }, { text: 'two' }, { text: 'three' }] }));
     const seen: HookInput[] = [];
-    const hooks = resolveHooks({ SessionStart: [{ hooks: [{ type: 'function', callback: (input) => (seen.push(input), {}) }] }] }, 'test');
+    const record = (input: HookInput) => {
+      seen.push(input);
+      return {};
+    };
+    const hooks = resolveHooks({ SessionStart: [{ hooks: [{ type: 'function', callback: record }] }] }, 'test');
     const configFor = (session: { resume?: string; continue: boolean }): RunConfig => ({
       ...buildRunConfig(
         { cwd: workspace, modelScript, limits: DEFAULT_LIMITS, format: 'text', inspectPort: null, session, prompt: 'hi' },
@@ -47,6 +51,6 @@ describe('SessionStart hooks', () => {
     expect((await task(again, resumed, 'third')).reason).toBe('final_answer');
     await again.close();
     expect(seen.map((input) => input.source)).toEqual(['startup', 'resume']);
-    expect(seen[1]!.session_id).toBe(run.session.sessionId);
+    expect(seen[1]?.session_id).toBe(run.session.sessionId);
   });
 });
