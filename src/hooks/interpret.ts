@@ -69,6 +69,8 @@ function outputOfJson(event: HookEventName, json: Record<string, unknown>): Hook
   const output: HookOutput = {};
   const context = str(specific.additionalContext);
   if (context) output.additionalContext = context;
+  const systemMessage = str(json.systemMessage);
+  if (systemMessage) output.systemMessage = systemMessage;
   const permission = specific.permissionDecision;
   if (event === 'PreToolUse' && (permission === 'allow' || permission === 'deny' || permission === 'ask')) {
     output.decision = permission;
@@ -92,13 +94,15 @@ function outputOfJson(event: HookEventName, json: Record<string, unknown>): Hook
 export function toVerdict(event: HookEventName, output: HookOutput): HookVerdict {
   const context = output.additionalContext ? capMessage(output.additionalContext) : undefined;
   const reason = output.reason ? capMessage(output.reason) : undefined;
-  const extra = { ...(reason ? { reason } : {}), ...(context ? { context } : {}) };
+  const shown = output.systemMessage ? capMessage(output.systemMessage) : undefined;
+  // The user reads systemMessage where the hook gave one; the model reads reason and context.
+  const extra = { ...(reason ? { reason } : {}), ...(context ? { context } : {}), ...(shown ? { message: shown } : {}) };
   switch (output.decision) {
     case 'deny':
     case 'block':
       // SessionStart cannot stop anything: its block is shown, as Claude Code does.
-      if (event === 'SessionStart') return { decision: null, outcome: 'error', message: reason ?? 'blocked', ...extra };
-      return { decision: 'block', outcome: event === 'PreToolUse' ? 'denied' : 'blocked', message: reason, ...extra };
+      if (event === 'SessionStart') return { decision: null, outcome: 'error', message: shown ?? reason ?? 'blocked', ...extra };
+      return { decision: 'block', outcome: event === 'PreToolUse' ? 'denied' : 'blocked', message: shown ?? reason, ...extra };
     case 'allow':
       return event === 'PreToolUse' ? { decision: 'allow', outcome: 'allowed', ...extra } : { decision: null, outcome: 'ok', ...extra };
     case 'ask':

@@ -34,6 +34,8 @@ export interface HookOutput {
   reason?: string;
   /** Added to the conversation: UserPromptSubmit and SessionStart before the prompt, PostToolUse after the result. */
   additionalContext?: string;
+  /** Shown to the user (a line on stderr, the hook's entry in the inspector), never to the model. */
+  systemMessage?: string;
 }
 
 /** A hook configured in a settings file: a shell command run with `bash -c` in the workspace. */

@@ -17,9 +17,12 @@ export function thinkingSummary(text: string): string {
 
 /** One line for a hook run worth showing (a refusal, a block, an error, a timeout); null for one that just went on. */
 export function hookLine(event: Extract<AgentEvent, { type: 'hook' }>): string | null {
-  if (event.outcome === 'ok' || event.outcome === 'allowed') return null;
-  const exit = event.exit_code === null ? '' : ` (exit ${event.exit_code})`;
+  const quiet = event.outcome === 'ok' || event.outcome === 'allowed';
+  // A hook that went through says nothing, unless it has a message for the user (systemMessage).
+  if (quiet && !event.message) return null;
   const message = event.message ? `: ${event.message.split('\n')[0]}` : '';
+  if (quiet) return `⚑ hook ${event.hook_event} ${event.command}${message}`;
+  const exit = event.exit_code === null ? '' : ` (exit ${event.exit_code})`;
   return `⚑ hook ${event.hook_event} ${event.command}: ${event.outcome}${exit}${message}`;
 }
 
