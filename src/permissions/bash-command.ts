@@ -69,17 +69,40 @@ const WHY: Record<string, string> = {
   Assign: 'variable assignment',
 };
 
+/** Commands that run the rest of their words as a command, after options whose values vary (`nice -n 5 rm x`). */
+export const COMMAND_WRAPPERS: ReadonlySet<string> = new Set([
+  'sudo',
+  'doas',
+  'env',
+  'command',
+  'exec',
+  'nohup',
+  'builtin',
+  'nice',
+  'time',
+  'timeout',
+  'xargs',
+  'stdbuf',
+  'setsid',
+  'ionice',
+  'chrt',
+  'taskset',
+  'watch',
+  'flock',
+  'chroot',
+  'unbuffer',
+  'strace',
+  'ltrace',
+]);
+
 /**
  * Commands that run or evaluate their arguments (as code, as a command, or as an arithmetic or
  * array subscript): a wildcard rule never reaches through them, only an exact rule allows them.
  */
-export const EVALUATING_COMMANDS = new Set([
+export const EVALUATING_COMMANDS: ReadonlySet<string> = new Set([
   'eval',
   'source',
   '.',
-  'exec',
-  'command',
-  'builtin',
   'trap',
   'let',
   'declare',
@@ -106,27 +129,9 @@ export const EVALUATING_COMMANDS = new Set([
   'zsh',
   'dash',
   'ksh',
-  'env',
-  'sudo',
-  'doas',
   'su',
-  'xargs',
-  'nice',
-  'nohup',
-  'timeout',
-  'time',
-  'stdbuf',
-  'setsid',
-  'ionice',
-  'chrt',
-  'taskset',
-  'watch',
-  'flock',
-  'chroot',
-  'unbuffer',
-  'strace',
-  'ltrace',
   'find',
+  ...COMMAND_WRAPPERS,
 ]);
 
 const OUTPUT_OPS = new Set(['>', '>>', '>|', '&>', '&>>', '<>']);

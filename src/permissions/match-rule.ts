@@ -1,5 +1,5 @@
 import type { ToolCall } from '../../machines/types.js';
-import { splitCommand, type ParsedCommand, type SimpleCommand } from './bash-command.js';
+import { COMMAND_WRAPPERS, splitCommand, type ParsedCommand, type SimpleCommand } from './bash-command.js';
 import { matchPathPattern, resolveToolPath } from './path-glob.js';
 import { isFileTool, ruleNamesTool, type PermissionRule } from './rules.js';
 
@@ -98,31 +98,6 @@ export function isInsideWorkspace(call: ToolCall, workspace: string, realPathOf?
   return paths.real === undefined || (paths.real !== null && resolveToolPath(paths.real, workspace).inside);
 }
 
-/** Commands that run the rest of their words as a command, after options whose values vary. */
-const WRAPPERS = new Set([
-  'sudo',
-  'doas',
-  'env',
-  'command',
-  'exec',
-  'nohup',
-  'builtin',
-  'nice',
-  'time',
-  'timeout',
-  'xargs',
-  'stdbuf',
-  'setsid',
-  'ionice',
-  'chrt',
-  'taskset',
-  'watch',
-  'flock',
-  'chroot',
-  'unbuffer',
-  'strace',
-  'ltrace',
-]);
 const FIND_EXEC = new Set(['-exec', '-execdir', '-ok', '-okdir']);
 
 /**
@@ -140,7 +115,7 @@ function restrictionForms(part: SimpleCommand): string[] {
   };
   const words = command(part.words);
   forms.add(words.join(' '));
-  if (words.length > 0 && WRAPPERS.has(words[0])) {
+  if (words.length > 0 && COMMAND_WRAPPERS.has(words[0])) {
     for (let i = 1; i < words.length; i++) forms.add(command(words.slice(i)).join(' '));
   }
   if (words[0] === 'find') {
