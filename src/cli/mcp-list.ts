@@ -1,4 +1,3 @@
-import { realpathSync } from 'node:fs';
 import path from 'node:path';
 import { resolveMcpServers } from '../mcp/config.js';
 import type { McpServerStatus } from '../mcp/manager.js';
@@ -6,6 +5,8 @@ import { loadSettings, SettingsError } from '../permissions/index.js';
 import { visible } from '../permissions/request-view.js';
 import { sandboxForRun, SandboxUnavailableError } from '../sandbox/index.js';
 import { xagentHome } from '../sessions/layout.js';
+import { resolveWorkspace } from '../run/workspace-dir.js';
+import { UsageError } from '../run/usage-error.js';
 import { USAGE_EXIT_CODE } from './exit-codes.js';
 import { resolveMcpTimeouts } from '../run/run-config.js';
 import { packageVersion } from '../run/version.js';
@@ -28,9 +29,10 @@ export async function runMcpList(options: { cwd?: string; json?: boolean }, stre
   };
   let workspace: string;
   try {
-    workspace = realpathSync(path.resolve(options.cwd ?? process.cwd()));
-  } catch {
-    return fail(`--cwd ${options.cwd} does not exist`);
+    workspace = resolveWorkspace(options.cwd);
+  } catch (error) {
+    if (error instanceof UsageError) return fail(error.message);
+    throw error;
   }
   const home = path.resolve(xagentHome(env));
   let servers: ReturnType<typeof resolveMcpServers>;

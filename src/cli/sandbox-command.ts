@@ -1,9 +1,10 @@
-import { realpathSync } from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
 import { loadSettings, SettingsError } from '../permissions/index.js';
 import { xagentHome } from '../sessions/layout.js';
 import { checkSandbox, createSandbox, resolveSandboxSettings, SandboxUnavailableError, type Sandbox } from '../sandbox/index.js';
+import { resolveWorkspace } from '../run/workspace-dir.js';
+import { UsageError } from '../run/usage-error.js';
 import { USAGE_EXIT_CODE } from './exit-codes.js';
 
 interface Streams {
@@ -43,9 +44,10 @@ async function runSandboxCheck(options: { cwd?: string; json?: boolean }, stream
   };
   let workspace: string;
   try {
-    workspace = realpathSync(path.resolve(options.cwd ?? process.cwd()));
-  } catch {
-    return fail(`--cwd ${options.cwd} does not exist`);
+    workspace = resolveWorkspace(options.cwd);
+  } catch (error) {
+    if (error instanceof UsageError) return fail(error.message);
+    throw error;
   }
   const home = path.resolve(xagentHome(env));
   let sandbox: Sandbox;

@@ -1,4 +1,3 @@
-import { realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { ModelClient } from '../model/types.js';
 import { createScriptedClient, loadModelScript, ModelScriptError } from '../model/scripted.js';
@@ -11,6 +10,7 @@ import { builtinTools } from '../tools/builtin/index.js';
 import { sandboxForRun, SandboxUnavailableError, type Sandbox, type SandboxSettings } from '../sandbox/index.js';
 import { FLAG_NAMES, uniqueToolNames, type RunSpec } from './run-spec.js';
 import { UsageError } from './usage-error.js';
+import { resolveWorkspace } from './workspace-dir.js';
 import type { TaskLimits } from '../engine/limits.js';
 import { parseContextOptions } from './context-options.js';
 import { parseDuration } from './parse-options.js';
@@ -76,17 +76,6 @@ export function resolveMcpTimeouts(env: NodeJS.ProcessEnv): McpTimeouts {
     startupMs: env.MCP_TIMEOUT ? parseDuration(env.MCP_TIMEOUT, 'MCP_TIMEOUT') : 30_000,
     toolMs: env.MCP_TOOL_TIMEOUT ? parseDuration(env.MCP_TOOL_TIMEOUT, 'MCP_TOOL_TIMEOUT') : 120_000,
   };
-}
-
-function resolveWorkspace(dir: string | undefined, what: string): string {
-  const target = path.resolve(dir ?? process.cwd());
-  try {
-    if (!statSync(target).isDirectory()) throw new UsageError(`${what} ${target} is not a directory`);
-    return realpathSync(target);
-  } catch (error) {
-    if (error instanceof UsageError) throw error;
-    throw new UsageError(`${what} ${target} does not exist`);
-  }
 }
 
 export type ModelFactory = (options: { modelId: string; env: NodeJS.ProcessEnv; maxThinkingTokens?: number }) => ModelClient;
