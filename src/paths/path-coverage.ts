@@ -42,24 +42,33 @@ const pending = () => new Promise<never>(() => undefined);
 const variantOf = (event: { type: string; variant?: string }) => event.variant ?? event.type;
 
 type GuardFn = (args: unknown, params: unknown) => boolean;
+export type GuardCounts = Map<string, { true: number; false: number }>;
 
-/** The test machine with quiet actors and guards that count their outcomes into `guards`. */
-function observedMachine(guards: Map<string, { true: number; false: number }>): AnyStateMachine {
-  const original = testMachine.implementations.guards as Record<string, GuardFn>;
-  const counted = Object.fromEntries(
+/**
+ * The machine with each guard wrapped to count its outcomes into `counts`: the coverage of
+ * `xagent paths` and of the generated path tests is measured on the real guards.
+ * @example const counts: GuardCounts = new Map(); const counted = withGuardCounts(queryEngine, counts);
+ */
+export function withGuardCounts<M extends AnyStateMachine>(machine: M, counts: GuardCounts): M {
+  const original = machine.implementations.guards as Record<string, GuardFn>;
+  const guards = Object.fromEntries(
     Object.entries(original).map(([name, guard]) => [
       name,
       (args: unknown, params: unknown) => {
         const outcome = guard(args, params);
-        const c = guards.get(name) ?? { true: 0, false: 0 };
+        const c = counts.get(name) ?? { true: 0, false: 0 };
         c[outcome ? 'true' : 'false']++;
-        guards.set(name, c);
+        counts.set(name, c);
         return outcome;
       },
     ]),
   );
-  return testMachine.provide({
-    guards: counted,
+  return machine.provide({ guards }) as M;
+}
+
+/** The test machine with quiet actors and guards that count their outcomes into `guards`. */
+function observedMachine(guards: GuardCounts): AnyStateMachine {
+  return withGuardCounts(testMachine, guards).provide({
     actors: {
       callModel: fromPromise(pending),
       askPermission: fromPromise(pending),

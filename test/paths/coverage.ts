@@ -3,6 +3,7 @@ import { ENGINE_STATES, queryEngine } from '../../machines/query-engine.js';
 import { STOP_REASONS, type StopReason } from '../../machines/types.js';
 import { chartTransitions, eventLabel } from '../../src/diagram/chart-graph.js';
 import { ALL_VARIANTS } from '../../src/paths/engine-model.js';
+import { withGuardCounts } from '../../src/paths/path-coverage.js';
 
 /**
  * Outcomes the chart routes the same way but that differ in what the model or the user sees:
@@ -29,8 +30,6 @@ export const OUTCOMES = [
   'tool result is_error',
 ] as const;
 
-type GuardFn = (args: unknown, params: unknown) => boolean;
-
 /**
  * What the replayed paths exercised on the real actor: states entered, transitions taken (by id,
  * from `@xstate.microstep`), both outcomes of every guard, every stop reason and event variant.
@@ -48,20 +47,7 @@ export class Coverage {
 
   /** The machine with each guard wrapped to count its outcomes. */
   instrument<M extends AnyStateMachine>(machine: M): M {
-    const original = machine.implementations.guards as Record<string, GuardFn>;
-    const guards = Object.fromEntries(
-      Object.entries(original).map(([name, guard]) => [
-        name,
-        (args: unknown, params: unknown) => {
-          const outcome = guard(args, params);
-          const counts = this.guards.get(name) ?? { true: 0, false: 0 };
-          counts[outcome ? 'true' : 'false']++;
-          this.guards.set(name, counts);
-          return outcome;
-        },
-      ]),
-    );
-    return machine.provide({ guards }) as M;
+    return withGuardCounts(machine, this.guards);
   }
 
   state(name: string): void {
