@@ -1,6 +1,6 @@
-import { existsSync } from 'node:fs';
-import { chromium, type Browser } from 'playwright-core';
+import { type Browser } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
+import { browserTestsRun, launchChromium } from '../support/chromium.js';
 import type { HooksConfig } from '../../src/hooks/index.js';
 import { inspectorChart } from '../../src/inspector/chart.js';
 import { createHistory } from '../../src/inspector/history.js';
@@ -9,9 +9,6 @@ import { loadSessionHistory } from '../../src/inspector/replay.js';
 import { startInspectorServer } from '../../src/inspector/server.js';
 import { runTask } from '../support/engine-harness.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-const haveChromium = existsSync(CHROMIUM);
-
 const hooks: HooksConfig = {
   PreToolUse: [
     { matcher: 'echo', hooks: [{ type: 'function', name: 'guard', callback: () => ({ decision: 'deny', reason: 'not echo' }) }] },
@@ -19,12 +16,12 @@ const hooks: HooksConfig = {
 };
 const script = [{ content: [{ type: 'tool_use' as const, id: 'toolu_1', name: 'echo', input: { text: 'hi' } }] }, { text: 'ok' }];
 
-describe.skipIf(!haveChromium && !process.env.CI)('hook runs in the inspector page', () => {
+describe.skipIf(!browserTestsRun)('hook runs in the inspector page', () => {
   let browser: Browser | undefined;
   afterAll(async () => browser?.close());
 
   it('lists each hook run in the run log, live and when a recorded session is replayed', async () => {
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu'] });
+    browser = await launchChromium();
     const live = createHistory();
     const run = await runTask(script, { hooks, observe: liveFeed(live, { sessionId: 'hooks', limits: {} }) });
     const replayed = loadSessionHistory(`${run.sessionDir}/trace.jsonl`);

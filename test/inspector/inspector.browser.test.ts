@@ -1,7 +1,8 @@
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CHROMIUM, browserTestsRun, launchChromium } from '../support/chromium.js';
 import { inspectorChart } from '../../src/inspector/chart.js';
 import { createHistory } from '../../src/inspector/history.js';
 import { liveFeed } from '../../src/inspector/live-feed.js';
@@ -9,11 +10,9 @@ import { loadSessionHistory } from '../../src/inspector/replay.js';
 import { startInspectorServer, type InspectorServer } from '../../src/inspector/server.js';
 import { runTask, type Run } from '../support/engine-harness.js';
 
-const CHROMIUM = '/usr/bin/chromium';
 const ARTIFACTS = path.resolve('test-artifacts');
-const haveChromium = existsSync(CHROMIUM);
 // In CI the browser must be there (.ci/run installs it); elsewhere its absence only skips, saying why.
-if (!haveChromium && !process.env.CI) {
+if (!browserTestsRun) {
   console.warn(`inspector.browser.test: skipped because ${CHROMIUM} is missing (apt-get install chromium); in CI it runs.`);
 }
 
@@ -64,7 +63,7 @@ function isSubsequence(needle: string[], haystack: string[]): boolean {
   return k === needle.length;
 }
 
-describe.skipIf(!haveChromium && !process.env.CI)('the inspector in a browser', () => {
+describe.skipIf(!browserTestsRun)('the inspector in a browser', () => {
   let browser: Browser;
   let server: InspectorServer;
   let page: Page;
@@ -73,19 +72,7 @@ describe.skipIf(!haveChromium && !process.env.CI)('the inspector in a browser', 
 
   beforeAll(async () => {
     mkdirSync(ARTIFACTS, { recursive: true });
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    });
+    browser = await launchChromium();
     history = createHistory();
     const feed = liveFeed(history, {
       sessionId: 'browser-test',

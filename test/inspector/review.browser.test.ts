@@ -1,7 +1,8 @@
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { browserTestsRun, launchChromium } from '../support/chromium.js';
 import { inspectorChart } from '../../src/inspector/chart.js';
 import { createHistory } from '../../src/inspector/history.js';
 import { liveFeed } from '../../src/inspector/live-feed.js';
@@ -15,8 +16,6 @@ import { runCli } from '../support/run-cli.js';
  * request that is not a file aborted.
  */
 
-const CHROMIUM = '/usr/bin/chromium';
-const haveChromium = existsSync(CHROMIUM);
 const VIEWPORT = { width: 1280, height: 800 };
 const SECRET = 'sk-ant-api03-reviewTESTsecretVALUE0123456789abcdefghij';
 
@@ -77,23 +76,11 @@ async function until(read: () => Promise<unknown>, want: unknown, timeoutMs = 15
   throw new Error(`waited ${timeoutMs} ms for ${JSON.stringify(want)}, last saw ${JSON.stringify(last)}`);
 }
 
-describe.skipIf(!haveChromium && !process.env.CI)('reading a run in the inspector at 1,280 x 800', () => {
+describe.skipIf(!browserTestsRun)('reading a run in the inspector at 1,280 x 800', () => {
   let browser: Browser;
 
   beforeAll(async () => {
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    });
+    browser = await launchChromium();
   });
   afterAll(async () => {
     await browser?.close();

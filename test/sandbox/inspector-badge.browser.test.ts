@@ -1,15 +1,13 @@
-import { existsSync } from 'node:fs';
-import { chromium, type Browser } from 'playwright-core';
+import { type Browser } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
+import { browserTestsRun, launchChromium } from '../support/chromium.js';
 import { SANDBOX_DECIDED_BY } from '../../src/permissions/check-permission.js';
 import { inspectorChart } from '../../src/inspector/chart.js';
 import { createHistory } from '../../src/inspector/history.js';
 import { liveFeed } from '../../src/inspector/live-feed.js';
 import { startInspectorServer, type InspectorServer } from '../../src/inspector/server.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-
-describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI)('the inspector marks sandboxed calls', () => {
+describe.skipIf(!browserTestsRun)('the inspector marks sandboxed calls', () => {
   let browser: Browser | undefined;
   let server: InspectorServer | undefined;
   afterAll(async () => {
@@ -33,18 +31,7 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI)('the inspector marks s
     observe({ type: 'tool_start', call: plain });
     observe({ type: 'tool_result', call: plain, result: { content: 'text', is_error: false } });
     server = await startInspectorServer({ history, chart: inspectorChart });
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-      ],
-    });
+    browser = await launchChromium();
     const page = await browser.newPage();
     await page.goto(server.url);
     const calls = page.locator('[data-testid="tool-call"]');
