@@ -32,6 +32,24 @@ export interface FakeApiOptions {
 const sse = (res: ServerResponse, event: Record<string, unknown> & { type: string }) =>
   res.write(`event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`);
 
+/** The response head and `message_start` every answer begins with. */
+function startMessage(res: ServerResponse, n: number): void {
+  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', 'request-id': `req_bench_${n}` });
+  sse(res, {
+    type: 'message_start',
+    message: {
+      id: `msg_bench_${n}`,
+      type: 'message',
+      role: 'assistant',
+      model: 'claude-bench',
+      content: [],
+      stop_reason: null,
+      stop_sequence: null,
+      usage: { input_tokens: 1, output_tokens: 1 },
+    },
+  });
+}
+
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /**
@@ -54,20 +72,7 @@ export async function startFakeApi(options: FakeApiOptions): Promise<FakeApi> {
   });
 
   async function answer(res: ServerResponse, n: number): Promise<void> {
-    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', 'request-id': `req_bench_${n}` });
-    sse(res, {
-      type: 'message_start',
-      message: {
-        id: `msg_bench_${n}`,
-        type: 'message',
-        role: 'assistant',
-        model: 'claude-bench',
-        content: [],
-        stop_reason: null,
-        stop_sequence: null,
-        usage: { input_tokens: 1, output_tokens: 1 },
-      },
-    });
+    startMessage(res, n);
     sse(res, { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } });
     for (const text of options.deltas(n)) {
       if (options.spacingMs) await sleep(options.spacingMs);
@@ -82,20 +87,7 @@ export async function startFakeApi(options: FakeApiOptions): Promise<FakeApi> {
   }
 
   function answerTool(res: ServerResponse, n: number, call: NonNullable<FakeApiOptions['toolCall']>): void {
-    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', 'request-id': `req_bench_${n}` });
-    sse(res, {
-      type: 'message_start',
-      message: {
-        id: `msg_bench_${n}`,
-        type: 'message',
-        role: 'assistant',
-        model: 'claude-bench',
-        content: [],
-        stop_reason: null,
-        stop_sequence: null,
-        usage: { input_tokens: 1, output_tokens: 1 },
-      },
-    });
+    startMessage(res, n);
     sse(res, {
       type: 'content_block_start',
       index: 0,
