@@ -10,6 +10,7 @@ import { build } from 'esbuild';
 import { chmodSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { sdkGlobalsPlugin } from './sdk-globals-plugin.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 /** The repository root, from dist/scripts/ (compiled) or scripts/ (source). */
@@ -42,6 +43,7 @@ const result = await build({
   metafile: true,
   logLevel: 'warning',
   legalComments: 'none',
+  plugins: [sdkGlobalsPlugin(path.join(root, 'src/model/sdk-globals.ts'))],
 });
 chmodSync(path.join(outdir, 'bin/xagent.js'), 0o755);
 // Read by test/cli/bundle.test.ts (which chunks the entry loads eagerly); not shipped.

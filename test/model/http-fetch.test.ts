@@ -2,6 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { nodeHttpFetch } from '../../src/model/http-fetch.js';
+import { LiteHeaders } from '../../src/model/lite-headers.js';
 
 let server: Server | undefined;
 afterEach(async () => {
@@ -39,6 +40,39 @@ describe('nodeHttpFetch (the SDK transport)', () => {
     expect(response.headers.get('request-id')).toBe('req_1');
     expect(response.headers.get('x-echo')).toBe('POST k1');
     expect(await response.text()).toBe('data: one\n\ndata: {"a":1}\n\n');
+    expect(response.bodyUsed).toBe(true);
+    await expect(response.text()).rejects.toThrow('already been read');
+  });
+
+  it('sends headers given as LiteHeaders, undici Headers or pairs, and reads repeated response headers', async () => {
+    const { url } = await serve((req, res) => {
+      res.setHeader('set-cookie', ['a=1', 'b=2']);
+      res.setHeader('x-seen', `${req.headers['x-one']}|${req.headers['x-two']}`);
+      res.end();
+    });
+    for (const headers of [
+      new LiteHeaders({ 'X-One': '1', 'x-two': '2' }),
+      new Headers({ 'x-one': '1', 'X-Two': '2' }),
+      [
+        ['x-one', '1'],
+        ['x-two', '2'],
+      ] as [string, string][],
+    ]) {
+      const response = await nodeHttpFetch(url, { headers });
+      expect(response.headers.get('x-seen')).toBe('1|2');
+      expect(response.headers.getSetCookie()).toEqual(['a=1', 'b=2']);
+    }
+  });
+
+  it('answers 204 with no body, as a Response would', async () => {
+    const { url } = await serve((_req, res) => {
+      res.statusCode = 204;
+      res.end();
+    });
+    const response = await nodeHttpFetch(url);
+    expect(response.status).toBe(204);
+    expect(response.body).toBeNull();
+    expect(await response.text()).toBe('');
   });
 
   it('reuses one kept-alive connection for consecutive requests', async () => {
@@ -67,9 +101,10 @@ describe('nodeHttpFetch (the SDK transport)', () => {
 
     const late = new AbortController();
     const response = await nodeHttpFetch(url, { signal: late.signal });
-    const reader = response.body!.getReader();
-    expect(new TextDecoder().decode((await reader.read()).value)).toBe('first');
+    // The body is node:http's stream (the SDK iterates it), not a WHATWG stream.
+    const chunks = (response.body as unknown as AsyncIterable<Buffer>)[Symbol.asyncIterator]();
+    expect(String((await chunks.next()).value)).toBe('first');
     late.abort();
-    await expect(reader.read()).rejects.toThrow();
+    await expect(chunks.next()).rejects.toThrow();
   });
 });

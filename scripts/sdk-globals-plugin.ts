@@ -1,0 +1,30 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { Plugin } from 'esbuild';
+
+const SDK_MODULE = /[\\/]node_modules[\\/]@anthropic-ai[\\/]sdk[\\/].*\.mjs$/;
+const NAMES = ['Headers', 'FormData'] as const;
+
+/**
+ * An esbuild plugin: inside the Anthropic SDK's modules only, `Headers` and `FormData` name our
+ * stand-ins (src/model/sdk-globals.ts) instead of Node's globals, by prepending an import that
+ * shadows the global in that module. On Node 20 those globals load undici, ~20 ms before the
+ * first model request, and undici's Headers costs CPU on every request (bench/README.md).
+ * Everything else in the bundle (the MCP SDK's HTTP transport, our fallback `fetch`) keeps the
+ * real globals.
+ * @example build({ ..., plugins: [sdkGlobalsPlugin(path.join(root, 'src/model/sdk-globals.ts'))] })
+ */
+export function sdkGlobalsPlugin(standIns: string): Plugin {
+  return {
+    name: 'sdk-globals',
+    setup(build) {
+      build.onLoad({ filter: SDK_MODULE }, async (args) => {
+        const source = await readFile(args.path, 'utf8');
+        const used = NAMES.filter((name) => new RegExp(`\\b${name}\\b`).test(source));
+        if (used.length === 0) return undefined;
+        const from = JSON.stringify(standIns.split(path.sep).join('/'));
+        return { contents: `import { ${used.join(', ')} } from ${from};\n${source}`, loader: 'js', resolveDir: path.dirname(args.path) };
+      });
+    },
+  };
+}

@@ -1,0 +1,26 @@
+/**
+ * The bundle's stand-ins for the fetch globals inside the Anthropic SDK's modules
+ * (scripts/sdk-globals-plugin.ts imports these under the globals' names there, nowhere else).
+ *
+ * On Node 20 the first touch of `Headers` or `FormData` loads undici (~20 ms before the first
+ * request). The SDK builds headers for every request and asks `body instanceof FormData` of every
+ * body; neither needs undici: headers are LiteHeaders, and `FormData` here answers `instanceof`
+ * by the object's tag and builds a real FormData only when something (a file upload) constructs
+ * one, which loads undici then and only then.
+ */
+import { LiteHeaders } from './lite-headers.js';
+
+export { LiteHeaders as Headers };
+
+/** `instanceof` by the object's tag, without loading undici; `new FormData()` builds the real one. */
+export class FormData {
+  static [Symbol.hasInstance](value: unknown): boolean {
+    return typeof value === 'object' && value !== null && Object.prototype.toString.call(value) === '[object FormData]';
+  }
+
+  constructor(...args: ConstructorParameters<typeof globalThis.FormData>) {
+    // A constructor may return another object: the caller gets undici's FormData, loaded now.
+    // biome-ignore lint/correctness/noConstructorReturn: returning the real FormData is the point
+    return new globalThis.FormData(...args);
+  }
+}
