@@ -17,7 +17,8 @@ import type { ModelResponse } from '../../machines/types.js';
 import { classifyFailure, finalError } from './anthropic-errors.js';
 import { ModelError } from './errors.js';
 import { nodeHttpFetch } from './http-fetch.js';
-import { buildRequestBody, type MessagesRequestBody } from './request.js';
+import { requestMaxTokens } from './request.js';
+import { RequestEncoder } from './request-encoder.js';
 import { abortReason, DEFAULT_RETRY_TIMING, retryDelayMs, sleep, type RetryTiming } from './retry-policy.js';
 import { ResponseAssembler } from './stream-assembler.js';
 import type { ModelClient, ModelRequest } from './types.js';
@@ -88,20 +89,24 @@ export function createAnthropicClient(options: AnthropicClientOptions): ModelCli
   const timing: RetryTiming = { ...DEFAULT_RETRY_TIMING, ...options.retryTiming };
   const maxRetries = options.maxRetries ?? DEFAULT_MAX_RETRIES;
   const maxTokens = options.maxTokens ?? DEFAULT_MAX_TOKENS;
+  const encoder = new RequestEncoder();
 
   return {
     name: `anthropic:${options.model}`,
     modelId: options.model,
     async createMessage(request: ModelRequest): Promise<ModelResponse> {
-      const body = buildRequestBody({
+      const thinkingBudget = options.maxThinkingTokens ?? 0;
+      const body = encoder.encode({
         model: options.model,
         maxTokens,
         system: request.system,
         messages: request.messages,
         tools: request.tools,
         cache: options.promptCaching ?? true,
-        thinkingBudget: options.maxThinkingTokens ?? 0,
+        thinkingBudget,
       });
+      // What the SDK reads from the params besides the body (its model warnings); the body it sends is `body`.
+      const params: RequestParams = { model: options.model, max_tokens: requestMaxTokens(maxTokens, thinkingBudget), stream: true, messages: [] };
       for (let attempt = 0; ; attempt++) {
         if (request.signal.aborted) throw abortReason(request.signal);
         let streamedText = false;
@@ -110,7 +115,7 @@ export function createAnthropicClient(options: AnthropicClientOptions): ModelCli
           request.onTextDelta?.(text);
         };
         try {
-          return await streamOnce({ sdk, body, signal: request.signal, onTextDelta, onThinkingDelta: request.onThinkingDelta });
+          return await streamOnce({ sdk, params, body, signal: request.signal, onTextDelta, onThinkingDelta: request.onThinkingDelta });
         } catch (error) {
           if (request.signal.aborted) throw abortReason(request.signal);
           const failure = classifyFailure(error);
@@ -127,22 +132,31 @@ export function createAnthropicClient(options: AnthropicClientOptions): ModelCli
   };
 }
 
+type RequestParams = MessageCreateParamsStreaming;
+
+/**
+ * One attempt. The body goes as JSON text through the SDK's `body` request option (with its
+ * content type, the SDK sends a string body as it is): the SDK still builds the request's URL,
+ * headers, timeout and error mapping, and reads the stream; RequestEncoder made the text without
+ * re-serialising the conversation. `params` carry no messages, so the SDK does not walk them
+ * looking for its own helpers' markers, which our messages never carry.
+ */
 async function streamOnce({
   sdk,
+  params,
   body,
   signal,
   onTextDelta,
   onThinkingDelta,
 }: {
   sdk: MessagesClient;
-  body: MessagesRequestBody;
+  params: RequestParams;
+  body: string;
   signal: AbortSignal;
   onTextDelta: (text: string) => void;
   onThinkingDelta?: (thinking: string) => void;
 }): Promise<ModelResponse> {
-  // Our Message/ToolSpec types are structurally the API's; the SDK's own unions are narrower than `unknown` inputs.
-  const params = body as unknown as MessageCreateParamsStreaming;
-  const stream = await sdk.messages.create(params, { signal, maxRetries: 0 });
+  const stream = await sdk.messages.create(params, { signal, maxRetries: 0, body, headers: { 'content-type': 'application/json' } });
   const assembler = new ResponseAssembler(onTextDelta, onThinkingDelta);
   // The SDK ends iteration quietly when its request is aborted, so the signal is checked after the loop.
   for await (const event of stream) assembler.handle(event);

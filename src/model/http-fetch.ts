@@ -38,6 +38,8 @@ export async function nodeHttpFetch(input: string | URL | Request, init: Request
   const signal = init.signal ?? undefined;
   signal?.throwIfAborted();
   const headers = outgoingHeaders(init.headers);
+  // A known length, as fetch sends for a string body: one write of head and body, no chunk framing.
+  if (typeof body === 'string' && headers['content-length'] === undefined) headers['content-length'] = Buffer.byteLength(body);
   return new Promise<Response>((resolve, reject) => {
     const options = { method: init.method ?? 'GET', headers, agent: secure ? agents.https : agents.http, ...(signal ? { signal } : {}) };
     const req = (secure ? httpsRequest : httpRequest)(url, options, (res) => {

@@ -29,22 +29,7 @@ export interface MessagesRequestBody {
 /** Room for the answer itself when thinking takes `budget_tokens` of max_tokens. */
 export const ANSWER_TOKENS_BEYOND_THINKING = 4096;
 
-/**
- * The request body for one streamed model round. Never carries temperature/top_p/top_k:
- * the API version the SDK sends rejects them. With `cache` (the default) it carries the prompt
- * caching breakpoints (see cache-breakpoints.ts); with `thinkingBudget` > 0 it asks for extended
- * thinking, raising max_tokens above the budget as the API requires.
- * @example buildRequestBody({ model: 'claude-x', maxTokens: 4096, system: '', messages, tools: [] })
- */
-export function buildRequestBody({
-  model,
-  maxTokens,
-  system,
-  messages,
-  tools,
-  cache = true,
-  thinkingBudget = 0,
-}: {
+export interface BuildRequestArgs {
   model: string;
   maxTokens: number;
   system: string;
@@ -52,18 +37,43 @@ export function buildRequestBody({
   tools: readonly ToolSpec[];
   cache?: boolean;
   thinkingBudget?: number;
-}): MessagesRequestBody {
+}
+
+/**
+ * The request body for one streamed model round. Never carries temperature/top_p/top_k:
+ * the API version the SDK sends rejects them. With `cache` (the default) it carries the prompt
+ * caching breakpoints (see cache-breakpoints.ts); with `thinkingBudget` > 0 it asks for extended
+ * thinking, raising max_tokens above the budget as the API requires.
+ * The client sends it as text made by RequestEncoder, which must match `JSON.stringify` of this.
+ * @example buildRequestBody({ model: 'claude-x', maxTokens: 4096, system: '', messages, tools: [] })
+ */
+export function buildRequestBody({ model, maxTokens, system, messages, tools, cache = true, thinkingBudget = 0 }: BuildRequestArgs): MessagesRequestBody {
   const normalized = normalizeMessages(messages);
   const body: MessagesRequestBody = {
     model,
-    max_tokens: thinkingBudget > 0 ? Math.max(maxTokens, thinkingBudget + ANSWER_TOKENS_BEYOND_THINKING) : maxTokens,
+    max_tokens: requestMaxTokens(maxTokens, thinkingBudget),
     messages: cache ? markLatestMessage(normalized) : normalized,
     stream: true,
   };
-  if (system.trim() !== '') body.system = cache ? markSystem(system) : system;
-  if (tools.length > 0) body.tools = cache ? markTools(tools.map(normalizeTool)) : tools.map(normalizeTool);
+  if (system.trim() !== '') body.system = requestSystem(system, cache);
+  if (tools.length > 0) body.tools = requestTools(tools, cache);
   if (thinkingBudget > 0) body.thinking = { type: 'enabled', budget_tokens: thinkingBudget };
   return body;
+}
+
+/** max_tokens, raised above a thinking budget as the API requires. */
+export function requestMaxTokens(maxTokens: number, thinkingBudget: number): number {
+  return thinkingBudget > 0 ? Math.max(maxTokens, thinkingBudget + ANSWER_TOKENS_BEYOND_THINKING) : maxTokens;
+}
+
+/** The system prompt as sent: one text block with a breakpoint when caching. */
+export function requestSystem(system: string, cache: boolean): string | SystemBlock[] {
+  return cache ? markSystem(system) : system;
+}
+
+/** The tools as sent: each with an object schema, a breakpoint on the last when caching. */
+export function requestTools(tools: readonly ToolSpec[], cache: boolean): CachedTool[] {
+  return cache ? markTools(tools.map(normalizeTool)) : tools.map(normalizeTool);
 }
 
 /**
@@ -95,11 +105,11 @@ function toolResultsFirst(content: Block[]): Block[] {
   return [...results, ...content.filter((block) => block.type !== 'tool_result')];
 }
 
-function isEmptyText(block: Block): boolean {
+export function isEmptyText(block: Block): boolean {
   return block.type === 'text' && (typeof block.text !== 'string' || block.text === '');
 }
 
-function normalizeBlock(block: Block): Block {
+export function normalizeBlock(block: Block): Block {
   if (block.type !== 'tool_result') return block;
   const content = toolResultText(block.content);
   // The API rejects an empty string in an is_error result; say so instead of sending nothing.

@@ -1,0 +1,110 @@
+import { describe, expect, it } from 'vitest';
+import type { Message } from '../../machines/types.js';
+import { buildRequestBody, type BuildRequestArgs } from '../../src/model/request.js';
+import { RequestEncoder } from '../../src/model/request-encoder.js';
+import type { ToolSpec } from '../../src/model/types.js';
+
+type Block = Message['content'][number];
+
+/** A small deterministic generator (mulberry32), so a failure names a seed that reproduces it. */
+function random(seed: number): () => number {
+  let a = seed;
+  return () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** Every kind of block normalizeMessages treats specially: empty text, non-string results, thinking. */
+function block(next: () => number, n: number): Block {
+  const pick = Math.floor(next() * 9);
+  switch (pick) {
+    case 0:
+      return { type: 'text', text: '' };
+    case 1:
+      return { type: 'text', text: `text ${n} "quoted" \u00e9\n` };
+    case 2:
+      return { type: 'tool_use', id: `toolu_${n}`, name: 'read_file', input: { path: `f${n}.txt`, nested: { a: [1, 2] } } };
+    case 3:
+      return { type: 'tool_result', tool_use_id: `toolu_${n}`, content: `result ${n}` };
+    case 4:
+      return { type: 'tool_result', tool_use_id: `toolu_${n}`, content: '', is_error: true };
+    case 5:
+      return { type: 'tool_result', tool_use_id: `toolu_${n}`, content: [{ type: 'text', text: 'part' }, { type: 'image' }] } as Block;
+    case 6:
+      return { type: 'thinking', thinking: `thought ${n}`, signature: `sig${n}` } as Block;
+    case 7:
+      return { type: 'redacted_thinking', data: `data${n}` } as Block;
+    default:
+      return { type: 'tool_result', tool_use_id: `toolu_${n}`, content: { odd: n } } as Block;
+  }
+}
+
+function conversation(seed: number, length: number): Message[] {
+  const next = random(seed);
+  const messages: Message[] = [];
+  for (let i = 0; i < length; i++) {
+    const role = next() < 0.6 ? (i % 2 === 0 ? 'user' : 'assistant') : next() < 0.5 ? 'user' : 'assistant';
+    const count = Math.floor(next() * 4);
+    messages.push({ role, content: Array.from({ length: count }, (_, j) => block(next, i * 10 + j)) });
+  }
+  return messages;
+}
+
+const tools: ToolSpec[] = [
+  { name: 'read_file', description: 'Reads a file', input_schema: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] } },
+  { name: 'odd', description: 'A schema without a type', input_schema: { properties: {} } as ToolSpec['input_schema'] },
+];
+
+const variants: Array<Omit<BuildRequestArgs, 'messages'>> = [
+  { model: 'claude-x', maxTokens: 8192, system: 'You are xagent.', tools },
+  { model: 'claude-x', maxTokens: 8192, system: 'You are xagent.', tools, cache: false },
+  { model: 'claude-x', maxTokens: 1024, system: '  ', tools: [], thinkingBudget: 2048 },
+  { model: 'claude-"quoted"', maxTokens: 100, system: '', tools, cache: true, thinkingBudget: 0 },
+];
+
+describe('RequestEncoder', () => {
+  it('writes exactly JSON.stringify(buildRequestBody(...)) for generated conversations, every round of a growing one', () => {
+    for (let seed = 1; seed <= 60; seed++) {
+      const all = conversation(seed, 40);
+      for (const variant of variants) {
+        const encoder = new RequestEncoder();
+        // Round by round, as a session grows: cached blocks must not keep a breakpoint they had when newest.
+        for (let length = 0; length <= all.length; length += 1 + (seed % 4)) {
+          const args = { ...variant, messages: all.slice(0, length) };
+          const expected = JSON.stringify(buildRequestBody(args));
+          expect(encoder.encode(args), `seed ${seed}, length ${length}, ${JSON.stringify(variant).slice(0, 60)}`).toBe(expected);
+        }
+      }
+    }
+  });
+
+  it('leaves the messages as they were', () => {
+    const messages = conversation(7, 30);
+    const before = JSON.stringify(messages);
+    new RequestEncoder().encode({ ...variants[0]!, messages });
+    expect(JSON.stringify(messages)).toBe(before);
+  });
+
+  it('serialises each block once, however many rounds resend it', () => {
+    const messages = conversation(3, 20);
+    let stringified = 0;
+    const counted = messages.map((m) => ({
+      role: m.role,
+      content: m.content.map((b) => ({
+        ...b,
+        toJSON() {
+          stringified++;
+          const { toJSON: _, ...rest } = this as Block & { toJSON?: unknown };
+          return rest;
+        },
+      })),
+    })) as Message[];
+    const encoder = new RequestEncoder();
+    for (let round = 0; round < 5; round++) encoder.encode({ ...variants[1]!, messages: counted });
+    const blocks = counted.reduce((n, m) => n + m.content.length, 0);
+    expect(stringified).toBeLessThanOrEqual(blocks);
+  });
+});
