@@ -1,24 +1,28 @@
 import { createRequire } from 'node:module';
-import type { Ajv, ErrorObject, ValidateFunction } from 'ajv';
+import type { Ajv, ErrorObject } from 'ajv';
 import type { ToolCall, ToolResult, Validation } from '../../machines/types.js';
 import type { ToolSpec } from '../model/types.js';
+import { type InputValidator, precompiledValidator } from './builtin/input-validators.js';
 import { capResult } from './truncate.js';
 import type { Tool } from './types.js';
 import { inputDepthProblem } from './input-depth.js';
+import { VALIDATOR_OPTIONS } from './validator-options.js';
 
-// ajv is ~25 ms of CommonJS to load: required on the first validation, not at start-up, so
-// `--version` and the first model request do not wait for it.
+// ajv is ~30 ms of CommonJS to load: required on the first validation of a tool that is not a
+// built-in (those were compiled ahead of time), not at start-up, so `--version`, the first model
+// request and a session with only built-in tools do not wait for it.
 const require = createRequire(import.meta.url);
 const loadAjv = (): typeof Ajv => (require('ajv') as typeof import('ajv')).Ajv;
 
 /**
  * The tools a task may use: their specs for the model, input validation, execution.
- * Schemas are compiled once, on first use, with every error reported.
+ * Built-in tools use validators compiled at build time (npm run validators); any other schema is
+ * compiled by ajv once, on first use. Either way every error is reported.
  * @example const registry = new ToolRegistry(builtinTools()); registry.validate(call);
  */
 export class ToolRegistry {
   private readonly tools = new Map<string, Tool>();
-  private readonly validators = new Map<string, ValidateFunction>();
+  private readonly validators = new Map<string, InputValidator>();
   private ajv: Ajv | undefined;
 
   constructor(tools: readonly Tool[]) {
@@ -68,14 +72,15 @@ export class ToolRegistry {
     return capResult(await tool.execute({ input: call.input, signal: options.signal, workspace: options.workspace }));
   }
 
-  private validator(tool: Tool): ValidateFunction {
+  private validator(tool: Tool): InputValidator {
     let validateInput = this.validators.get(tool.name);
     if (!validateInput) {
-      // validateSchema: false skips compiling JSON Schema's meta-schema (~60 ms of CPU at the first
-      // tool call); a schema that cannot compile still throws here.
-      // logger: false: a schema from an MCP server with formats ajv does not know must not print over the UI.
-      this.ajv ??= new (loadAjv())({ allErrors: true, strict: false, verbose: true, validateSchema: false, logger: false });
-      validateInput = this.ajv.compile(tool.inputSchema);
+      validateInput = precompiledValidator(tool);
+      if (!validateInput) {
+        // A schema that cannot compile throws here (VALIDATOR_OPTIONS skips the meta-schema check).
+        this.ajv ??= new (loadAjv())(VALIDATOR_OPTIONS);
+        validateInput = this.ajv.compile(tool.inputSchema);
+      }
       this.validators.set(tool.name, validateInput);
     }
     return validateInput;
