@@ -106,7 +106,12 @@ export function createAnthropicClient(options: AnthropicClientOptions): ModelCli
         thinkingBudget,
       });
       // What the SDK reads from the params besides the body (its model warnings); the body it sends is `body`.
-      const params: RequestParams = { model: options.model, max_tokens: requestMaxTokens(maxTokens, thinkingBudget), stream: true, messages: [] };
+      const params: RequestParams = {
+        model: options.model,
+        max_tokens: requestMaxTokens(maxTokens, thinkingBudget),
+        stream: true,
+        messages: [],
+      };
       for (let attempt = 0; ; attempt++) {
         if (request.signal.aborted) throw abortReason(request.signal);
         let streamedText = false;
@@ -135,9 +140,9 @@ export function createAnthropicClient(options: AnthropicClientOptions): ModelCli
 type RequestParams = MessageCreateParamsStreaming;
 
 /**
- * One attempt. The body goes as JSON text through the SDK's `body` request option (with its
- * content type, the SDK sends a string body as it is): the SDK still builds the request's URL,
- * headers, timeout and error mapping, and reads the stream; RequestEncoder made the text without
+ * One attempt. The body goes as JSON bytes through the SDK's `body` request option (the SDK
+ * sends bytes as they are; the content type is ours): the SDK still builds the request's URL,
+ * headers, timeout and error mapping, and reads the stream; RequestEncoder made the bytes without
  * re-serialising the conversation. `params` carry no messages, so the SDK does not walk them
  * looking for its own helpers' markers, which our messages never carry.
  */
@@ -151,7 +156,7 @@ async function streamOnce({
 }: {
   sdk: MessagesClient;
   params: RequestParams;
-  body: string;
+  body: Buffer;
   signal: AbortSignal;
   onTextDelta: (text: string) => void;
   onThinkingDelta?: (thinking: string) => void;

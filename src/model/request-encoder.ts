@@ -1,14 +1,14 @@
 /**
- * The request body as JSON text, byte for byte `JSON.stringify(buildRequestBody(args))`, without
- * re-serialising the whole conversation every round.
+ * The request body as UTF-8 JSON, byte for byte `JSON.stringify(buildRequestBody(args))`,
+ * without re-serialising the whole conversation every round.
  *
- * Every round resends the conversation, and `JSON.stringify` of it grew with it: ~0.35 ms of
- * CPU per round at 150 rounds, plus normalising and copying every message (bench/README.md,
- * issue 17). A message never changes once the engine has appended it, so each block's JSON is
- * computed once and kept, keyed by the block object itself; a round then only joins strings.
- * What differs from round to round is recomputed: the merge of same-role neighbours, the
- * tool-results-first order and the rolling cache breakpoint on the newest message.
- * `buildRequestBody` stays the reference: tests compare the two on generated conversations.
+ * Every round resends the conversation. `JSON.stringify` of all of it, the string copies around
+ * it (length, header prepend, UTF-8 encoding) and normalising every message grew with it: ~0.5 ms
+ * of CPU and four 150 kB copies on the heap per round at 150 rounds (bench/README.md, issue 17).
+ * A message never changes once the engine has appended it, so its JSON is made once and kept;
+ * a round makes only what changes: the newest message (it carries the rolling cache breakpoint)
+ * and the merge of a message into its same-role neighbour. `buildRequestBody` stays the
+ * reference: tests compare the two on generated conversations, round by round.
  */
 import type { Message } from '../../machines/types.js';
 import { EPHEMERAL } from './cache-breakpoints.js';
@@ -17,45 +17,83 @@ import type { ToolSpec } from './types.js';
 
 type Block = Message['content'][number];
 
+/** Consecutive same-role messages, merged into one as the API requires; `members` are the engine's own objects. */
+interface Group {
+  role: Message['role'];
+  members: Message[];
+  blocks: Block[];
+  /** How many input messages, from where the group starts, it covers (empty ones included). */
+  span: number;
+}
+
+const COMMA = Buffer.from(',');
+
 /**
- * One per client: it remembers the JSON of every block it has encoded (weakly, so a dropped
- * conversation's blocks are collected) and of the tool list and system prompt it last saw.
- * @example const encoder = new RequestEncoder(); const json = encoder.encode({ model, maxTokens, system, messages, tools });
+ * One per client. It keeps, weakly (a dropped conversation is collected), the JSON of every block
+ * and the UTF-8 bytes of every merged message but the newest, which carries the rolling cache
+ * breakpoint and so is encoded each round. The body is assembled from those bytes with one copy
+ * (Buffer.concat), off the JavaScript heap: no string of the whole conversation is built.
+ * @example const encoder = new RequestEncoder(); const bytes = encoder.encode({ model, maxTokens, system, messages, tools });
  */
 export class RequestEncoder {
   private readonly blockJson = new WeakMap<Block, string>();
-  private readonly toolsJson = new WeakMap<readonly ToolSpec[], string>();
-  private system: { text: string; cache: boolean; json: string } | undefined;
+  private readonly groupBytes = new WeakMap<Message, { members: Message[]; bytes: Buffer }>();
+  private tail: { system: string; tools: readonly ToolSpec[]; cache: boolean; thinkingBudget: number; bytes: Buffer } | undefined;
+  /** The last round's messages and their groups: the next round usually only appends. */
+  private last: { messages: readonly Message[]; groups: Group[] } = { messages: [], groups: [] };
 
-  encode({ model, maxTokens, system, messages, tools, cache = true, thinkingBudget = 0 }: BuildRequestArgs): string {
-    let json = `{"model":${JSON.stringify(model)},"max_tokens":${requestMaxTokens(maxTokens, thinkingBudget)}`;
-    json += `,"messages":[${this.messages(messages, cache)}],"stream":true`;
-    if (system.trim() !== '') json += `,"system":${this.systemJson(system, cache)}`;
-    if (tools.length > 0) json += `,"tools":${this.toolsJsonOf(tools, cache)}`;
-    if (thinkingBudget > 0) json += `,"thinking":${JSON.stringify({ type: 'enabled', budget_tokens: thinkingBudget })}`;
-    return `${json}}`;
+  encode({ model, maxTokens, system, messages, tools, cache = true, thinkingBudget = 0 }: BuildRequestArgs): Buffer {
+    const chunks: Buffer[] = [
+      Buffer.from(`{"model":${JSON.stringify(model)},"max_tokens":${requestMaxTokens(maxTokens, thinkingBudget)},"messages":[`),
+    ];
+    const groups = this.groups(messages);
+    for (let g = 0; g < groups.length; g++) {
+      if (g > 0) chunks.push(COMMA);
+      const newest = g === groups.length - 1;
+      chunks.push(newest && cache ? Buffer.from(this.groupJson(groups[g]!, true)) : this.storedGroup(groups[g]!));
+    }
+    chunks.push(this.tailBytes(system, tools, cache, thinkingBudget));
+    return Buffer.concat(chunks);
   }
 
-  /** normalizeMessages + markLatestMessage, as text: same-role neighbours merged, tool results first, empty text dropped. */
-  private messages(messages: readonly Message[], cache: boolean): string {
-    const merged: Array<{ role: Message['role']; blocks: Block[] }> = [];
-    for (const message of messages) {
-      const last = merged[merged.length - 1];
-      const into = last && last.role === message.role ? last.blocks : [];
-      const before = into.length;
-      for (const block of message.content) if (!isEmptyText(block)) into.push(block);
-      if (into.length === before) continue;
-      if (into !== last?.blocks) merged.push({ role: message.role, blocks: into });
+  /**
+   * mergedGroups(messages), reusing last round's groups for the messages both rounds share (the
+   * same objects, in order) except the last of them, which a new message may merge into.
+   */
+  private groups(messages: readonly Message[]): Group[] {
+    const { messages: before, groups: kept } = this.last;
+    let shared = 0;
+    while (shared < before.length && shared < messages.length && before[shared] === messages[shared]) shared++;
+    let reused = 0;
+    let covered = 0;
+    for (const group of kept) {
+      if (covered + group.span >= shared) break;
+      covered += group.span;
+      reused++;
     }
-    const parts: string[] = [];
-    for (let m = 0; m < merged.length; m++) {
-      const { role, blocks } = merged[m]!;
-      const ordered = role === 'user' ? toolResultsFirst(blocks) : blocks;
-      const marked = cache && m === merged.length - 1 ? markableIndex(ordered) : -1;
-      const texts = ordered.map((block, i) => (i === marked ? JSON.stringify({ ...normalizeBlock(block), cache_control: EPHEMERAL }) : this.block(block)));
-      parts.push(`{"role":${JSON.stringify(role)},"content":[${texts.join(',')}]}`);
-    }
-    return parts.join(',');
+    const groups = kept.slice(0, reused);
+    groups.push(...mergedGroups(messages, covered));
+    this.last = { messages, groups };
+    return groups;
+  }
+
+  /** A merged message that is not the newest: its bytes never change while its members stay the same objects. */
+  private storedGroup(group: Group): Buffer {
+    const stored = this.groupBytes.get(group.members[0]!);
+    if (stored && sameMembers(stored.members, group.members)) return stored.bytes;
+    const bytes = Buffer.from(this.groupJson(group, false));
+    this.groupBytes.set(group.members[0]!, { members: group.members, bytes });
+    return bytes;
+  }
+
+  /** One merged message as JSON: tool results first in a user message, the breakpoint on its last markable block if asked. */
+  private groupJson({ role, blocks }: Group, marked: boolean): string {
+    const ordered = role === 'user' ? toolResultsFirst(blocks) : blocks;
+    const mark = marked ? markableIndex(ordered) : -1;
+    const texts = ordered.map((block, i) =>
+      i === mark ? JSON.stringify({ ...normalizeBlock(block), cache_control: EPHEMERAL }) : this.block(block),
+    );
+    return `{"role":${JSON.stringify(role)},"content":[${texts.join(',')}]}`;
   }
 
   private block(block: Block): string {
@@ -67,23 +105,55 @@ export class RequestEncoder {
     return json;
   }
 
-  private systemJson(text: string, cache: boolean): string {
-    if (this.system?.text !== text || this.system.cache !== cache) {
-      this.system = { text, cache, json: JSON.stringify(requestSystem(text, cache)) };
-    }
-    return this.system.json;
+  /** Everything after the messages; the same every round of a task (system prompt and tool list are fixed per task). */
+  private tailBytes(system: string, tools: readonly ToolSpec[], cache: boolean, thinkingBudget: number): Buffer {
+    const tail = this.tail;
+    if (tail && tail.system === system && tail.tools === tools && tail.cache === cache && tail.thinkingBudget === thinkingBudget)
+      return tail.bytes;
+    let json = '],"stream":true';
+    if (system.trim() !== '') json += `,"system":${JSON.stringify(requestSystem(system, cache))}`;
+    if (tools.length > 0) json += `,"tools":${JSON.stringify(requestTools(tools, cache))}`;
+    if (thinkingBudget > 0) json += `,"thinking":${JSON.stringify({ type: 'enabled', budget_tokens: thinkingBudget })}`;
+    this.tail = { system, tools, cache, thinkingBudget, bytes: Buffer.from(`${json}}`) };
+    return this.tail.bytes;
   }
+}
 
-  private toolsJsonOf(tools: readonly ToolSpec[], cache: boolean): string {
-    // The engine builds its tool list once per task, so the array itself is the key (with caching on, as sent).
-    if (!cache) return JSON.stringify(requestTools(tools, false));
-    let json = this.toolsJson.get(tools);
-    if (json === undefined) {
-      json = JSON.stringify(requestTools(tools, true));
-      this.toolsJson.set(tools, json);
+/**
+ * normalizeMessages' grouping of messages[from..]: empty text dropped, then empty messages, then
+ * same-role neighbours merged. `span` counts the input messages a group covers, empty ones too.
+ */
+function mergedGroups(messages: readonly Message[], from = 0): Group[] {
+  const groups: Group[] = [];
+  // Empty messages before the first group: they send nothing, and are counted in its span.
+  let leading = 0;
+  for (let i = from; i < messages.length; i++) {
+    const message = messages[i]!;
+    const last = groups[groups.length - 1];
+    const group = last && last.role === message.role ? last : { role: message.role, members: [], blocks: [], span: 0 };
+    const before = group.blocks.length;
+    for (const block of message.content) if (!isEmptyText(block)) group.blocks.push(block);
+    if (group.blocks.length === before) {
+      // An empty message sends nothing and merges nothing; it belongs to the span before it.
+      if (last) last.span++;
+      else leading++;
+      continue;
     }
-    return json;
+    group.members.push(message);
+    group.span++;
+    if (group !== last) {
+      group.span += leading;
+      leading = 0;
+      groups.push(group);
+    }
   }
+  return groups;
+}
+
+function sameMembers(a: readonly Message[], b: readonly Message[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 /** Tool results keep their order among themselves, and so does everything else (as normalizeMessages). */

@@ -47,7 +47,15 @@ export interface BuildRequestArgs {
  * The client sends it as text made by RequestEncoder, which must match `JSON.stringify` of this.
  * @example buildRequestBody({ model: 'claude-x', maxTokens: 4096, system: '', messages, tools: [] })
  */
-export function buildRequestBody({ model, maxTokens, system, messages, tools, cache = true, thinkingBudget = 0 }: BuildRequestArgs): MessagesRequestBody {
+export function buildRequestBody({
+  model,
+  maxTokens,
+  system,
+  messages,
+  tools,
+  cache = true,
+  thinkingBudget = 0,
+}: BuildRequestArgs): MessagesRequestBody {
   const normalized = normalizeMessages(messages);
   const body: MessagesRequestBody = {
     model,

@@ -54,7 +54,11 @@ function conversation(seed: number, length: number): Message[] {
 }
 
 const tools: ToolSpec[] = [
-  { name: 'read_file', description: 'Reads a file', input_schema: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] } },
+  {
+    name: 'read_file',
+    description: 'Reads a file',
+    input_schema: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] },
+  },
   { name: 'odd', description: 'A schema without a type', input_schema: { properties: {} } as ToolSpec['input_schema'] },
 ];
 
@@ -75,8 +79,32 @@ describe('RequestEncoder', () => {
         for (let length = 0; length <= all.length; length += 1 + (seed % 4)) {
           const args = { ...variant, messages: all.slice(0, length) };
           const expected = JSON.stringify(buildRequestBody(args));
-          expect(encoder.encode(args), `seed ${seed}, length ${length}, ${JSON.stringify(variant).slice(0, 60)}`).toBe(expected);
+          expect(encoder.encode(args).toString('utf8'), `seed ${seed}, length ${length}, ${JSON.stringify(variant).slice(0, 60)}`).toBe(
+            expected,
+          );
         }
+      }
+    }
+  });
+
+  it('stays exact when the conversation is replaced or rewritten between rounds (compaction, /clear, a resumed session)', () => {
+    for (let seed = 1; seed <= 30; seed++) {
+      const first = conversation(seed, 30);
+      const other = conversation(seed + 1000, 30);
+      // A compaction keeps the newest messages after a summary: same objects, new head.
+      const compacted = [{ role: 'user' as const, content: [{ type: 'text' as const, text: 'summary' }] }, ...first.slice(20)];
+      const encoder = new RequestEncoder();
+      for (const messages of [
+        first.slice(0, 25),
+        other.slice(0, 10),
+        first,
+        compacted,
+        [...compacted, ...other.slice(0, 3)],
+        first.slice(0, 5),
+        [],
+      ]) {
+        const args = { ...variants[seed % variants.length]!, messages };
+        expect(encoder.encode(args).toString('utf8'), `seed ${seed}`).toBe(JSON.stringify(buildRequestBody(args)));
       }
     }
   });
