@@ -129,12 +129,19 @@ export function chartTransitions(machine: AnyStateMachine): ChartTransition[] {
   });
 }
 
+const transitionIds = new WeakMap<AnyTransitionDefinition, string>();
+
 /** The id of a transition the actor took (from an `@xstate.microstep` inspection event). */
 export function transitionId(transition: AnyTransitionDefinition): string {
-  const node = transition.source;
-  const from = stateId(node);
-  const candidates = transition.eventType === '' ? (node.always ?? []) : (node.transitions.get(transition.eventType) ?? []);
-  return `${from}:${transition.eventType || 'always'}:${candidates.indexOf(transition)}`;
+  // Asked for on every microstep of every run (trace lines): a transition's id never changes.
+  let id = transitionIds.get(transition);
+  if (id === undefined) {
+    const node = transition.source;
+    const candidates = transition.eventType === '' ? (node.always ?? []) : (node.transitions.get(transition.eventType) ?? []);
+    id = `${stateId(node)}:${transition.eventType || 'always'}:${candidates.indexOf(transition)}`;
+    transitionIds.set(transition, id);
+  }
+  return id;
 }
 
 /** A short label for an edge's trigger: `ABORT`, `done(callModel)`, `error(executeTool)`, `always`. */

@@ -1,6 +1,7 @@
 import { Agent as HttpAgent, request as httpRequest, type OutgoingHttpHeaders } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { HttpResponse } from './http-response.js';
+import { LiteHeaders } from './lite-headers.js';
 
 // Kept-alive connections, as fetch keeps them: every round of a session reuses one socket.
 const agents = { http: new HttpAgent({ keepAlive: true }), https: new HttpsAgent({ keepAlive: true }) };
@@ -9,6 +10,8 @@ const agents = { http: new HttpAgent({ keepAlive: true }), https: new HttpsAgent
 function outgoingHeaders(init: RequestInit['headers']): OutgoingHttpHeaders {
   const headers: OutgoingHttpHeaders = {};
   if (init === undefined || init === null) return headers;
+  // The SDK's own headers (LiteHeaders in the bundle): already lower-case and combined.
+  if (LiteHeaders.isLite(init)) return init.toOutgoing();
   const add = (name: string, value: string) => {
     const key = name.toLowerCase();
     const existing = headers[key];

@@ -31,6 +31,11 @@ export class LiteHeaders {
     }
   }
 
+  /** True for LiteHeaders only (`instanceof` also answers true for undici's Headers). */
+  static isLite(value: unknown): value is LiteHeaders {
+    return typeof value === 'object' && value !== null && Object.getPrototypeOf(value) === LiteHeaders.prototype;
+  }
+
   static [Symbol.hasInstance](value: unknown): boolean {
     return isHeadersObject(value);
   }
@@ -72,6 +77,13 @@ export class LiteHeaders {
   has(name: string): boolean {
     const key = checkedName(name);
     return key === 'set-cookie' ? this.cookies.length > 0 : this.byName.has(key);
+  }
+
+  /** The headers as node:http takes them (names lower-case, set-cookie as an array), without sorting. */
+  toOutgoing(): Record<string, string | string[]> {
+    const out: Record<string, string | string[]> = Object.fromEntries(this.byName);
+    if (this.cookies.length > 0) out['set-cookie'] = [...this.cookies];
+    return out;
   }
 
   getSetCookie(): string[] {

@@ -105,6 +105,18 @@ describe('LiteHeaders reads like the Fetch standard Headers (undici as the oracl
     expect(Object.prototype.toString.call(lite)).toBe('[object Headers]');
   });
 
+  it('hands node:http its headers as a record, lower-case, set-cookie lines as an array', () => {
+    const h = new LiteHeaders([
+      ['X-A', '1'],
+      ['x-a', '2'],
+      ['Set-Cookie', 'a=1'],
+      ['set-cookie', 'b=2'],
+    ]);
+    expect(h.toOutgoing()).toEqual({ 'x-a': '1, 2', 'set-cookie': ['a=1', 'b=2'] });
+    expect(LiteHeaders.isLite(h)).toBe(true);
+    expect(LiteHeaders.isLite(new Headers())).toBe(false);
+  });
+
   it('rejects invalid names and values with a TypeError, as Headers does', () => {
     for (const [name, value] of [
       ['bad name', 'v'],
