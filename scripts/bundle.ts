@@ -43,6 +43,11 @@ const result = await build({
   metafile: true,
   logLevel: 'warning',
   legalComments: 'none',
+  // V8 parses every byte of a chunk it loads: without whitespace and with shorter syntax the start-up
+  // chunks are ~half the size, ~7 ms less to compile before the first request (bench/README.md).
+  // Identifiers are kept, so stack traces still name our functions.
+  minifyWhitespace: true,
+  minifySyntax: true,
   plugins: [sdkGlobalsPlugin(path.join(root, 'src/model/sdk-globals.ts'))],
 });
 chmodSync(path.join(outdir, 'bin/xagent.js'), 0o755);
