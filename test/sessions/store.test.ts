@@ -137,11 +137,11 @@ describe('finding a session', () => {
 });
 
 describe('openSessionForRun', () => {
-  it('opens a new session and records the task in meta.json at start and end', () => {
+  it('opens a new session and records the task in meta.json at start and end', async () => {
     const home = homeWithFixtures();
     const session = openSessionForRun({ home, workspace: '/w', modelId: 'claude-x' });
     expect(session).toMatchObject({ isNew: true, messages: [], warnings: [] });
-    session.startTask('first prompt');
+    await session.startTask('first prompt');
     expect(readMeta(session.dir)).toMatchObject({ meta: { status: 'running', pid: process.pid, first_prompt: 'first prompt', tasks: 1 } });
     session.messages.push(
       { role: 'user', content: [{ type: 'text', text: 'first prompt' }] },
