@@ -155,6 +155,26 @@ describe('openSessionForRun', () => {
     expect(existsSync(path.join(session.dir, 'lock'))).toBe(false);
   });
 
+  it('writes the task start without blocking, and refuses to write the end before the start is on disk', async () => {
+    const session = openSessionForRun({ home: homeWithFixtures(), workspace: '/w' });
+    const started = session.startTask('prompt');
+    expect(() => session.endTask({ reason: 'final_answer' })).toThrow(/await startTask first/);
+    await started;
+    expect(readMeta(session.dir)).toMatchObject({ meta: { status: 'running', tasks: 1 } });
+    session.endTask({ reason: 'final_answer' });
+    expect(readMeta(session.dir)).toMatchObject({ meta: { status: 'idle', tasks: 1 } });
+    session.release();
+  });
+
+  it('rejects when the task start cannot be written, leaving no temporary file behind', async () => {
+    const session = openSessionForRun({ home: homeWithFixtures(), workspace: '/w' });
+    // A folder where meta.json should be: the rename over it fails.
+    mkdirSync(path.join(session.dir, 'meta.json'));
+    await expect(session.startTask('prompt')).rejects.toMatchObject({ code: expect.stringMatching(/^(EISDIR|ENOTEMPTY|EEXIST)$/) });
+    expect(readdirSync(session.dir).filter((name) => name.endsWith('.tmp'))).toEqual([]);
+    session.release();
+  });
+
   it('repairs a session killed during a tool: the audited call keeps its output, the others are interrupted, and the file gets the repair', () => {
     const home = homeWithFixtures('killed-during-tool');
     const session = openSessionForRun({ home, workspace: '/nonexistent/workspace', resume: 'killed-during-tool' });
