@@ -84,14 +84,18 @@ function mayBeInRepository(workspace: string): boolean {
 /**
  * The repository `workspace` is in, with its branch and a short status, or null outside git (or
  * without git). Asynchronous, so the task's start-up (the model client loading, the session's
- * metadata being written) goes on while git runs; branch and status run side by side.
+ * metadata being written) goes on while git runs; the three commands run side by side.
  * @example (await readGitState('/home/me/project'))?.branch // => 'main'
  */
 export async function readGitState(workspace: string): Promise<GitState | null> {
   if (!mayBeInRepository(workspace)) return null;
-  const root = await git(['rev-parse', '--show-toplevel'], workspace);
+  // Side by side: past that check it is nearly always a repository, so the three are rarely wasted.
+  const [root, branch, status] = await Promise.all([
+    git(['rev-parse', '--show-toplevel'], workspace),
+    git(['branch', '--show-current'], workspace),
+    git(['status', '--short'], workspace),
+  ]);
   if (root === null || root === '') return null;
-  const [branch, status] = await Promise.all([git(['branch', '--show-current'], workspace), git(['status', '--short'], workspace)]);
   const lines = (status ?? '').split('\n').filter((l) => l !== '');
   const shown = lines.slice(0, STATUS_LINES);
   if (lines.length > STATUS_LINES) shown.push(`... and ${lines.length - STATUS_LINES} more`);
