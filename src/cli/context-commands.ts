@@ -18,7 +18,7 @@ import type { ToolRegistry } from '../tools/registry.js';
 export interface ContextCommands {
   /** Call with each task's result: the totals /cost shows and the last count /context shows. */
   record(result: QueryResult): void;
-  context(): string;
+  context(): Promise<string>;
   cost(): string;
   compact(signal: AbortSignal): Promise<string>;
 }
@@ -43,8 +43,8 @@ export function contextCommands(
       usage = addUsageTotals(usage, result.usage);
       cost = addCost({ total_cost_usd: cost }, result.total_cost_usd);
     },
-    context() {
-      const { system, instructions } = taskContext();
+    async context() {
+      const { system, instructions } = await taskContext();
       return describeContext({
         messages: session.messages,
         contextWindow: config.contextWindow,
@@ -56,7 +56,7 @@ export function contextCommands(
     async compact(signal) {
       const compaction = await compactBetweenTasks({
         model: config.model,
-        system: taskContext().system,
+        system: (await taskContext()).system,
         tools: tools().specs(),
         messages: session.messages,
         window: config.contextWindow,

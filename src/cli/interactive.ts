@@ -120,9 +120,16 @@ export function startInteractive(run: PreparedRun, io: InteractiveIO): Interacti
     const text = line.trim();
     if (text === '/exit' || text === '/quit') return rl.close();
     if (text === '/help') io.errorOutput.write(`${HELP}\n`);
-    if (text === '/context' || text === '/cost') {
-      io.errorOutput.write(`${text === '/context' ? commands.context() : commands.cost()}\n`);
+    if (text === '/cost') {
+      io.errorOutput.write(`${commands.cost()}\n`);
       return rl.prompt();
+    }
+    if (text === '/context') {
+      // Asks git, as a task's start does (never rejects).
+      return void commands.context().then((shown) => {
+        io.errorOutput.write(`${shown}\n`);
+        if (!closed) rl.prompt();
+      });
     }
     if (text === '/compact') return void runCompact();
     if (!text || text.startsWith('/')) {

@@ -1,3 +1,4 @@
+import { isatty } from 'node:tty';
 import { createTerminalPrompt } from '../permissions/index.js';
 import { UsageError } from './exit-codes.js';
 import { createApiModel } from '../run/model-factory.js';
@@ -18,12 +19,14 @@ async function readStdin(): Promise<string> {
 /** `xagent -p`: one task, rendered in the chosen output format; resolves with the exit code. */
 export async function runPrint(args: string[], raw: RawOptions): Promise<number> {
   const config = resolveRunConfig(raw, args, process.env, createApiModel);
+  // isatty(0), not process.stdin.isTTY: that getter builds a stream for stdin, which a prompt given as an argument never reads.
+  const stdinIsTerminal = isatty(0);
   let prompt = config.prompt;
-  if (!prompt && !process.stdin.isTTY) prompt = (await readStdin()).trim();
+  if (!prompt && !stdinIsTerminal) prompt = (await readStdin()).trim();
   if (!prompt) throw new UsageError('no prompt: give it as an argument (xagent -p "task") or on stdin');
   // A person can answer `ask` only where both the keyboard and the screen are a terminal.
   const askPerson =
-    process.stdin.isTTY && process.stderr.isTTY
+    stdinIsTerminal && process.stderr.isTTY
       ? createTerminalPrompt({ input: process.stdin, output: process.stderr, workspace: config.workspace })
       : undefined;
   const run = await prepareRun(config, { stderr: process.stderr });

@@ -48,7 +48,7 @@ function instructionsSection(files: readonly InstructionFile[]): string | null {
 }
 
 /**
- * @example buildSystemPrompt({ environment: readEnvironment(ws), instructions: loadProjectInstructions({ workspace: ws, repoRoot, home }) })
+ * @example buildSystemPrompt({ environment: await readEnvironment(ws), instructions: loadProjectInstructions({ workspace: ws, repoRoot, home }) })
  */
 export function buildSystemPrompt({
   environment,

@@ -10,11 +10,20 @@ export interface TaskContext {
 }
 
 /**
- * Reads the environment and the instruction files once, for one task.
- * @example const { system, instructions } = loadTaskContext({ workspace, home: process.env.XAGENT_HOME ?? null });
+ * Reads the environment and the instruction files once, for one task. Never rejects: git that
+ * fails or hangs (two seconds at most) gives no git facts, an unreadable file is skipped.
+ * @example const { system, instructions } = await loadTaskContext({ workspace, home: process.env.XAGENT_HOME ?? null });
  */
-export function loadTaskContext({ workspace, home, now }: { workspace: string; home: string | null; now?: Date }): TaskContext {
-  const environment = readEnvironment(workspace, now);
+export async function loadTaskContext({
+  workspace,
+  home,
+  now,
+}: {
+  workspace: string;
+  home: string | null;
+  now?: Date;
+}): Promise<TaskContext> {
+  const environment = await readEnvironment(workspace, now);
   const instructions = loadProjectInstructions({ workspace, repoRoot: environment.git?.root ?? null, home });
   return { system: buildSystemPrompt({ environment, instructions }), environment, instructions };
 }

@@ -8,7 +8,7 @@ import type { PermissionPolicy } from '../permissions/types.js';
 import { noSessionRecord, type SessionSink } from '../sessions/session-writer.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import type { CommandSandbox } from '../tools/types.js';
-import { loadTaskContext } from '../context/task-context.js';
+import { loadTaskContext, type TaskContext } from '../context/task-context.js';
 import { costUsd } from '../model/cost.js';
 import { modelInfo } from '../model/models.js';
 import { estimateTokens } from '../../machines/context-budget.js';
@@ -40,6 +40,11 @@ export interface QueryOptions {
   messages?: Message[];
   /** Replaces the built system prompt (environment, tool guidance, AGENTS.md files). */
   system?: string;
+  /**
+   * This task's context (`loadTaskContext`), when the caller started reading it already: prepareRun
+   * does, so git runs while the session's metadata is written. Default: query() reads it. Ignored with `system`.
+   */
+  taskContext?: Promise<TaskContext>;
   /** XAGENT_HOME, for $XAGENT_HOME/AGENTS.md; default: the XAGENT_HOME environment variable, else none. */
   home?: string | null;
   /** Prompt tokens the model takes; the engine compacts the conversation before passing 80 % of it. Default: the model's window. */
@@ -80,10 +85,12 @@ export async function* query(userInput: string, options: QueryOptions): AsyncGen
   // Compaction replaces the start of the array in place; the last message written tells where the transcript is.
   let lastWritten: Message | undefined = messages[written - 1];
   let seq = 0;
-  // Read once per task: the same system prompt every round is what lets the API cache it.
+  // Read once per task: the same system prompt every round is what lets the API cache it. While git
+  // runs, the event loop is free for what the first request also waits for (the model client loading).
   const taskContext =
     options.system === undefined
-      ? loadTaskContext({ workspace: options.workspace, home: options.home ?? process.env.XAGENT_HOME ?? null })
+      ? await (options.taskContext ??
+          loadTaskContext({ workspace: options.workspace, home: options.home ?? process.env.XAGENT_HOME ?? null }))
       : null;
 
   const system = options.system ?? taskContext!.system;

@@ -6,13 +6,14 @@ import path from 'node:path';
  * Replaces `target` so that a reader (or a process killed half-way) sees the old file or the new
  * one, never a mix. The temporary name carries the pid and random bytes, so two processes writing
  * the same file never share a temporary file; the last rename wins whole.
- * Synchronous: it runs at task start and end (session metadata) and when a person answers
- * "always" (project settings), where the next step needs it on disk. Tools write asynchronously,
+ * Synchronous: it runs at task end (session metadata) and when a person answers "always"
+ * (project settings), where the next step needs it on disk. `write-file-atomic.ts` is the same
+ * write without blocking (task start, while the model client loads). Tools write asynchronously,
  * with their own `src/tools/atomic-write.ts` that also keeps the file's mode.
  * @example writeFileAtomicSync('/home/me/.xagent/sessions/abc/meta.json', '{"schema_version":1}\n');
  */
 export function writeFileAtomicSync(target: string, content: string, options: { mode?: number } = {}): void {
-  const temp = path.join(path.dirname(target), `.${path.basename(target)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+  const temp = tempPathFor(target);
   try {
     const fd = openSync(temp, 'wx', options.mode ?? 0o600);
     try {
@@ -26,4 +27,9 @@ export function writeFileAtomicSync(target: string, content: string, options: { 
     rmSync(temp, { force: true });
     throw error;
   }
+}
+
+/** The temporary file a write of `target` goes through: same folder (so rename is atomic), this process's own name. */
+export function tempPathFor(target: string): string {
+  return path.join(path.dirname(target), `.${path.basename(target)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
 }

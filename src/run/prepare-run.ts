@@ -1,5 +1,6 @@
 import type { AgentEvent, QueryResult } from '../engine/events.js';
 import { query } from '../engine/query.js';
+import { loadTaskContext } from '../context/task-context.js';
 import type { PermissionPolicy } from '../permissions/types.js';
 import { sessionDir } from '../sessions/layout.js';
 import { visible } from '../permissions/request-view.js';
@@ -91,7 +92,9 @@ export async function prepareRun(
     const taskTools = await toolsFor(signal);
     const hooks = sessionStartRan ? config.hooks.filter((hook) => hook.event !== 'SessionStart') : config.hooks;
     sessionStartRan = true;
-    session.startTask(prompt);
+    // Started first, so git runs while meta.json is written and the model client loads; query() awaits it.
+    const taskContext = config.systemPrompt === undefined ? loadTaskContext({ workspace: config.workspace, home: config.home }) : undefined;
+    await session.startTask(prompt);
     const partial = partialAnswer();
     const inspect = inspector?.observerFor(prompt);
     const events = query(prompt, {
@@ -103,6 +106,7 @@ export async function prepareRun(
       contextWindow: config.contextWindow,
       home: config.home,
       ...(config.systemPrompt !== undefined ? { system: config.systemPrompt } : {}),
+      ...(taskContext ? { taskContext } : {}),
       signal,
       sessionId: session.sessionId,
       session: openSessionWriter(sessionDir(config.home, session.sessionId), session.sessionId),

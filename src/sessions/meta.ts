@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { STOP_REASONS, type StopReason, type Usage } from '../../machines/types.js';
+import { writeFileAtomic } from '../files/write-file-atomic.js';
 import { writeFileAtomicSync } from '../files/write-file-atomic-sync.js';
 
 /** The meta.json format this xagent writes. Older versions are read; newer ones are refused. */
@@ -94,7 +95,19 @@ export function parseMeta(value: unknown): MetaRead {
 
 /** Replaces `<dir>/meta.json` atomically: a reader, or a process killed mid-write, never sees half of it. */
 export function writeMeta(dir: string, meta: SessionMeta): void {
-  writeFileAtomicSync(path.join(dir, META_FILE), `${JSON.stringify(meta, null, 2)}\n`);
+  writeFileAtomicSync(path.join(dir, META_FILE), metaText(meta));
+}
+
+/**
+ * `writeMeta` without blocking: at task start, so the model client goes on loading meanwhile.
+ * @example await writeMetaAsync(dir, { ...meta, status: 'running', pid: process.pid });
+ */
+export function writeMetaAsync(dir: string, meta: SessionMeta): Promise<void> {
+  return writeFileAtomic(path.join(dir, META_FILE), metaText(meta));
+}
+
+function metaText(meta: SessionMeta): string {
+  return `${JSON.stringify(meta, null, 2)}\n`;
 }
 
 /** True when a process with this pid exists (it may belong to someone else: EPERM still means alive). */

@@ -7,7 +7,7 @@ import { writeFileAtomicSync } from '../files/write-file-atomic-sync.js';
 import { SessionError } from './errors.js';
 import { healTornTail } from './jsonl.js';
 import { acquireSessionLock } from './lock.js';
-import { META_SCHEMA_VERSION, clipPrompt, readMeta, writeMeta, type SessionMeta } from './meta.js';
+import { META_SCHEMA_VERSION, clipPrompt, readMeta, writeMeta, writeMetaAsync, type SessionMeta } from './meta.js';
 import { pairingProblems, repairPairing } from './repair.js';
 import { deriveMeta, latestSessionFor, resolveSessionId, sessionDir } from './store.js';
 import { AUDIT_FILE, TRACE_FILE, TRANSCRIPT_FILE } from './layout.js';
@@ -35,9 +35,12 @@ export interface RunSession {
   isNew: boolean;
   /** For stderr: torn or skipped lines, repairs made, a different workspace. */
   warnings: string[];
-  /** Call before each task: meta.json says a task is running (and who runs it). */
-  startTask(prompt: string): void;
-  /** Call after each task with its result (after query() has appended to `messages`). */
+  /**
+   * Call before each task and await it before the task runs: meta.json says a task is running (and
+   * who runs it). Asynchronous so the fsync does not block the start of the task (the model client loads meanwhile).
+   */
+  startTask(prompt: string): Promise<void>;
+  /** Call after each task with its result (after query() has appended to `messages`); startTask's write must have ended. */
   endTask(result: { reason: StopReason; usage?: Usage; total_cost_usd?: number | null }): void;
   /** Lets other processes open the session again. */
   release(): void;
@@ -50,7 +53,7 @@ export interface RunSession {
  * written to the transcript, so the file stays the conversation as sent. Throws SessionError.
  * @example
  * const session = openSessionForRun({ home, workspace, resume: raw.resume, continue: raw.continue });
- * session.startTask(prompt);
+ * await session.startTask(prompt);
  * const result = await runOneTask(config, { prompt, sessionId: session.sessionId, messages: session.messages, ... });
  * session.endTask(result);
  * session.release();
@@ -115,10 +118,12 @@ export function openSessionForRun(options: OpenSessionOptions): RunSession {
     status: 'idle',
     pid: null,
   };
-  const save = (changes: Partial<SessionMeta>) => {
+  const update = (changes: Partial<SessionMeta>): SessionMeta => {
     current = { ...current, ...changes, schema_version: META_SCHEMA_VERSION, updated: now() };
-    writeMeta(dir, current);
+    return current;
   };
+  // A task's start is written without blocking; its end (written at once) must not be overtaken by it.
+  let starting: Promise<void> | null = null;
   let released = false;
   return {
     sessionId: id,
@@ -126,25 +131,40 @@ export function openSessionForRun(options: OpenSessionOptions): RunSession {
     messages,
     isNew,
     warnings,
-    startTask: (prompt) =>
-      save({
+    startTask: (prompt) => {
+      const meta = update({
         workspace,
         model: options.modelId ?? current.model,
         first_prompt: current.first_prompt || clipPrompt(prompt),
         tasks: current.tasks + 1,
         status: 'running',
         pid: process.pid,
-      }),
+      });
+      const write = async () => {
+        try {
+          await writeMetaAsync(dir, meta);
+        } finally {
+          starting = null;
+        }
+      };
+      starting = write();
+      return starting;
+    },
     // Counted from the conversation, so rounds of a task whose process died are counted too.
-    endTask: (result) =>
-      save({
-        turns: messages.filter((m) => m.role === 'assistant').length,
-        last_stop_reason: result.reason,
-        status: 'idle',
-        pid: null,
-        ...(result.usage ? { usage: addUsageTotals(current.usage, result.usage) } : {}),
-        ...(result.total_cost_usd !== undefined ? { total_cost_usd: addCost(current, result.total_cost_usd) } : {}),
-      }),
+    endTask: (result) => {
+      if (starting) throw new Error('endTask: await startTask first, so meta.json is written in order');
+      writeMeta(
+        dir,
+        update({
+          turns: messages.filter((m) => m.role === 'assistant').length,
+          last_stop_reason: result.reason,
+          status: 'idle',
+          pid: null,
+          ...(result.usage ? { usage: addUsageTotals(current.usage, result.usage) } : {}),
+          ...(result.total_cost_usd !== undefined ? { total_cost_usd: addCost(current, result.total_cost_usd) } : {}),
+        }),
+      );
+    },
     release: () => {
       if (released) return;
       released = true;

@@ -10,7 +10,8 @@ export function registerContextCommands(): void {
     name: 'context',
     description: CONTEXT_COMMANDS['/context'],
     whileRunning: true,
-    run: ({ controller, print }) => print(contextCommands(controller.config, controller.session, () => controller.run.tools()).context()),
+    run: async ({ controller, print }) =>
+      print(await contextCommands(controller.config, controller.session, () => controller.run.tools()).context()),
   });
   registerCommand({
     name: 'compact',

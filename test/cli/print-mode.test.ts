@@ -1,4 +1,5 @@
-import { readFileSync, statSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { readFileSync, realpathSync, statSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { FakeResponse } from '../support/fake-anthropic.js';
 import { useFakeApi } from '../support/fake-api-env.js';
@@ -20,6 +21,22 @@ describe('xagent -p against the Anthropic API', () => {
     expect(body.model).toBe('claude-sonnet-5-5');
     expect(body.system[0]!.text).toContain(api.workspace);
     expect(body.tools.map((t) => t.name)).toContain('read_file');
+  });
+
+  it("tells the model the workspace's git branch and status, the same in every round of the task", async () => {
+    execFileSync('git', ['init', '-q', '-b', 'trunk'], { cwd: api.workspace });
+    writeJson(path.join(api.workspace, 'notes.txt'), 'hi');
+    const env = await withFake([
+      { content: [{ type: 'tool_use', id: 'toolu_1', name: 'read_file', input: { path: 'notes.txt' } }] },
+      { text: 'done' },
+    ]);
+    const run = await runCli(['-p', 'read notes', '--cwd', api.workspace], { env });
+    expect(run.code).toBe(0);
+    const systems = api.fake.requests.map((r) => (r.body as { system: Array<{ text: string }> }).system[0]!.text);
+    expect(systems).toHaveLength(2);
+    expect(systems[0]).toContain(`Git repository at ${realpathSync(api.workspace)}, branch trunk`);
+    expect(systems[0]).toContain('git status --short at the start of the task:\n?? notes.txt');
+    expect(systems[1]).toBe(systems[0]);
   });
 
   it('honours --model and ANTHROPIC_MODEL', async () => {

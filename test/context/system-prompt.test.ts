@@ -46,11 +46,11 @@ describe('project instructions', () => {
 });
 
 describe('system prompt', () => {
-  it('has the tool guidance, the environment, the git branch and status, and the AGENTS.md content', () => {
+  it('has the tool guidance, the environment, the git branch and status, and the AGENTS.md content', async () => {
     const { root, pkg, home } = repo();
     writeFileSync(path.join(root, 'AGENTS.md'), 'Always run npm test before answering.');
     writeFileSync(path.join(pkg, 'new.txt'), 'x');
-    const { system, instructions } = loadTaskContext({ workspace: pkg, home, now: new Date('2026-12-01T06:30:00Z') });
+    const { system, instructions } = await loadTaskContext({ workspace: pkg, home, now: new Date('2026-12-01T06:30:00Z') });
     expect(system).toContain('Always run npm test before answering.');
     expect(system).toMatch(/read_file\) before you change it/);
     expect(system).toContain(`Workspace root: ${pkg}`);
@@ -61,15 +61,15 @@ describe('system prompt', () => {
     expect(instructions.map((f) => f.path)).toEqual([path.join(root, 'AGENTS.md')]);
   });
 
-  it('is the same bytes at another hour of the same day, so it stays cached', () => {
+  it('is the same bytes at another hour of the same day, so it stays cached', async () => {
     const { pkg, home } = repo();
-    const a = loadTaskContext({ workspace: pkg, home, now: new Date('2026-12-01T06:00:00Z') }).system;
-    const b = loadTaskContext({ workspace: pkg, home, now: new Date('2026-12-01T23:59:00Z') }).system;
+    const a = (await loadTaskContext({ workspace: pkg, home, now: new Date('2026-12-01T06:00:00Z') })).system;
+    const b = (await loadTaskContext({ workspace: pkg, home, now: new Date('2026-12-01T23:59:00Z') })).system;
     expect(a).toBe(b);
   });
 
-  it('says so outside a git repository', () => {
+  it('says so outside a git repository', async () => {
     const dir = realpathSync(tempDir('xagent-plain-'));
-    expect(loadTaskContext({ workspace: dir, home: null }).system).toContain('Not a git repository.');
+    expect((await loadTaskContext({ workspace: dir, home: null })).system).toContain('Not a git repository.');
   });
 });

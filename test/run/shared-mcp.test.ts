@@ -56,8 +56,8 @@ describe('a run that shares another run’s MCP servers (the terminal UI’s /cl
     // /context counts what a task is offered: the MCP tools too.
     expect(second.tools().names()).toContain('mcp__tiny__hello');
     const systemTokens = (text: string) => Number(/system prompt and tools: ~([\d,]+)/.exec(text)?.[1]?.replaceAll(',', ''));
-    const counted = systemTokens(contextCommands(config, second.session, () => second.tools()).context());
-    expect(counted).toBeGreaterThan(systemTokens(contextCommands(config, second.session).context()));
+    const counted = systemTokens(await contextCommands(config, second.session, () => second.tools()).context());
+    expect(counted).toBeGreaterThan(systemTokens(await contextCommands(config, second.session).context()));
     await second.close();
     expect(processesWith(workspace)).toEqual(servers);
 

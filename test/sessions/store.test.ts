@@ -137,11 +137,11 @@ describe('finding a session', () => {
 });
 
 describe('openSessionForRun', () => {
-  it('opens a new session and records the task in meta.json at start and end', () => {
+  it('opens a new session and records the task in meta.json at start and end', async () => {
     const home = homeWithFixtures();
     const session = openSessionForRun({ home, workspace: '/w', modelId: 'claude-x' });
     expect(session).toMatchObject({ isNew: true, messages: [], warnings: [] });
-    session.startTask('first prompt');
+    await session.startTask('first prompt');
     expect(readMeta(session.dir)).toMatchObject({ meta: { status: 'running', pid: process.pid, first_prompt: 'first prompt', tasks: 1 } });
     session.messages.push(
       { role: 'user', content: [{ type: 'text', text: 'first prompt' }] },
@@ -153,6 +153,26 @@ describe('openSessionForRun', () => {
       meta: { status: 'idle', pid: null, turns: 1, last_stop_reason: 'final_answer', workspace: '/w', model: 'claude-x' },
     });
     expect(existsSync(path.join(session.dir, 'lock'))).toBe(false);
+  });
+
+  it('writes the task start without blocking, and refuses to write the end before the start is on disk', async () => {
+    const session = openSessionForRun({ home: homeWithFixtures(), workspace: '/w' });
+    const started = session.startTask('prompt');
+    expect(() => session.endTask({ reason: 'final_answer' })).toThrow(/await startTask first/);
+    await started;
+    expect(readMeta(session.dir)).toMatchObject({ meta: { status: 'running', tasks: 1 } });
+    session.endTask({ reason: 'final_answer' });
+    expect(readMeta(session.dir)).toMatchObject({ meta: { status: 'idle', tasks: 1 } });
+    session.release();
+  });
+
+  it('rejects when the task start cannot be written, leaving no temporary file behind', async () => {
+    const session = openSessionForRun({ home: homeWithFixtures(), workspace: '/w' });
+    // A folder where meta.json should be: the rename over it fails.
+    mkdirSync(path.join(session.dir, 'meta.json'));
+    await expect(session.startTask('prompt')).rejects.toMatchObject({ code: expect.stringMatching(/^(EISDIR|ENOTEMPTY|EEXIST)$/) });
+    expect(readdirSync(session.dir).filter((name) => name.endsWith('.tmp'))).toEqual([]);
+    session.release();
   });
 
   it('repairs a session killed during a tool: the audited call keeps its output, the others are interrupted, and the file gets the repair', () => {
