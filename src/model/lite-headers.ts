@@ -126,14 +126,25 @@ const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 // A value may not hold NUL, CR or LF; leading and trailing spaces and tabs are dropped.
 const FORBIDDEN_IN_VALUE = /[\0\r\n]/;
 
+// The SDK sends the same dozen names every request: checked once, then known.
+const checkedNames = new Map<string, string>();
+
 function checkedName(name: string): string {
+  const known = checkedNames.get(name);
+  if (known !== undefined) return known;
   const text = String(name);
   if (!TOKEN.test(text)) throw new TypeError(`Headers: invalid header name ${JSON.stringify(text)}`);
-  return text.toLowerCase();
+  const lower = text.toLowerCase();
+  if (checkedNames.size < 256) checkedNames.set(text, lower);
+  return lower;
 }
 
 function checkedValue(value: string): string {
-  const text = String(value).replace(/^[\t ]+|[\t ]+$/g, '');
+  let text = String(value);
+  const last = text.length - 1;
+  if (last >= 0 && (isBlank(text.charCodeAt(0)) || isBlank(text.charCodeAt(last)))) text = text.replace(/^[\t ]+|[\t ]+$/g, '');
   if (FORBIDDEN_IN_VALUE.test(text)) throw new TypeError('Headers: a header value may not contain NUL, CR or LF');
   return text;
 }
+
+const isBlank = (code: number) => code === 9 || code === 32;

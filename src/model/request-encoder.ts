@@ -17,43 +17,71 @@ import type { ToolSpec } from './types.js';
 
 type Block = Message['content'][number];
 
-/** Consecutive same-role messages, merged into one as the API requires; `members` are the engine's own objects. */
+/** Consecutive same-role messages, merged into one as the API requires. */
 interface Group {
   role: Message['role'];
-  members: Message[];
   blocks: Block[];
   /** How many input messages, from where the group starts, it covers (empty ones included). */
   span: number;
 }
 
 const COMMA = Buffer.from(',');
+const EMPTY = Buffer.alloc(0);
+const EMPTY_PREFIX = () => ({ count: 0, lastGroup: undefined, bytes: EMPTY, length: 0 });
 
 /**
- * One per client. It keeps, weakly (a dropped conversation is collected), the JSON of every block
- * and the UTF-8 bytes of every merged message but the newest, which carries the rolling cache
- * breakpoint and so is encoded each round. The body is assembled from those bytes with one copy
- * (Buffer.concat), off the JavaScript heap: no string of the whole conversation is built.
+ * One per client. It keeps the JSON of every block (weakly, so a dropped conversation is
+ * collected) and the UTF-8 bytes of the settled part of the conversation, every merged message
+ * but the newest, in one buffer that grows as the conversation does. A round encodes only the
+ * messages settled since the last one and the newest (it carries the rolling cache breakpoint),
+ * and assembles the body with one copy (Buffer.concat), off the JavaScript heap.
  * @example const encoder = new RequestEncoder(); const bytes = encoder.encode({ model, maxTokens, system, messages, tools });
  */
 export class RequestEncoder {
   private readonly blockJson = new WeakMap<Block, string>();
-  private readonly groupBytes = new WeakMap<Message, { members: Message[]; bytes: Buffer }>();
   private tail: { system: string; tools: readonly ToolSpec[]; cache: boolean; thinkingBudget: number; bytes: Buffer } | undefined;
   /** The last round's messages and their groups: the next round usually only appends. */
   private last: { messages: readonly Message[]; groups: Group[] } = { messages: [], groups: [] };
+  /** The JSON of the first `count` groups, comma-joined, in a buffer that grows as the conversation does. */
+  private prefix: { count: number; lastGroup: Group | undefined; bytes: Buffer; length: number } = EMPTY_PREFIX();
 
   encode({ model, maxTokens, system, messages, tools, cache = true, thinkingBudget = 0 }: BuildRequestArgs): Buffer {
-    const chunks: Buffer[] = [
-      Buffer.from(`{"model":${JSON.stringify(model)},"max_tokens":${requestMaxTokens(maxTokens, thinkingBudget)},"messages":[`),
-    ];
+    const head = Buffer.from(`{"model":${JSON.stringify(model)},"max_tokens":${requestMaxTokens(maxTokens, thinkingBudget)},"messages":[`);
     const groups = this.groups(messages);
-    for (let g = 0; g < groups.length; g++) {
-      if (g > 0) chunks.push(COMMA);
-      const newest = g === groups.length - 1;
-      chunks.push(newest && cache ? Buffer.from(this.groupJson(groups[g]!, true)) : this.storedGroup(groups[g]!));
+    if (groups.length === 0) return Buffer.concat([head, this.tailBytes(system, tools, cache, thinkingBudget)]);
+    // Every group but the newest is final; the newest may still grow and carries the rolling breakpoint.
+    const settled = groups.length - 1;
+    const newest = Buffer.from(this.groupJson(groups[settled]!, cache));
+    return Buffer.concat([
+      head,
+      this.settledBytes(groups, settled),
+      settled > 0 ? COMMA : EMPTY,
+      newest,
+      this.tailBytes(system, tools, cache, thinkingBudget),
+    ]);
+  }
+
+  /**
+   * The bytes of groups[0..count), appending only the groups settled since last round. The kept
+   * bytes still hold when the last group they cover is at the same place now: groups() reuses
+   * last round's group objects only as a prefix, so that one check covers all before it.
+   */
+  private settledBytes(groups: readonly Group[], count: number): Buffer {
+    let prefix = this.prefix;
+    if (prefix.count > count || (prefix.count > 0 && groups[prefix.count - 1] !== prefix.lastGroup)) prefix = this.prefix = EMPTY_PREFIX();
+    for (let g = prefix.count; g < count; g++) {
+      const json = `${g > 0 ? ',' : ''}${this.groupJson(groups[g]!, false)}`;
+      const size = Buffer.byteLength(json);
+      if (prefix.length + size > prefix.bytes.length) {
+        const grown = Buffer.allocUnsafe(Math.max(2 * prefix.bytes.length, prefix.length + size, 4096));
+        prefix.bytes.copy(grown, 0, 0, prefix.length);
+        prefix.bytes = grown;
+      }
+      prefix.length += prefix.bytes.write(json, prefix.length);
     }
-    chunks.push(this.tailBytes(system, tools, cache, thinkingBudget));
-    return Buffer.concat(chunks);
+    prefix.count = count;
+    prefix.lastGroup = count > 0 ? groups[count - 1] : undefined;
+    return prefix.bytes.subarray(0, prefix.length);
   }
 
   /**
@@ -75,15 +103,6 @@ export class RequestEncoder {
     groups.push(...mergedGroups(messages, covered));
     this.last = { messages, groups };
     return groups;
-  }
-
-  /** A merged message that is not the newest: its bytes never change while its members stay the same objects. */
-  private storedGroup(group: Group): Buffer {
-    const stored = this.groupBytes.get(group.members[0]!);
-    if (stored && sameMembers(stored.members, group.members)) return stored.bytes;
-    const bytes = Buffer.from(this.groupJson(group, false));
-    this.groupBytes.set(group.members[0]!, { members: group.members, bytes });
-    return bytes;
   }
 
   /** One merged message as JSON: tool results first in a user message, the breakpoint on its last markable block if asked. */
@@ -130,7 +149,7 @@ function mergedGroups(messages: readonly Message[], from = 0): Group[] {
   for (let i = from; i < messages.length; i++) {
     const message = messages[i]!;
     const last = groups[groups.length - 1];
-    const group = last && last.role === message.role ? last : { role: message.role, members: [], blocks: [], span: 0 };
+    const group = last && last.role === message.role ? last : { role: message.role, blocks: [], span: 0 };
     const before = group.blocks.length;
     for (const block of message.content) if (!isEmptyText(block)) group.blocks.push(block);
     if (group.blocks.length === before) {
@@ -139,7 +158,6 @@ function mergedGroups(messages: readonly Message[], from = 0): Group[] {
       else leading++;
       continue;
     }
-    group.members.push(message);
     group.span++;
     if (group !== last) {
       group.span += leading;
@@ -148,12 +166,6 @@ function mergedGroups(messages: readonly Message[], from = 0): Group[] {
     }
   }
   return groups;
-}
-
-function sameMembers(a: readonly Message[], b: readonly Message[]): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
 }
 
 /** Tool results keep their order among themselves, and so does everything else (as normalizeMessages). */

@@ -24,3 +24,17 @@ export class FormData {
     return new globalThis.FormData(...args);
   }
 }
+
+/**
+ * `value instanceof ReadableStream`, asking the value's tag first: on Node 20 the global itself is
+ * lazy, and reading it loads the web streams modules (~2 ms before the first request) only for the
+ * SDK to learn that a JSON body is not a stream.
+ */
+export function isWebReadableStream(value: unknown): boolean {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    Object.prototype.toString.call(value) === '[object ReadableStream]' &&
+    value instanceof globalThis.ReadableStream
+  );
+}

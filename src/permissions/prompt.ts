@@ -1,6 +1,5 @@
 import { statSync } from 'node:fs';
 import path from 'node:path';
-import { createInterface } from 'node:readline';
 import type { PermissionDecision, ToolCall } from '../../machines/types.js';
 import { answerChoices, decisionFor, type PermissionAnswer } from './answer.js';
 import { describeRequest, visible } from './request-view.js';
@@ -61,7 +60,7 @@ export function createTerminalPrompt({ input, lines: openLines, output, workspac
     const always = rules.length > 0 ? `, [a]lways (saves ${rules.map((r) => `"${visible(r)}"`).join(', ')} to ${file})` : '';
     const question = `Allow? [y]es, [n]o${always}: `;
 
-    const lines = openLines ? openLines(signal) : readLines(input!, signal);
+    const lines = openLines ? openLines(signal) : await readLines(input!, signal);
     try {
       for (let tries = 0; tries < MAX_TRIES; tries++) {
         if (lines.ask) lines.ask(question);
@@ -93,8 +92,12 @@ function existingSize(call: ToolCall, workspace: string): number | undefined {
   }
 }
 
-/** Lines from the input, one per `next()`; null at end of input or on abort. */
-function readLines(input: NodeJS.ReadableStream, signal: AbortSignal): LineSource {
+/**
+ * Lines from the input, one per `next()`; null at end of input or on abort. node:readline is
+ * loaded here, when a question is asked, not by every `-p` run before its first request.
+ */
+async function readLines(input: NodeJS.ReadableStream, signal: AbortSignal): Promise<LineSource> {
+  const { createInterface } = await import('node:readline');
   // terminal: false leaves echo and line editing to the terminal's own cooked mode.
   const rl = createInterface({ input, terminal: false });
   const queued: string[] = [];
