@@ -27,7 +27,7 @@ export const FULL: BenchConfig = {
   streaming: { runs: 4, deltas: 20, spacingMs: 20 },
   tools: { runs: 7 },
   inspector: { rounds: 1000, runs: 5 },
-  session: { runs: 3, rounds: [10, 50, 150] },
+  session: { runs: 3, rounds: [10, 50, 150, 1000] },
   sandbox: { runs: 21 },
 };
 
