@@ -60,10 +60,12 @@ export async function sessionRows(config: SessionConfig): Promise<Row[]> {
 }
 
 async function measureAll(api: FakeApi, workspace: string, config: SessionConfig): Promise<Row[]> {
+  // One XAGENT_HOME for all the xagent runs, as a user has (the warm-up runs write the code cache).
+  const env = cliEnv(api.url);
   const xagent = (rounds: number) => () =>
     measured([cliPath, '-p', '--max-turns', String(rounds + 1), '--max-tool-calls', String(Math.max(rounds, 1)), `rounds ${rounds}`], {
       cwd: workspace,
-      env: cliEnv(api.url),
+      env,
       expect: /ok/,
     });
   const plain = (rounds: number) => () =>

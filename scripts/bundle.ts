@@ -4,12 +4,14 @@
  * Node then reads a few large files instead of resolving and compiling hundreds of small ESM
  * modules from dist/ and node_modules on every start. Parts only some runs need (the SDK, the
  * inspector server, elkjs, a terminal UI, MCP) stay behind `import()` and so in their own chunks.
- * @example node dist/scripts/bundle.js   # writes dist/bin/xagent.js, dist/lib/index.js, dist/bin/chunks/*, dist/bundle-meta.json
+ * A `-p` run takes another road: dist/bin/core.cjs (bundle-core.ts), through V8's code cache.
+ * @example node dist/scripts/bundle.js   # writes dist/bin/xagent.js, dist/bin/core.cjs, dist/lib/index.js, dist/bin/chunks/*, dist/bundle-meta.json
  */
 import { build } from 'esbuild';
 import { chmodSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { buildCore } from './bundle-core.js';
 import { sdkGlobalsPlugin } from './sdk-globals-plugin.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -21,6 +23,9 @@ rmSync(path.join(outdir, 'bin'), { recursive: true, force: true });
 rmSync(path.join(outdir, 'lib'), { recursive: true, force: true });
 const REQUIRE_BANNER =
   "import { createRequire as __xagentCreateRequire } from 'node:module'; const require = __xagentCreateRequire(import.meta.url);";
+
+// First the compiled core for `-p` runs: the ES build below names its code cache by its hash.
+const coreHash = await buildCore(root);
 
 const result = await build({
   absWorkingDir: root,
@@ -38,7 +43,7 @@ const result = await build({
   // (Dropped again below from the chunks that never call it.)
   banner: { js: REQUIRE_BANNER },
   // React (a terminal UI) picks its production build from this; nothing else we bundle reads it.
-  define: { 'process.env.NODE_ENV': '"production"' },
+  define: { 'process.env.NODE_ENV': '"production"', XAGENT_CORE_HASH: JSON.stringify(coreHash) },
   // Ink imports its devtools bridge only when DEV=true; the package is not installed.
   external: ['react-devtools-core'],
   sourcemap: 'linked',

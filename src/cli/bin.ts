@@ -2,12 +2,17 @@
 /**
  * What the `xagent` command runs. `--version`, which scripts and installers call to check an
  * install, is answered here, before the CLI itself (commander and every command, ~130 kB) is
- * loaded and compiled; anything else goes to main.ts.
+ * loaded and compiled. A `-p` run goes to the compiled core (compiled-core.ts: the CLI as one
+ * CommonJS file run through V8's code cache); anything else, and `-p` if the core is missing,
+ * goes to main.ts as ES modules (the terminal UI, Ink, needs them).
  */
 // First, so that Ctrl-C during start-up already exits 130.
 import './early-signals.js';
 import { packageVersion } from '../run/version.js';
+import { loadCompiledCore } from './compiled-core.js';
 
 const [first, ...rest] = process.argv.slice(2);
+const args = process.argv.slice(2);
 if ((first === '--version' || first === '-V') && rest.length === 0) process.stdout.write(`${packageVersion()}\n`);
-else await import('./main.js');
+else if (args.includes('-p') || args.includes('--print')) await (loadCompiledCore() ?? (await import('./main.js'))).runCli();
+else await (await import('./main.js')).runCli();

@@ -4,10 +4,17 @@
  * of killing the process by the signal. Once a task installs its own handlers, this one stands
  * aside (it acts only when it is the sole listener).
  */
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.on(signal, () => {
-    if (process.listenerCount(signal) === 1) process.exit(130);
-  });
+// Once per process: `-p` runs load a second copy of this module inside the compiled core
+// (compiled-core.ts), and two listeners would each see the other and never exit.
+const installed = Symbol.for('xagent.early-signals');
+const registry = globalThis as { [installed]?: true };
+if (!registry[installed]) {
+  registry[installed] = true;
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.on(signal, () => {
+      if (process.listenerCount(signal) === 1) process.exit(130);
+    });
+  }
 }
 
 export {};

@@ -96,4 +96,10 @@ export async function main(argv: string[]): Promise<number> {
   }
 }
 
-await exitWhenFlushed(await main(process.argv));
+/**
+ * Runs the CLI on this process's arguments and exits with its code once the output is written.
+ * bin.ts calls it, from this ES module or from the compiled core (`-p`, see compiled-core.ts).
+ */
+export async function runCli(): Promise<void> {
+  await exitWhenFlushed(await main(process.argv));
+}

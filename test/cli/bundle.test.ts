@@ -11,6 +11,7 @@ interface Metafile {
   >;
 }
 const metaPath = fileURLToPath(new URL('../../dist/bundle-meta.json', import.meta.url));
+const coreMetaPath = fileURLToPath(new URL('../../dist/bundle-core-meta.json', import.meta.url));
 
 /** Every input file that Node compiles before the entry runs: the entry chunk and its static imports. */
 function eagerInputs(meta: Metafile, entryPoint = 'src/cli/main.ts'): string[] {
@@ -37,7 +38,26 @@ describe('the CLI bundle', () => {
 
   it('answers --version from a tiny entry that loads neither commander nor the CLI before it', () => {
     const meta = JSON.parse(readFileSync(metaPath, 'utf8')) as Metafile;
-    expect(eagerInputs(meta, 'src/cli/bin.ts').sort()).toEqual(['src/cli/bin.ts', 'src/cli/early-signals.ts', 'src/run/version.ts']);
+    expect(eagerInputs(meta, 'src/cli/bin.ts').sort()).toEqual([
+      'src/cli/bin.ts',
+      'src/cli/compiled-core.ts',
+      'src/cli/early-signals.ts',
+      'src/run/version.ts',
+      'src/sessions/errors.ts',
+      'src/sessions/layout.ts',
+    ]);
+  });
+
+  it('compiles the CLI for -p runs into one CommonJS core without the terminal UI, elkjs or the MCP SDK', () => {
+    const core = JSON.parse(readFileSync(coreMetaPath, 'utf8')) as Metafile;
+    expect(Object.keys(core.outputs).filter((out) => out.endsWith('.cjs'))).toEqual(['dist/bin/core.cjs']);
+    const inputs = Object.keys(core.outputs['dist/bin/core.cjs']!.inputs);
+    expect(inputs).toContain('src/cli/main.ts');
+    expect(inputs).toContain('src/engine/query.ts');
+    expect(inputs.some((input) => input.includes('node_modules/@anthropic-ai/sdk/'))).toBe(true);
+    // Required from node_modules when a run needs them, or (the terminal UI) never in a -p run.
+    const left = [/node_modules\/(ink|react|react-reconciler|yoga-layout|elkjs|@modelcontextprotocol)\//, /^src\/tui\//];
+    expect(inputs.filter((input) => left.some((pattern) => pattern.test(input)))).toEqual([]);
   });
 
   it('loads the engine, the SDK, the inspector server, elkjs, a terminal UI and MCP only through import()', () => {

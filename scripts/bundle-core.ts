@@ -1,0 +1,72 @@
+import { createHash } from 'node:crypto';
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { build, type Plugin } from 'esbuild';
+import { sdkGlobalsPlugin } from './sdk-globals-plugin.js';
+
+/**
+ * Packages the core requires from node_modules when a run needs them instead of carrying them:
+ * the terminal UI's (never in a `-p` run) and the large lazily used ones (elkjs is 1.6 MB, the MCP
+ * SDK brings zod and ajv). All ship CommonJS. Without a code cache, every byte the core carries is
+ * parsed at start.
+ */
+const REQUIRED_AT_RUN_TIME = [
+  'elkjs',
+  '@modelcontextprotocol/sdk',
+  'ink',
+  'yoga-layout',
+  'react',
+  'react-devtools-core',
+  'marked',
+  'marked-terminal',
+];
+
+/** The terminal UI (Ink: ES modules with top-level await) cannot be CommonJS; bin.ts never sends it here. */
+const noTerminalUi: Plugin = {
+  name: 'no-terminal-ui',
+  setup(build) {
+    build.onResolve({ filter: /[\\/]tui[\\/]run-tui\.js$/ }, () => ({ path: 'run-tui', namespace: 'no-terminal-ui' }));
+    build.onLoad({ filter: /.*/, namespace: 'no-terminal-ui' }, () => ({
+      contents:
+        "export function startTui() { throw new Error('the terminal UI is not part of the compiled core: run xagent without -p for it'); }",
+      loader: 'js',
+    }));
+  },
+};
+
+/**
+ * Builds dist/bin/core.cjs: the CLI (src/cli/core.ts) but the terminal UI as one CommonJS file,
+ * which bin.ts runs for `-p` through V8's code cache (src/cli/compiled-core.ts). Returns the first
+ * 16 hex digits of its SHA-256, which names its cache: V8 checks only a script's length.
+ * @example const hash = await buildCore(root);
+ */
+export async function buildCore(root: string): Promise<string> {
+  const result = await build({
+    absWorkingDir: root,
+    entryPoints: { 'bin/core': 'src/cli/core.ts' },
+    outdir: path.join(root, 'dist'),
+    outExtension: { '.js': '.cjs' },
+    bundle: true,
+    format: 'cjs',
+    platform: 'node',
+    target: 'node20',
+    // import() becomes require(): a vm.Script has no module loader of its own.
+    supported: { 'dynamic-import': false },
+    define: { 'process.env.NODE_ENV': '"production"', 'import.meta.url': '__xagentCoreUrl' },
+    banner: { js: 'var __xagentCoreUrl = require("node:url").pathToFileURL(__filename).href;' },
+    external: REQUIRED_AT_RUN_TIME,
+    sourcemap: 'linked',
+    metafile: true,
+    logLevel: 'warning',
+    legalComments: 'none',
+    minifyWhitespace: true,
+    minifySyntax: true,
+    plugins: [sdkGlobalsPlugin(path.join(root, 'src/model/sdk-globals.ts')), noTerminalUi],
+  });
+  // Read by test/cli/bundle.test.ts; not shipped.
+  writeFileSync(path.join(root, 'dist/bundle-core-meta.json'), JSON.stringify(result.metafile));
+  return createHash('sha256')
+    .update(readFileSync(path.join(root, 'dist/bin/core.cjs')))
+    .digest('hex')
+    .slice(0, 16);
+}

@@ -1,0 +1,64 @@
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { useFakeApi } from '../support/fake-api-env.js';
+import { runCli } from '../support/run-cli.js';
+
+const api = useFakeApi();
+
+/** The code cache files in this test's XAGENT_HOME. */
+function cacheFiles(): string[] {
+  const dir = path.join(api.home, 'cache');
+  return existsSync(dir) ? readdirSync(dir).map((name) => path.join(dir, name)) : [];
+}
+
+// `-p` runs go through dist/bin/core.cjs and V8's code cache (src/cli/compiled-core.ts): the first
+// run writes the cache into $XAGENT_HOME/cache, later runs read it, and a cache V8 refuses is
+// only a slower start, never a wrong one.
+describe.skipIf(process.env.XAGENT_TEST_CLI)('the compiled core of -p runs', () => {
+  it('writes its code cache on the first run and reads it on the next, with the same answers', async () => {
+    const env = await api.start([{ text: 'first answer' }, { text: 'second answer' }]);
+    const first = await runCli(['-p', 'one', '--cwd', api.workspace], { env });
+    expect(first.code).toBe(0);
+    expect(first.stdout).toBe('first answer\n');
+    const files = cacheFiles();
+    expect(files).toHaveLength(1);
+    expect(path.basename(files[0]!)).toMatch(new RegExp(`^core-[0-9a-f]{16}-${process.version}-${process.arch}\\.v8$`));
+    const written = statSync(files[0]!);
+    expect(written.size).toBeGreaterThan(100_000);
+
+    const second = await runCli(['-p', 'two', '--cwd', api.workspace], { env });
+    expect(second.code).toBe(0);
+    expect(second.stdout).toBe('second answer\n');
+    // Accepted by V8, so not written again.
+    expect(statSync(files[0]!).mtimeMs).toBe(written.mtimeMs);
+    expect(api.fake.rejected).toEqual([]);
+  });
+
+  it('runs right from a cache V8 refuses (garbage, a truncated file) and writes a good one', async () => {
+    const env = await api.start([{ text: 'warm' }, { text: 'after garbage' }, { text: 'after truncation' }]);
+    expect((await runCli(['-p', 'warm up', '--cwd', api.workspace], { env })).code).toBe(0);
+    const [file] = cacheFiles();
+    const good = readFileSync(file!);
+
+    writeFileSync(file!, Buffer.from('not a V8 code cache at all'.repeat(100)));
+    const afterGarbage = await runCli(['-p', 'go', '--cwd', api.workspace], { env });
+    expect(afterGarbage.code).toBe(0);
+    expect(afterGarbage.stdout).toBe('after garbage\n');
+    expect(readFileSync(file!).subarray(0, 16)).toEqual(good.subarray(0, 16));
+
+    writeFileSync(file!, good.subarray(0, good.length >> 1));
+    const afterTruncation = await runCli(['-p', 'go', '--cwd', api.workspace], { env });
+    expect(afterTruncation.code).toBe(0);
+    expect(afterTruncation.stdout).toBe('after truncation\n');
+    expect(readFileSync(file!).length).toBeGreaterThan(good.length >> 1);
+  });
+
+  it('keeps no cache with XAGENT_CODE_CACHE=0', async () => {
+    const env = await api.start([{ text: 'no cache' }]);
+    const run = await runCli(['-p', 'go', '--cwd', api.workspace], { env: { ...env, XAGENT_CODE_CACHE: '0' } });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toBe('no cache\n');
+    expect(cacheFiles()).toEqual([]);
+  });
+});
