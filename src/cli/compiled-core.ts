@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import Module, { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -60,14 +60,26 @@ function codeCacheFile(): string | null {
   return path.join(xagentHome(), 'cache', `core-${XAGENT_CORE_HASH}-${process.version}-${process.arch}.v8`);
 }
 
-/** Temp file, then rename: another run reads the whole cache or none of it. */
+/** Caches kept for other versions of the core or of Node (another install, a downgrade). */
+const KEPT_CACHES = 4;
+
+/** Temp file, then rename: another run reads the whole cache or none of it. Then the oldest others go. */
 function writeAtomically(file: string, data: Buffer): void {
   const temp = `${file}.${process.pid}.tmp`;
   try {
     mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
     writeFileSync(temp, data, { mode: 0o600 });
     renameSync(temp, file);
+    pruneOldCaches(path.dirname(file));
   } catch {
     rmSync(temp, { force: true });
   }
+}
+
+function pruneOldCaches(dir: string): void {
+  const caches = readdirSync(dir)
+    .filter((name) => /^core-.*\.v8$/.test(name))
+    .map((name) => ({ file: path.join(dir, name), mtime: statSync(path.join(dir, name)).mtimeMs }))
+    .sort((a, b) => b.mtime - a.mtime);
+  for (const old of caches.slice(KEPT_CACHES)) rmSync(old.file, { force: true });
 }

@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useFakeApi } from '../support/fake-api-env.js';
@@ -52,6 +52,29 @@ describe.skipIf(process.env.XAGENT_TEST_CLI)('the compiled core of -p runs', () 
     expect(afterTruncation.code).toBe(0);
     expect(afterTruncation.stdout).toBe('after truncation\n');
     expect(readFileSync(file!).length).toBeGreaterThan(good.length >> 1);
+  });
+
+  it('keeps the caches of four versions at most when it writes one', async () => {
+    const env = await api.start([{ text: 'ok' }]);
+    const dir = path.join(api.home, 'cache');
+    mkdirSync(dir, { recursive: true });
+    const old = [
+      'core-0000000000000001-v1.0.0-x64.v8',
+      'core-0000000000000002-v1.0.0-x64.v8',
+      'core-0000000000000003-v1.0.0-x64.v8',
+      'core-0000000000000004-v1.0.0-x64.v8',
+    ];
+    old.forEach((name, i) => {
+      writeFileSync(path.join(dir, name), 'an older version');
+      utimesSync(path.join(dir, name), 1_000_000 + i, 1_000_000 + i);
+    });
+    writeFileSync(path.join(dir, 'unrelated.txt'), 'kept');
+    expect((await runCli(['-p', 'go', '--cwd', api.workspace], { env })).code).toBe(0);
+    const left = readdirSync(dir).sort();
+    expect(left).toHaveLength(5);
+    expect(left).toContain('unrelated.txt');
+    expect(left).not.toContain(old[0]);
+    expect(left.filter((name) => name.startsWith(`core-`) && name.includes(process.version))).toHaveLength(1);
   });
 
   it('keeps no cache with XAGENT_CODE_CACHE=0', async () => {
