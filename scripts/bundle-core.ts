@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { build, type Plugin } from 'esbuild';
-import { sdkGlobalsPlugin } from './sdk-globals-plugin.js';
+import { sharedOptions } from './bundle-options.js';
 
 /**
  * Packages the core requires from node_modules when a run needs them instead of carrying them:
@@ -41,27 +41,19 @@ const noTerminalUi: Plugin = {
  * @example const hash = await buildCore(root);
  */
 export async function buildCore(root: string): Promise<string> {
+  const shared = sharedOptions(root);
   const result = await build({
-    absWorkingDir: root,
+    ...shared,
     entryPoints: { 'bin/core': 'src/cli/core.ts' },
     outdir: path.join(root, 'dist'),
     outExtension: { '.js': '.cjs' },
-    bundle: true,
     format: 'cjs',
-    platform: 'node',
-    target: 'node20',
     // import() becomes require(): a vm.Script has no module loader of its own.
     supported: { 'dynamic-import': false },
     define: { 'process.env.NODE_ENV': '"production"', 'import.meta.url': '__xagentCoreUrl' },
     banner: { js: 'var __xagentCoreUrl = require("node:url").pathToFileURL(__filename).href;' },
     external: REQUIRED_AT_RUN_TIME,
-    sourcemap: 'linked',
-    metafile: true,
-    logLevel: 'warning',
-    legalComments: 'none',
-    minifyWhitespace: true,
-    minifySyntax: true,
-    plugins: [sdkGlobalsPlugin(path.join(root, 'src/model/sdk-globals.ts')), noTerminalUi],
+    plugins: [...(shared.plugins ?? []), noTerminalUi],
   });
   // Read by test/cli/bundle.test.ts; not shipped.
   writeFileSync(path.join(root, 'dist/bundle-core-meta.json'), JSON.stringify(result.metafile));

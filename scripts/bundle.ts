@@ -12,7 +12,7 @@ import { chmodSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildCore } from './bundle-core.js';
-import { sdkGlobalsPlugin } from './sdk-globals-plugin.js';
+import { sharedOptions } from './bundle-options.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 /** The repository root, from dist/scripts/ (compiled) or scripts/ (source). */
@@ -28,16 +28,13 @@ const REQUIRE_BANNER =
 const coreHash = await buildCore(root);
 
 const result = await build({
-  absWorkingDir: root,
+  ...sharedOptions(root),
   // package.json: `bin` runs the first, `exports["."]` is the second (its types: dist/src/lib/index.d.ts, from tsc).
   entryPoints: { 'bin/xagent': 'src/cli/bin.ts', 'lib/index': 'src/lib/index.ts' },
   outdir,
   chunkNames: 'bin/chunks/[name]-[hash]',
-  bundle: true,
   splitting: true,
   format: 'esm',
-  platform: 'node',
-  target: 'node20',
   // Bundled CommonJS (commander) calls require() for Node's built-ins; an ES
   // module has none, so each chunk gets one made for its own URL.
   // (Dropped again below from the chunks that never call it.)
@@ -46,16 +43,6 @@ const result = await build({
   define: { 'process.env.NODE_ENV': '"production"', XAGENT_CORE_HASH: JSON.stringify(coreHash) },
   // Ink imports its devtools bridge only when DEV=true; the package is not installed.
   external: ['react-devtools-core'],
-  sourcemap: 'linked',
-  metafile: true,
-  logLevel: 'warning',
-  legalComments: 'none',
-  // V8 parses every byte of a chunk it loads: without whitespace and with shorter syntax the start-up
-  // chunks are ~half the size, ~7 ms less to compile before the first request (bench/README.md).
-  // Identifiers are kept, so stack traces still name our functions.
-  minifyWhitespace: true,
-  minifySyntax: true,
-  plugins: [sdkGlobalsPlugin(path.join(root, 'src/model/sdk-globals.ts'))],
 });
 // Most chunks never call require(): they lose the banner (a createRequire each, ~40 µs per chunk
 // at start-up). The line stays, empty, so the source maps still line up.
