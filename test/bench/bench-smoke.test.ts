@@ -27,7 +27,7 @@ describe('benchmarks', () => {
     const names = rows.map((r) => r.name);
     for (const prefix of ['1. ', '2. ', '3. ', '4. ', '5. ', '6. ', '7. ', '8. ', '9. '])
       expect(names.some((n) => n.startsWith(prefix))).toBe(true);
-    expect(rows).toHaveLength(25);
+    expect(rows).toHaveLength(27);
     for (const row of rows.filter((r) => !r.skipped)) {
       expect(row.value.min).toBeLessThanOrEqual(row.value.median);
       expect(row.value.median).toBeLessThanOrEqual(row.value.max);
