@@ -15,7 +15,7 @@ function cacheFiles(): string[] {
 // `-p` runs go through dist/bin/core.cjs and V8's code cache (src/cli/compiled-core.ts): the first
 // run writes the cache into $XAGENT_HOME/cache, later runs read it, and a cache V8 refuses is
 // only a slower start, never a wrong one.
-describe.skipIf(process.env.XAGENT_TEST_CLI)('the compiled core of -p runs', () => {
+describe('the compiled core of -p runs', () => {
   it('writes its code cache on the first run and reads it on the next, with the same answers', async () => {
     const env = await api.start([{ text: 'first answer' }, { text: 'second answer' }]);
     const first = await runCli(['-p', 'one', '--cwd', api.workspace], { env });
