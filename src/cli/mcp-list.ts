@@ -1,13 +1,8 @@
-import path from 'node:path';
 import { resolveMcpServers } from '../mcp/config.js';
 import type { McpServerStatus } from '../mcp/manager.js';
-import { loadSettings, SettingsError } from '../permissions/index.js';
 import { visible } from '../permissions/request-view.js';
-import { sandboxForRun, SandboxUnavailableError } from '../sandbox/index.js';
-import { xagentHome } from '../sessions/layout.js';
-import { resolveWorkspace } from '../run/workspace-dir.js';
-import { UsageError } from '../run/usage-error.js';
-import { USAGE_EXIT_CODE } from './exit-codes.js';
+import { sandboxForRun } from '../sandbox/index.js';
+import { subcommandSetup } from './subcommand-setup.js';
 import { resolveMcpTimeouts } from '../run/run-config.js';
 import { packageVersion } from '../run/version.js';
 
@@ -23,28 +18,13 @@ interface Streams {
  * @example process.exitCode = await runMcpList({ json: true }, { stdout: process.stdout, stderr: process.stderr }, process.env);
  */
 export async function runMcpList(options: { cwd?: string; json?: boolean }, streams: Streams, env: NodeJS.ProcessEnv): Promise<number> {
-  const fail = (message: string) => {
-    streams.stderr.write(`xagent: ${message}\n`);
-    return USAGE_EXIT_CODE;
-  };
-  let workspace: string;
-  try {
-    workspace = resolveWorkspace(options.cwd);
-  } catch (error) {
-    if (error instanceof UsageError) return fail(error.message);
-    throw error;
-  }
-  const home = path.resolve(xagentHome(env));
-  let servers: ReturnType<typeof resolveMcpServers>;
-  let sandboxed: ReturnType<typeof sandboxForRun>;
-  try {
-    const settings = loadSettings({ workspace, home });
-    servers = resolveMcpServers(settings.mcpServers, env);
-    sandboxed = sandboxForRun({ flag: undefined, layers: settings.sandbox, workspace, xagentHome: home, env });
-  } catch (error) {
-    if (error instanceof SettingsError || error instanceof SandboxUnavailableError) return fail(error.message);
-    throw error;
-  }
+  const setup = subcommandSetup(options, streams.stderr, env, ({ workspace, home, settings }) => ({
+    workspace,
+    servers: resolveMcpServers(settings.mcpServers, env),
+    sandboxed: sandboxForRun({ flag: undefined, layers: settings.sandbox, workspace, xagentHome: home, env }),
+  }));
+  if ('exitCode' in setup) return setup.exitCode;
+  const { workspace, servers, sandboxed } = setup;
   const timeouts = resolveMcpTimeouts(env);
   const { startMcpServers } = await import('../mcp/manager.js');
   const sandbox = sandboxed.sandbox && sandboxed.settings.mcpServers ? sandboxed.sandbox : undefined;

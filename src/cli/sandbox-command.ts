@@ -1,11 +1,6 @@
-import path from 'node:path';
 import type { Command } from 'commander';
-import { loadSettings, SettingsError } from '../permissions/index.js';
-import { xagentHome } from '../sessions/layout.js';
-import { checkSandbox, createSandbox, resolveSandboxSettings, SandboxUnavailableError, type Sandbox } from '../sandbox/index.js';
-import { resolveWorkspace } from '../run/workspace-dir.js';
-import { UsageError } from '../run/usage-error.js';
-import { USAGE_EXIT_CODE } from './exit-codes.js';
+import { checkSandbox, createSandbox, resolveSandboxSettings } from '../sandbox/index.js';
+import { subcommandSetup } from './subcommand-setup.js';
 
 interface Streams {
   stdout: NodeJS.WritableStream;
@@ -38,26 +33,12 @@ export function registerSandboxCommand(
 }
 
 async function runSandboxCheck(options: { cwd?: string; json?: boolean }, streams: Streams, env: NodeJS.ProcessEnv): Promise<number> {
-  const fail = (message: string) => {
-    streams.stderr.write(`xagent: ${message}\n`);
-    return USAGE_EXIT_CODE;
-  };
-  let workspace: string;
-  try {
-    workspace = resolveWorkspace(options.cwd);
-  } catch (error) {
-    if (error instanceof UsageError) return fail(error.message);
-    throw error;
-  }
-  const home = path.resolve(xagentHome(env));
-  let sandbox: Sandbox;
-  try {
-    const settings = resolveSandboxSettings(loadSettings({ workspace, home }).sandbox, true);
-    sandbox = createSandbox({ settings, workspace, xagentHome: home, env });
-  } catch (error) {
-    if (error instanceof SettingsError || error instanceof SandboxUnavailableError) return fail(error.message);
-    throw error;
-  }
+  const setup = subcommandSetup(options, streams.stderr, env, ({ workspace, home, settings }) => ({
+    workspace,
+    sandbox: createSandbox({ settings: resolveSandboxSettings(settings.sandbox, true), workspace, xagentHome: home, env }),
+  }));
+  if ('exitCode' in setup) return setup.exitCode;
+  const { workspace, sandbox } = setup;
   const results = await checkSandbox(sandbox);
   const ok = results.every((result) => result.ok);
   if (options.json) {

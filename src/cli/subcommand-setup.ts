@@ -1,0 +1,39 @@
+import path from 'node:path';
+import { loadSettings, SettingsError } from '../permissions/index.js';
+import { SandboxUnavailableError } from '../sandbox/index.js';
+import { xagentHome } from '../sessions/layout.js';
+import { resolveWorkspace } from '../run/workspace-dir.js';
+import { UsageError } from '../run/usage-error.js';
+import { USAGE_EXIT_CODE } from './exit-codes.js';
+
+/** Where a subcommand like `mcp list` or `sandbox check` works, and the settings found there. */
+export interface SubcommandPlace {
+  workspace: string;
+  home: string;
+  settings: ReturnType<typeof loadSettings>;
+}
+
+/**
+ * Resolves `--cwd`, XAGENT_HOME and the settings, then runs `use` on them. A bad folder, a bad
+ * settings file or a sandbox that cannot be set up is the user's to fix: said on stderr, exit 2.
+ * Anything else is thrown.
+ * @example const setup = subcommandSetup(options, stderr, env, ({ settings }) => resolveMcpServers(settings.mcpServers, env));
+ */
+export function subcommandSetup<T>(
+  options: { cwd?: string },
+  stderr: NodeJS.WritableStream,
+  env: NodeJS.ProcessEnv,
+  use: (place: SubcommandPlace) => T,
+): T | { exitCode: number } {
+  try {
+    const workspace = resolveWorkspace(options.cwd);
+    const home = path.resolve(xagentHome(env));
+    return use({ workspace, home, settings: loadSettings({ workspace, home }) });
+  } catch (error) {
+    if (error instanceof UsageError || error instanceof SettingsError || error instanceof SandboxUnavailableError) {
+      stderr.write(`xagent: ${error.message}\n`);
+      return { exitCode: USAGE_EXIT_CODE };
+    }
+    throw error;
+  }
+}
