@@ -44,10 +44,16 @@ export function markSystem(system: string): SystemBlock[] {
 export function markLatestMessage(messages: Message[]): Message[] {
   const last = messages[messages.length - 1];
   if (!last) return messages;
-  let index = last.content.length - 1;
-  while (index >= 0 && /thinking/.test(last.content[index]!.type)) index--;
+  const index = markableIndex(last.content);
   if (index < 0) return messages;
   const content = last.content.slice();
   content[index] = { ...content[index]!, cache_control: EPHEMERAL };
   return [...messages.slice(0, -1), { role: last.role, content }];
+}
+
+/** The last block that may carry a breakpoint (thinking blocks may not), or -1. */
+export function markableIndex(blocks: Message['content']): number {
+  let index = blocks.length - 1;
+  while (index >= 0 && /thinking/.test(blocks[index]!.type)) index--;
+  return index;
 }

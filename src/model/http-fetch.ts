@@ -8,18 +8,8 @@ const agents = { http: new HttpAgent({ keepAlive: true }), https: new HttpsAgent
 
 /** Request headers of any `HeadersInit` shape (our LiteHeaders, undici's Headers, pairs, a record) as node:http takes them. */
 function outgoingHeaders(init: RequestInit['headers']): OutgoingHttpHeaders {
-  const headers: OutgoingHttpHeaders = {};
-  if (init === undefined || init === null) return headers;
-  // The SDK's own headers (LiteHeaders in the bundle): already lower-case and combined.
-  if (LiteHeaders.isLite(init)) return init.toOutgoing();
-  const add = (name: string, value: string) => {
-    const key = name.toLowerCase();
-    const existing = headers[key];
-    headers[key] = existing === undefined ? value : `${String(existing)}, ${value}`;
-  };
-  if (Symbol.iterator in init) for (const [name, value] of init as Iterable<[string, string]>) add(name, value);
-  else for (const name of Object.keys(init)) add(name, (init as Record<string, string>)[name]!);
-  return headers;
+  // The SDK's own headers (LiteHeaders in the bundle) are already lower-case and combined.
+  return (LiteHeaders.isLite(init) ? init : new LiteHeaders(init)).toOutgoing();
 }
 
 /**

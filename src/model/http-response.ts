@@ -42,11 +42,6 @@ export class HttpResponse {
     return this.used || (this.body !== null && this.body.readableDidRead);
   }
 
-  async arrayBuffer(): Promise<ArrayBuffer> {
-    const bytes = await this.bytes();
-    return bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
-  }
-
   async text(): Promise<string> {
     return (await this.bytes()).toString('utf8');
   }

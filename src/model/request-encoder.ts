@@ -11,8 +11,16 @@
  * reference: tests compare the two on generated conversations, round by round.
  */
 import type { Message } from '../../machines/types.js';
-import { EPHEMERAL } from './cache-breakpoints.js';
-import { type BuildRequestArgs, isEmptyText, normalizeBlock, requestMaxTokens, requestSystem, requestTools } from './request.js';
+import { EPHEMERAL, markableIndex } from './cache-breakpoints.js';
+import {
+  type BuildRequestArgs,
+  isEmptyText,
+  normalizeBlock,
+  requestMaxTokens,
+  requestSystem,
+  requestTools,
+  toolResultsFirst,
+} from './request.js';
 import type { ToolSpec } from './types.js';
 
 type Block = Message['content'][number];
@@ -166,19 +174,4 @@ function mergedGroups(messages: readonly Message[], from = 0): Group[] {
     }
   }
   return groups;
-}
-
-/** Tool results keep their order among themselves, and so does everything else (as normalizeMessages). */
-function toolResultsFirst(blocks: Block[]): Block[] {
-  let results = 0;
-  for (const block of blocks) if (block.type === 'tool_result') results++;
-  if (results === 0 || results === blocks.length) return blocks;
-  return [...blocks.filter((b) => b.type === 'tool_result'), ...blocks.filter((b) => b.type !== 'tool_result')];
-}
-
-/** The newest message's last block that may carry a breakpoint (thinking blocks may not), or -1. */
-function markableIndex(blocks: readonly Block[]): number {
-  let index = blocks.length - 1;
-  while (index >= 0 && /thinking/.test(blocks[index]!.type)) index--;
-  return index;
 }

@@ -107,7 +107,7 @@ export function normalizeMessages(messages: readonly Message[]): Message[] {
 }
 
 /** Tool results keep their order among themselves, and so does everything else. */
-function toolResultsFirst(content: Block[]): Block[] {
+export function toolResultsFirst(content: Block[]): Block[] {
   const results = content.filter((block) => block.type === 'tool_result');
   if (results.length === 0) return content;
   return [...results, ...content.filter((block) => block.type !== 'tool_result')];
