@@ -9,10 +9,13 @@
 // First, so that Ctrl-C during start-up already exits 130.
 import './early-signals.js';
 import { packageVersion } from '../run/version.js';
-import { loadCompiledCore } from './compiled-core.js';
 
 const [first, ...rest] = process.argv.slice(2);
 const args = process.argv.slice(2);
 if ((first === '--version' || first === '-V') && rest.length === 0) process.stdout.write(`${packageVersion()}\n`);
-else if (args.includes('-p') || args.includes('--print')) await (loadCompiledCore() ?? (await import('./main.js'))).runCli();
+// Imported here, not above: `--version` compiles nothing it does not need.
+else if (args.includes('-p') || args.includes('--print'))
+  await (
+    (await import('./compiled-core.js')).loadCompiledCore(new URL('./core.cjs', import.meta.url)) ?? (await import('./main.js'))
+  ).runCli();
 else await (await import('./main.js')).runCli();

@@ -26,10 +26,11 @@ export interface CompiledCore {
  * core compiles from source as it would without a cache. A missing or refused cache is written
  * at exit, with what the run compiled, atomically; a failing write only costs the next run time.
  * XAGENT_CODE_CACHE=0 turns it off. Returns null when the core is not there (a partial build).
- * @example const core = loadCompiledCore(); if (core) await core.runCli();
+ * `url` is dist/bin/core.cjs, next to the `bin` entry (this module sits in a chunk of its own).
+ * @example const core = loadCompiledCore(new URL('./core.cjs', import.meta.url)); if (core) await core.runCli();
  */
-export function loadCompiledCore(): CompiledCore | null {
-  const file = fileURLToPath(new URL('./core.cjs', import.meta.url));
+export function loadCompiledCore(url: URL): CompiledCore | null {
+  const file = fileURLToPath(url);
   let source: string;
   try {
     source = readFileSync(file, 'utf8');
