@@ -28,7 +28,12 @@ export function validateCallAction(validate: (call: ToolCall) => Validation) {
   return assign<EngineContext, EngineEvent, undefined, EngineEvent, never>(({ context }) => {
     const current = nextCall(context);
     if (!current || toolBudgetSpent(context)) return { current };
-    const validation: Validation = checkCall(current, validate);
+    let validation: Validation;
+    try {
+      validation = checkCall(current, validate);
+    } catch (error) {
+      return { current: { ...current, error: ruleFailure(error) } };
+    }
     return { current: { ...current, validation, error: validation.ok ? null : validation.error } };
   });
 }
@@ -38,8 +43,25 @@ export function decidePermissionAction(decide: (call: ToolCall) => PermissionDec
   return assign<EngineContext, EngineEvent, undefined, EngineEvent, never>(({ context }) => {
     const { current } = context;
     if (!current) return {};
-    return { current: withDecision(current, decide(current.call)) };
+    try {
+      return { current: withDecision(current, decide(current.call)) };
+    } catch (error) {
+      return { current: { ...current, error: ruleFailure(error) } };
+    }
   });
+}
+
+/**
+ * A rule src provided threw (a tool schema that does not compile, a policy that crashed). The
+ * call records it and the `ruleFailed` guard stops the task with tool_error: a named stop, not a crash.
+ */
+export function ruleFailure(error: unknown): EngineError {
+  return { code: 'TOOL_FAILED', message: `internal error: ${errorMessage(error)}` };
+}
+
+/** The call's rules failed before anything ran (see ruleFailure). */
+export function ruleFailed(current: CurrentCall | null): boolean {
+  return current !== null && current.error?.code === 'TOOL_FAILED' && current.decision === null;
 }
 
 /** The call with a decision made; a denial is also the call's error. */

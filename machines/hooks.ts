@@ -42,6 +42,8 @@ export interface HookRunInput {
   prompt?: string;
   /** Stop: the model is already continuing because a Stop hook blocked. */
   stopHookActive?: boolean;
+  /** SessionStart: a new session, or one resumed. */
+  source?: 'startup' | 'resume';
 }
 
 /**

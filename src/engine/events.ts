@@ -1,4 +1,4 @@
-import type { EngineState } from '../../machines/query-engine.js';
+import type { EngineStatePath } from '../../machines/query-engine.js';
 import type { TraceStateRecord } from '../sessions/records.js';
 import type { HookRunReport } from '../hooks/types.js';
 import type { EngineError, PermissionDecision, StopReason, ToolCall, Usage } from '../../machines/types.js';
@@ -31,7 +31,7 @@ export interface QueryResult {
 
 /** What query() yields, in order. `state` carries the same fields as the trace line. */
 export type AgentEvent =
-  | ({ type: 'state'; name: EngineState } & Omit<TraceLine, 'state'>)
+  | ({ type: 'state'; name: EngineStatePath } & Omit<TraceLine, 'state'>)
   | { type: 'text_delta'; text: string }
   | { type: 'thinking_delta'; thinking: string }
   | { type: 'tool_start'; call: ToolCall }

@@ -14,7 +14,7 @@ import type { Clock } from './clock.js';
 import type { AgentEvent } from './events.js';
 import type { SessionSink } from '../sessions/session-writer.js';
 import type { CompactContextInput, CompactionOutcome } from '../../machines/context-budget.js';
-import { compactionRecord, runCompaction } from '../context/run-compaction.js';
+import { runCompaction } from '../context/run-compaction.js';
 
 export interface EngineServices {
   model: ModelClient;
@@ -30,8 +30,6 @@ export interface EngineServices {
   hooks?: readonly ResolvedHook[];
   /** Command hooks run inside it. */
   hookSandbox?: CommandSandbox;
-  /** What SessionStart hooks are told: a new session, or a resumed one. */
-  sessionSource?: 'startup' | 'resume';
 }
 
 /** With a model and tools that answer at once, nothing else (SIGINT, timers) would ever run. */
@@ -45,7 +43,6 @@ export function engineImplementations(services: EngineServices) {
     sessionId,
     transcriptPath: sink.dir ? transcriptPath(sink.dir) : null,
     cwd: workspace,
-    source: services.sessionSource ?? 'startup',
   };
   // Each hook run is evidence: an annotation in the trace and a `hook` event (stream-json, inspector).
   const reportHook = (turn: number) => (report: HookRunReport) => {
@@ -74,7 +71,7 @@ export function engineImplementations(services: EngineServices) {
                 event: 'retry',
                 ts: new Date(clock.now()).toISOString(),
                 session_id: sessionId,
-                state: 'call_model',
+                state: 'call_model.requesting',
                 turn: input.turn,
                 attempt,
                 delay_ms: delayMs,
@@ -169,10 +166,14 @@ export function engineImplementations(services: EngineServices) {
             note({ tokens_after: null, removed: 0, kept: input.messages.length });
             return null;
           }
-          const record = compactionRecord(compaction, input.messages.length, reason);
-          sink.compaction(record);
-          note({ tokens_after: compaction.tokensAfter, removed: compaction.removed, kept: record.kept, usage: compaction.usage });
-          return { summary: compaction.summary, removed: compaction.removed, tokensAfter: compaction.tokensAfter, usage: compaction.usage };
+          note({
+            tokens_after: compaction.tokensAfter,
+            removed: compaction.removed,
+            kept: input.messages.length - compaction.removed,
+            usage: compaction.usage,
+          });
+          const { summary, removed, tokensBefore, tokensAfter, usage } = compaction;
+          return { summary, removed, tokensBefore, tokensAfter, usage, reason };
         } catch (error) {
           if (!signal.aborted)
             note({

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { createActor } from 'xstate';
-import type { EngineInput } from '../../machines/engine-context.js';
+import type { EngineInput, SessionStartSource } from '../../machines/engine-context.js';
+import { compactionRecord } from '../context/run-compaction.js';
 import { queryEngine } from '../../machines/query-engine.js';
 import type { Message, TextBlock } from '../../machines/types.js';
 import type { ModelClient } from '../model/types.js';
@@ -55,8 +56,11 @@ export interface QueryOptions {
    * the settings files. Without any, no hook guard holds and no hook actor starts.
    */
   hooks?: HooksConfig | readonly ResolvedHook[];
-  /** What SessionStart hooks are told: a new session, or a resumed one; default `startup`. */
-  sessionSource?: 'startup' | 'resume';
+  /**
+   * Whether this task opens the session in this run, and how: SessionStart hooks run, told
+   * `startup` (a new session) or `resume`. null: a later task of the same run. Default `startup`.
+   */
+  sessionStart?: SessionStartSource | null;
   /** Command hooks run inside this sandbox (the CLI's --sandbox, unless the settings say `"hooks": false`). */
   hookSandbox?: CommandSandbox;
   /** Sees every event as it happens, before it is yielded (the live inspector attaches here). */
@@ -80,10 +84,8 @@ export async function* query(userInput: string, options: QueryOptions): AsyncGen
   };
   const messages = options.messages ?? [];
   const startedAt = clock.now();
-  let firstNew = messages.length;
-  let written = firstNew;
-  // Compaction replaces the start of the array in place; the last message written tells where the transcript is.
-  let lastWritten: Message | undefined = messages[written - 1];
+  // This task's last answer (never an earlier task's): the result's text.
+  let answer = '';
   let seq = 0;
   // Read once per task: the same system prompt every round is what lets the API cache it. While git
   // runs, the event loop is free for what the first request also waits for (the model client loading).
@@ -101,7 +103,6 @@ export async function* query(userInput: string, options: QueryOptions): AsyncGen
   const implementations = engineImplementations({
     hooks,
     ...(options.hookSandbox ? { hookSandbox: options.hookSandbox } : {}),
-    ...(options.sessionSource ? { sessionSource: options.sessionSource } : {}),
     model: options.model,
     tools: options.tools,
     permissions: options.permissions,
@@ -120,15 +121,6 @@ export async function* query(userInput: string, options: QueryOptions): AsyncGen
     const step = stepOf({ seq: seq++, state: microstep.state, via: microstep.entered, context: microstep.context });
     const { v: _v, state, ...fields } = sink.step(step, new Date(clock.now()).toISOString());
     emit({ type: 'state', name: state, ...fields });
-    // Every message goes to the transcript as soon as it is in the (shared, append-only) array.
-    if (lastWritten && messages[written - 1] !== lastWritten) {
-      const now = messages.lastIndexOf(lastWritten) + 1;
-      // The summary stands in for what was cut, this task's earlier messages included.
-      firstNew = Math.max(1, firstNew - (written - now));
-      written = now;
-    }
-    for (; written < messages.length; written++) sink.message(messages[written]!);
-    lastWritten = messages[written - 1];
   };
 
   const input: EngineInput = {
@@ -142,6 +134,7 @@ export async function* query(userInput: string, options: QueryOptions): AsyncGen
     contextWindow,
     baseTokens: estimateTokens(system) + estimateTokens(options.tools.specs()),
     hooks: hookEventsOf(hooks),
+    sessionStart: options.sessionStart === undefined ? 'startup' : options.sessionStart,
   };
   // An annotation (it has `event`), not a state: what a replay needs to know of the task's limits.
   sink.annotate({
@@ -155,6 +148,12 @@ export async function* query(userInput: string, options: QueryOptions): AsyncGen
     ...(contextWindow ? { context_window: contextWindow } : {}),
   });
   const actor = createActor(queryEngine.provide(implementations), { input, inspect: observeMicrosteps(onMicrostep) });
+  // The transcript follows what the chart says it changed, in the order it changed it.
+  actor.on('message', ({ message }) => {
+    sink.message(message);
+    if (message.role === 'assistant') answer = textOf(message);
+  });
+  actor.on('compacted', ({ outcome, messagesBefore }) => sink.compaction(compactionRecord(outcome, messagesBefore, outcome.reason)));
 
   let result: QueryResult | undefined;
   const finish = (
@@ -165,7 +164,7 @@ export async function* query(userInput: string, options: QueryOptions): AsyncGen
       type: 'result',
       reason,
       is_error: reason !== 'final_answer',
-      text: lastAssistantText(messages, firstNew),
+      text: answer,
       session_id: sessionId,
       turns,
       tool_calls,
@@ -222,15 +221,9 @@ export async function* query(userInput: string, options: QueryOptions): AsyncGen
   return result;
 }
 
-/** The text of this task's last answer; never an earlier task's, when this one got none. */
-function lastAssistantText(messages: readonly Message[], from: number): string {
-  for (let i = messages.length - 1; i >= from; i--) {
-    const message = messages[i]!;
-    if (message.role !== 'assistant') continue;
-    return message.content
-      .filter((b): b is TextBlock => b.type === 'text')
-      .map((b) => b.text)
-      .join('');
-  }
-  return '';
+function textOf(message: Message): string {
+  return message.content
+    .filter((b): b is TextBlock => b.type === 'text')
+    .map((b) => b.text)
+    .join('');
 }

@@ -1,12 +1,12 @@
 import { stopDecision, stopError, type EngineContext } from '../../machines/engine-context.js';
-import type { EngineState } from '../../machines/query-engine.js';
+import type { EngineStatePath } from '../../machines/query-engine.js';
 import type { EngineError, PermissionDecision, StopReason, ToolCall, Usage } from '../../machines/types.js';
 
 /** The transition that entered a state. */
 export interface Via {
   /** The event's type (`xstate.done.actor.callModel`, `ABORT`...), `always` when eventless, `xstate.init` for the first state. */
   event: string;
-  /** The chart edge taken (`call_model:xstate.done.actor.callModel:3`), as `chartTransitions` names it; absent for the first state. */
+  /** The chart edge taken (`call_model.requesting:xstate.done.actor.callModel[responseHasToolCalls]>validate_tool`), as `chartTransitions` names it; absent for the first state. */
   transition?: string;
 }
 
@@ -16,7 +16,8 @@ export interface Via {
  */
 export interface Step {
   seq: number;
-  state: EngineState;
+  /** The full path of the state entered: `call_model.requesting`, `ask_permission.asking_user`, `done`. */
+  state: EngineStatePath;
   via: Via;
   turn: number;
   toolCallCount: number;
@@ -27,7 +28,7 @@ export interface Step {
   reason?: StopReason;
 }
 
-export function stepOf(options: { seq: number; state: EngineState; via: Via; context: EngineContext }): Step {
+export function stepOf(options: { seq: number; state: EngineStatePath; via: Via; context: EngineContext }): Step {
   const { seq, state, via, context } = options;
   const { current } = context;
   const step: Step = { seq, state, via, turn: context.turn, toolCallCount: context.toolCallCount, usage: context.usage };

@@ -28,7 +28,7 @@ export function hookInputJson(session: HookSession, input: HookRunInput): HookIn
   if (input.result) json.tool_response = { content: input.result.content, is_error: input.result.is_error === true };
   if (input.prompt !== undefined) json.prompt = input.prompt;
   if (input.stopHookActive !== undefined) json.stop_hook_active = input.stopHookActive;
-  if (input.event === 'SessionStart') json.source = session.source ?? 'startup';
+  if (input.event === 'SessionStart') json.source = input.source ?? session.source ?? 'startup';
   return json;
 }
 

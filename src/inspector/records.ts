@@ -1,4 +1,4 @@
-import type { EngineState } from '../../machines/query-engine.js';
+import type { EngineStatePath } from '../../machines/query-engine.js';
 import type { TraceLine } from '../engine/events.js';
 import type { Via } from '../engine/step.js';
 import type { HookRunReport } from '../hooks/types.js';
@@ -34,7 +34,7 @@ export type RecordBody =
       mode: 'live' | 'replay';
       source?: string;
     }
-  | ({ kind: 'state'; name: EngineState } & Omit<TraceLine, 'state' | 'ts' | 'session_id' | 'via'> & { via?: Via })
+  | ({ kind: 'state'; name: EngineStatePath } & Omit<TraceLine, 'state' | 'ts' | 'session_id' | 'via'> & { via?: Via })
   | { kind: 'text'; text: string }
   | { kind: 'thinking'; text: string }
   | { kind: 'tool_start'; call: ToolCall }

@@ -1,4 +1,5 @@
-import type { EventObject, Snapshot, SnapshotFrom } from 'xstate';
+import type { AnyStateNode, EventObject, Snapshot, SnapshotFrom } from 'xstate';
+import { statePath } from '../engine/step-adapter.js';
 import { serializeSnapshot } from 'xstate/graph';
 import { nearWindow } from '../../machines/context-budget.js';
 import type { EngineInput } from '../../machines/engine-context.js';
@@ -27,6 +28,7 @@ export const INPUT: EngineInput = {
   contextWindow: CONTEXT_WINDOW,
   baseTokens: 0,
   hooks: HOOK_EVENTS,
+  sessionStart: 'startup',
 };
 
 /** The model's stand-in for a settings matcher: a call whose input says `hooked: true`. */
@@ -220,15 +222,25 @@ export function eventsFor(snapshot: EngineSnapshot, drop: ReadonlySet<string> = 
   return [...waitingOn(snapshot), ...rootEvents].filter((e) => !drop.has(e.variant));
 }
 
-/** The outcomes of what the snapshot waits for: a spawned child (hooks, the prompt, the summary), else the state's invoked actor. */
+/** The outcomes of each actor a state invokes, by the invocation's id. */
+function outcomesOf(actorId: string, turn: number): PathEvent[] {
+  if (actorId === 'callModel') return modelEvents(turn);
+  if (actorId === 'askPermission') return promptEvents;
+  if (actorId === 'compactContext') return compactEvents;
+  if (actorId === 'executeTool') return toolEvents;
+  return hookEvents[actorId] ?? [];
+}
+
+/** The ids of the actors the active state invokes (read from the chart: every wait is a state that invokes one). */
+export function invokedIn(snapshot: EngineSnapshot): string[] {
+  let node: AnyStateNode = testMachine.root;
+  for (const name of statePath(snapshot.value).split('.')) node = node.states[name] as AnyStateNode;
+  return node.invoke.map((i) => i.id);
+}
+
+/** The outcomes of what the snapshot waits for: the actors its state invokes. */
 function waitingOn(snapshot: EngineSnapshot): PathEvent[] {
-  const { running } = snapshot.context;
-  if (running === 'askPermission') return promptEvents;
-  if (running === 'compactContext') return compactEvents;
-  if (running) return hookEvents[running] ?? [];
-  if (snapshot.value === 'call_model') return modelEvents(snapshot.context.turn);
-  if (snapshot.value === 'execute_tool') return toolEvents;
-  return [];
+  return invokedIn(snapshot).flatMap((id) => outcomesOf(id, snapshot.context.turn));
 }
 
 export const ALL_VARIANTS = [
@@ -263,15 +275,13 @@ export function routingView(snapshot: EngineSnapshot) {
       preToolUse: c.current.preToolUse?.decision ?? (c.current.preToolUse ? 'none' : null),
       postToolUse: c.current.postToolUse?.decision ?? (c.current.postToolUse ? 'none' : null),
     },
-    running: c.running,
-    sessionStarted: c.prompt.sessionStarted,
-    promptAppended: c.prompt.appended,
+    sessionStart: c.hooks.sessionStart,
     promptHook: c.prompt.hook?.decision ?? (c.prompt.hook ? 'none' : null),
     stopHookActive: c.hooks.stopActive,
     modelError: c.modelError?.code ?? null,
     stopReason: c.stopReason,
     // The token count itself differs by result text; what routes is whether compaction is due.
-    budget: { near: nearWindow(c.budget, c.turn), compactedAtTurn: c.budget.compactedAtTurn, forced: c.budget.forced },
+    budget: { near: nearWindow(c.budget, c.turn), compactedAtTurn: c.budget.compactedAtTurn },
   };
 }
 

@@ -86,12 +86,12 @@ export async function prepareRun(
     return tools;
   };
 
-  // SessionStart belongs to the session, not to each task: the run's first task runs it.
-  let sessionStartRan = false;
+  // SessionStart belongs to the session, not to each task: the chart runs it on the run's first task.
+  let sessionOpened = false;
   const runTask = async ({ prompt, permissions, signal, renderer, observe }: TaskRequest): Promise<QueryResult> => {
     const taskTools = await toolsFor(signal);
-    const hooks = sessionStartRan ? config.hooks.filter((hook) => hook.event !== 'SessionStart') : config.hooks;
-    sessionStartRan = true;
+    const sessionStart = sessionOpened ? null : session.isNew ? 'startup' : 'resume';
+    sessionOpened = true;
     // Started first, so git runs while meta.json is written and the model client loads; query() awaits it.
     const taskContext = config.systemPrompt === undefined ? loadTaskContext({ workspace: config.workspace, home: config.home }) : undefined;
     await session.startTask(prompt);
@@ -111,8 +111,8 @@ export async function prepareRun(
       sessionId: session.sessionId,
       session: openSessionWriter(sessionDir(config.home, session.sessionId), session.sessionId),
       messages: session.messages,
-      hooks,
-      sessionSource: session.isNew ? 'startup' : 'resume',
+      hooks: config.hooks,
+      sessionStart,
       ...(config.sandbox && config.sandboxSettings.hooks ? { hookSandbox: config.sandbox } : {}),
       observe: (event) => {
         partial.onEvent(event);

@@ -51,7 +51,7 @@ export type TraceAnnotation =
       event: 'retry';
       ts: string;
       session_id: string;
-      state: 'call_model';
+      state: 'call_model' | 'call_model.requesting';
       turn: number;
       attempt: number;
       delay_ms: number;

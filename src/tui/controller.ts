@@ -162,7 +162,7 @@ export class TuiController {
         const state = store.get();
         switch (event.type) {
           case 'state':
-            if (event.name === 'call_model') store.update({ activity: { kind: 'model', since: Date.now() }, turnTokens: 0 });
+            if (event.name === 'call_model.requesting') store.update({ activity: { kind: 'model', since: Date.now() }, turnTokens: 0 });
             break;
           case 'text_delta':
             // Gathered and drawn a few times a second: a redraw per delta would starve the keyboard.

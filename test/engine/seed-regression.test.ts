@@ -7,17 +7,22 @@ describe('seed regression: invalid tool input, corrected, then an answer', () =>
     { content: [{ type: 'tool_use', id: 'toolu_2', name: 'echo', input: { text: 'hello' } }] },
     { text: 'The echo said hello.' },
   ];
+  // The seed's eight states at the top level; the waits and routing inside them by their full path.
   const expected = [
-    'build_context',
-    'call_model',
+    'build_context.starting',
+    'build_context.measuring',
+    'call_model.checking_limits',
+    'call_model.requesting',
     'validate_tool',
     'recover',
-    'call_model',
+    'call_model.checking_limits',
+    'call_model.requesting',
     'validate_tool',
-    'ask_permission',
+    'ask_permission.deciding',
     'execute_tool',
-    'append_tool_result',
-    'call_model',
+    'append_tool_result.collected',
+    'call_model.checking_limits',
+    'call_model.requesting',
     'done',
   ];
 

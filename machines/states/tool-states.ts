@@ -1,0 +1,85 @@
+import { NO_OPINION, type HookOutcome } from '../hooks.js';
+import { workingCall } from '../engine-context.js';
+import { setupEngine } from '../engine-setup.js';
+import { hookInput } from '../hook-steps.js';
+import type { ToolResult } from '../types.js';
+import { at, DONE } from './targets.js';
+
+/** The states one tool call passes through besides ask_permission: checked, run, its result collected (or the error). */
+
+const answered = ({ event }: { event: { output: HookOutcome } }) => ({ outcome: event.output });
+const failure = ({ event }: { event: { error: unknown } }) => ({ error: event.error });
+
+/** After a call's result is collected: next call in the queue, or all results back to the model. */
+const afterResult = [
+  { guard: 'queueHasMore', target: at('validate_tool') },
+  { target: at('call_model'), actions: 'appendToolResults' },
+] as const;
+
+export const validateTool = setupEngine.createStateConfig({
+  // The next call becomes `current`; validateCall skips one the budget will not let run, so such a stop reports no error of the call's.
+  entry: 'validateCall',
+  always: [
+    { guard: 'maxToolCallsReached', target: DONE, actions: { type: 'stop', params: { reason: 'max_tool_calls' } } },
+    { guard: 'ruleFailed', target: DONE, actions: { type: 'stop', params: { reason: 'tool_error' } } },
+    { guard: 'callInvalid', target: at('recover') },
+    { guard: 'preToolUseDue', target: at('ask_permission.pre_tool_hooks') },
+    { target: at('ask_permission.deciding') },
+  ],
+});
+
+export const executeTool = setupEngine.createStateConfig({
+  invoke: {
+    id: 'executeTool',
+    src: 'executeTool',
+    input: ({ context }) => ({ call: workingCall(context).call }),
+    onDone: [
+      {
+        guard: 'postToolUseDue',
+        target: at('append_tool_result.post_tool_hooks'),
+        actions: { type: 'collectResult', params: ({ event }: { event: { output: ToolResult } }) => ({ result: event.output }) },
+      },
+      {
+        target: at('append_tool_result.collected'),
+        actions: { type: 'collectResult', params: ({ event }: { event: { output: ToolResult } }) => ({ result: event.output }) },
+      },
+    ],
+    onError: [
+      {
+        guard: { type: 'toolErrorRecoverable', params: failure },
+        target: at('recover'),
+        actions: { type: 'recordToolFailure', params: failure },
+      },
+      {
+        target: DONE,
+        actions: [
+          { type: 'recordToolFailure', params: failure },
+          { type: 'stop', params: { reason: 'tool_error' } },
+        ],
+      },
+    ],
+  },
+});
+
+export const appendToolResult = setupEngine.createStateConfig({
+  initial: 'collected',
+  states: {
+    /** Waits for the PostToolUse hooks that match the call; what they say is appended to its result. */
+    post_tool_hooks: {
+      invoke: {
+        id: 'postToolUseHooks',
+        src: 'runHooks',
+        input: ({ context }) => hookInput(context, 'PostToolUse'),
+        onDone: { target: 'collected', actions: { type: 'recordPostToolUse', params: answered } },
+        onError: { target: 'collected', actions: { type: 'recordPostToolUse', params: { outcome: NO_OPINION } } },
+      },
+    },
+    /** The result is in: the next call, or every result back to the model. */
+    collected: { always: afterResult },
+  },
+});
+
+export const recover = setupEngine.createStateConfig({
+  entry: 'collectErrorResult',
+  always: afterResult,
+});
