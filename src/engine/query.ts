@@ -15,8 +15,10 @@ import { modelInfo } from '../model/models.js';
 import { estimateTokens } from '../../machines/context-budget.js';
 import { AsyncQueue } from './async-queue.js';
 import { systemClock, type Clock } from './clock.js';
-import type { AgentEvent, QueryResult } from './events.js';
-import { engineImplementations } from './implementations.js';
+import { eventOf, type AgentEvent, type QueryResult } from './events.js';
+import { engineImplementations, type Note } from './implementations.js';
+import { stateBody, type ResultFields } from '../sessions/records.js';
+import { chartFingerprint } from './chart-fingerprint.js';
 import { DEFAULT_LIMITS } from './limits.js';
 import { stepOf } from './step.js';
 import { observeMicrosteps, type Microstep } from './step-adapter.js';
@@ -82,11 +84,18 @@ export async function* query(userInput: string, options: QueryOptions): AsyncGen
     options.observe?.(event);
     queue.push(event);
   };
+  const iso = () => new Date(clock.now()).toISOString();
+  /** Writes one line of the evidence log and yields the event it is: the one way evidence leaves the engine. */
+  const note: Note = (body) => {
+    const record = sink.record(body, iso());
+    const event = eventOf(record);
+    if (event) emit(event);
+    return record;
+  };
   const messages = options.messages ?? [];
   const startedAt = clock.now();
   // This task's last answer (never an earlier task's): the result's text.
   let answer = '';
-  let seq = 0;
   // Read once per task: the same system prompt every round is what lets the API cache it. While git
   // runs, the event loop is free for what the first request also waits for (the model client loading).
   const taskContext =
@@ -112,15 +121,14 @@ export async function* query(userInput: string, options: QueryOptions): AsyncGen
     sink,
     sessionId,
     emit,
+    note,
   });
 
   // Transient states (validate_tool, recover...) appear only in microsteps, never in snapshots.
   const onMicrostep = (microstep: Microstep) => {
     options.onMicrostep?.(microstep);
     if (!microstep.entered) return;
-    const step = stepOf({ seq: seq++, state: microstep.state, via: microstep.entered, context: microstep.context });
-    const { v: _v, state, ...fields } = sink.step(step, new Date(clock.now()).toISOString());
-    emit({ type: 'state', name: state, ...fields });
+    note(stateBody(stepOf({ state: microstep.state, via: microstep.entered, context: microstep.context })));
   };
 
   const input: EngineInput = {
@@ -136,17 +144,19 @@ export async function* query(userInput: string, options: QueryOptions): AsyncGen
     hooks: hookEventsOf(hooks),
     sessionStart: options.sessionStart === undefined ? 'startup' : options.sessionStart,
   };
-  // An annotation (it has `event`), not a state: what a replay needs to know of the task's limits.
-  sink.annotate({
-    event: 'task_start',
-    ts: new Date(startedAt).toISOString(),
-    session_id: sessionId,
-    model: options.model.name,
-    prompt: userInput,
-    limits: { max_turns: input.maxTurns, max_tool_calls: input.maxToolCalls, timeout_ms: input.timeoutMs },
-    instructions: taskContext?.instructions.map((f) => f.path) ?? [],
-    ...(contextWindow ? { context_window: contextWindow } : {}),
-  });
+  // The log's first line: what a replay needs to know of the task, and which chart ran it.
+  sink.record(
+    {
+      event: 'task_start',
+      model: options.model.name,
+      prompt: userInput,
+      limits: { max_turns: input.maxTurns, max_tool_calls: input.maxToolCalls, timeout_ms: input.timeoutMs },
+      instructions: taskContext?.instructions.map((f) => f.path) ?? [],
+      ...(contextWindow ? { context_window: contextWindow } : {}),
+      chart: chartFingerprint(),
+    },
+    new Date(startedAt).toISOString(),
+  );
   const actor = createActor(queryEngine.provide(implementations), { input, inspect: observeMicrosteps(onMicrostep) });
   // The transcript follows what the chart says it changed, in the order it changed it.
   actor.on('message', ({ message }) => {
@@ -157,15 +167,13 @@ export async function* query(userInput: string, options: QueryOptions): AsyncGen
 
   let result: QueryResult | undefined;
   const finish = (
-    fields: Pick<QueryResult, 'reason' | 'turns' | 'tool_calls' | 'usage' | 'error' | 'decision' | 'call' | 'model_stop_reason'>,
+    outcome: Pick<QueryResult, 'reason' | 'turns' | 'tool_calls' | 'usage' | 'error' | 'decision' | 'call' | 'model_stop_reason'>,
   ) => {
-    const { reason, turns, tool_calls, usage, ...rest } = fields;
-    result = {
-      type: 'result',
+    const { reason, turns, tool_calls, usage, ...rest } = outcome;
+    const fields: ResultFields = {
       reason,
       is_error: reason !== 'final_answer',
       text: answer,
-      session_id: sessionId,
       turns,
       tool_calls,
       usage,
@@ -174,8 +182,11 @@ export async function* query(userInput: string, options: QueryOptions): AsyncGen
       trace_path: sink.tracePath,
       ...rest,
     };
+    sink.record({ event: 'result', ...fields }, iso());
+    const ended: QueryResult = { type: 'result', ...fields, session_id: sessionId };
+    result = ended;
     sink.close();
-    emit(result);
+    emit(ended);
     queue.close();
   };
   actor.subscribe({

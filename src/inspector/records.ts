@@ -33,6 +33,11 @@ export type RecordBody =
       prompt?: string;
       mode: 'live' | 'replay';
       source?: string;
+      /**
+       * The chart that recorded the run and the one this xagent runs (fingerprints); `recorded` is
+       * null for a trace older than fingerprints. When they differ, transitions are matched by id only.
+       */
+      chart?: { recorded: string | null; current: string };
     }
   | ({ kind: 'state'; name: EngineStatePath } & Omit<TraceLine, 'state' | 'ts' | 'session_id' | 'via'> & { via?: Via })
   | { kind: 'text'; text: string }

@@ -4,7 +4,7 @@ import { loadTaskContext } from '../context/task-context.js';
 import type { PermissionPolicy } from '../permissions/types.js';
 import { sessionDir } from '../sessions/layout.js';
 import { visible } from '../permissions/request-view.js';
-import { partialAnswer, recordInterruption, resumedLine } from '../sessions/interruption.js';
+import { partialAnswer, resumedLine } from '../sessions/interruption.js';
 import { openSessionForRun, type RunSession } from '../sessions/open-for-run.js';
 import { openSessionWriter } from '../sessions/session-writer.js';
 import { startRunInspector, type RunInspector } from './run-inspector.js';
@@ -123,7 +123,7 @@ export async function prepareRun(
     for await (const event of events) {
       if (event.type === 'result') {
         // The partial answer and a marker go into the transcript, so the next request (even after --continue) says so.
-        if (event.reason === 'user_abort') recordInterruption({ dir: session.dir, messages: session.messages, partial: partial.text() });
+        if (event.reason === 'user_abort') session.interrupted(partial.text());
         renderer.finish(event);
         session.endTask(event);
         return event;

@@ -116,11 +116,11 @@ describe('the live feed of a run', () => {
     expect(states.map((s) => s.name)).toEqual(run.states);
     expect(states.find((s) => s.name === 'recover')).toMatchObject({
       error: { code: 'TOOL_INPUT_INVALID' },
-      via: { event: 'always', transition: 'validate_tool:always:1' },
+      via: { event: 'always', transition: 'validate_tool:always[callInvalid]>recover' },
     });
     expect(states.find((s) => s.name === 'validate_tool')?.via).toEqual({
       event: 'xstate.done.actor.callModel',
-      transition: 'call_model:xstate.done.actor.callModel:0',
+      transition: 'call_model.requesting:xstate.done.actor.callModel[responseHasToolCalls]>validate_tool',
     });
     expect(states[0]?.via).toEqual({ event: 'xstate.init' });
     expect(history.records.at(-1)).toMatchObject({ kind: 'result', reason: 'final_answer', stop_message: 'All done.' });
@@ -149,7 +149,7 @@ describe('replay of a recorded session', () => {
     expect(lastStep(replay.records)).toMatchObject({
       name: 'done',
       reason: 'final_answer',
-      via: { event: 'xstate.done.actor.callModel', transition: 'call_model:xstate.done.actor.callModel:3' },
+      via: { event: 'xstate.done.actor.callModel', transition: 'call_model.requesting:xstate.done.actor.callModel>done' },
     });
   });
 
@@ -159,7 +159,7 @@ describe('replay of a recorded session', () => {
     expect(lastStep(replay.records)).toMatchObject({
       name: 'done',
       reason: 'max_turns',
-      via: { event: 'always', transition: 'call_model:always:1' },
+      via: { event: 'always', transition: 'call_model.checking_limits:always[maxTurnsReached]>done' },
     });
   });
 
@@ -185,6 +185,30 @@ describe('replay of a recorded session', () => {
     ]);
     expect(replay.records.filter((r) => r.kind === 'text').map((r) => (r as { text: string }).text)).toEqual(['Let me echo.', 'All done.']);
     expect(replay.records.at(-1)).toMatchObject({ kind: 'result', reason: 'final_answer', stop_message: 'All done.' });
+  });
+
+  it('folds the same evidence live and replayed: one ordered log, read the same way', async () => {
+    const live = createHistory();
+    const run = await runTask(seedScript, { observe: liveFeed(live, { sessionId: 's4', limits: {} }) });
+    const replay = loadSessionHistory(path.join(run.sessionDir, 'trace.jsonl'));
+    // What each record says, text deltas joined into the turn's text; meta and notices aside.
+    const fold = (records: readonly InspectorRecord[]) =>
+      records
+        .filter((r) => r.kind !== 'meta' && r.kind !== 'notice')
+        .reduce<string[]>((out, r) => {
+          const said =
+            r.kind === 'state' ? `state ${r.name} ${r.via?.transition ?? ''}` : r.kind === 'text' ? `text ${r.text}` : `${r.kind}`;
+          const last = out.at(-1);
+          if (r.kind === 'text' && last?.startsWith('text ')) out[out.length - 1] = last + r.text;
+          else out.push(said);
+          return out;
+        }, []);
+    expect(fold(replay.records)).toEqual(fold(live.records));
+    expect(fold(replay.records)).toContain('tool_result');
+    expect(fold(replay.records).at(-1)).toBe('result');
+    // This chart recorded it: no older-chart note.
+    expect(replay.records[0]).toMatchObject({ kind: 'meta', chart: { recorded: expect.any(String) } });
+    expect(replay.records.some((r) => r.kind === 'notice')).toBe(false);
   });
 
   it('shows the recorded task limits and model on the replay gauges', async () => {
