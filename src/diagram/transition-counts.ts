@@ -39,10 +39,21 @@ export interface TransitionCounts {
 const ALWAYS = 'always';
 const INIT = 'xstate.init';
 
+/** The leaf a transition to `target` enters: a compound state enters its initial child, down to a leaf. */
+function enteredLeaf(graph: ChartGraph, target: string): string {
+  let id = target;
+  for (;;) {
+    const node = graph.nodes.find((n) => n.id === id);
+    const initial = node?.children?.find((child) => graph.nodes.find((n) => n.id === child)?.initial);
+    if (!initial) return id;
+    id = initial;
+  }
+}
+
 /** The transitions that could have entered `to` from `from`, on `event` when it is known. */
 function candidates(graph: ChartGraph, from: string, to: string, event: string | undefined): ChartEdge[] {
   return graph.edges.filter((e) => {
-    if (e.internal || e.to !== to) return false;
+    if (e.internal || enteredLeaf(graph, e.to) !== to) return false;
     if (e.from !== from && e.kind !== 'root') return false;
     if (event === undefined) return true;
     return (e.event === '' ? ALWAYS : e.event) === event;
