@@ -18,7 +18,12 @@ export interface ChartLayout {
   width: number;
   height: number;
   nodes: Array<{
+    /** The state's full path (`ask_permission.asking_user`), as the state records name it. */
     id: string;
+    /** The compound state whose box it is drawn in. */
+    parent?: string;
+    /** A box around its children (drawn under them); its title at the top. */
+    compound?: boolean;
     x: number;
     y: number;
     width: number;
@@ -52,7 +57,7 @@ export interface ChartLayout {
   labelled?: ChartLayout;
 }
 
-/** The eight states on a grid without transitions: what the page shows if the layout fails. */
+/** The eight top-level states on a grid without transitions: what the page shows if the layout fails. */
 export function placeholderChart(): ChartLayout {
   const w = 150;
   const h = 40;
