@@ -68,7 +68,10 @@ export interface ChartLayout {
 }
 
 export interface LayoutOptions {
-  /** Leave room for the labels (default) or lay out the bare arrows (the inspector shows labels on demand). */
+  /**
+   * Leave room for the labels and the boxes' detail lines (default), or lay out the bare arrows and
+   * titles (the inspector's compact view, which shows labels on demand).
+   */
   labels?: boolean;
   /** Times each transition was taken (a heat map): adds a line to each label. */
   counts?: ReadonlyMap<string, number>;
@@ -149,8 +152,11 @@ export async function layoutChart(graph: ChartGraph, options: LayoutOptions = {}
   const linesOf = (edge: ChartEdge) => [...edgeLines(edge), ...(counts ? [countLine(edge, counts.get(edge.id))] : [])];
   const groups = edgeGroups(graph);
   const specs = new Map(graph.nodes.map((n) => [n.id, n]));
+  // Without labels (the inspector's compact view) a box holds its title only: 21 states must be
+  // legible in a laptop's panel, and the labelled layout has the rest.
+  const detailsOf = (id: string) => (withLabels ? nodeDetails(graph, id) : []);
   const elkNode = (id: string): ElkNode => {
-    const details = nodeDetails(graph, id);
+    const details = detailsOf(id);
     const width = headerWidth(graph, id, details);
     const children = specs.get(id)?.children;
     if (!children) return { id, width, height: headerHeight(details) };
@@ -203,7 +209,7 @@ export async function layoutChart(graph: ChartGraph, options: LayoutOptions = {}
   const result = await elk.layout(input);
   const flatten = (list: ElkNode[] | undefined, parent?: string): LaidOutNode[] =>
     (list ?? []).flatMap((n) => {
-      const details = nodeDetails(graph, n.id);
+      const details = detailsOf(n.id);
       const node: LaidOutNode = {
         id: n.id,
         ...(parent ? { parent } : {}),

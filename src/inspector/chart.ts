@@ -30,8 +30,10 @@ export interface ChartLayout {
     height: number;
     /** The box's second line: entry actions, invoked actors. */
     detail?: string;
-    /** The same, one line each. */
+    /** The same, one line each (none in the compact layout). */
     details?: string[];
+    /** Entry actions and invoked actors, for the box's tooltip whatever the layout draws. */
+    about?: string[];
     initial?: boolean;
     final?: boolean;
     /** Passed through without resting (only microsteps show it). */
@@ -88,6 +90,14 @@ function joined(graph: ChartGraph, layout: DiagramLayout): ChartLayout {
         ...(spec?.final ? { final: true } : {}),
         ...(transient.has(n.id) ? { transient: true } : {}),
         ...(n.id === ANY_STATE ? { root: true } : {}),
+        ...(spec
+          ? {
+              about: [
+                ...(spec.entry.length ? [`entry ${spec.entry.join(', ')}`] : []),
+                ...(spec.invoke ? [`invoke ${spec.invoke.join(', ')}`] : []),
+              ],
+            }
+          : {}),
       };
     }),
     edges: layout.edges.map((e) => {

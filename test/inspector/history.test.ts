@@ -116,11 +116,11 @@ describe('the live feed of a run', () => {
     expect(states.map((s) => s.name)).toEqual(run.states);
     expect(states.find((s) => s.name === 'recover')).toMatchObject({
       error: { code: 'TOOL_INPUT_INVALID' },
-      via: { event: 'always', transition: 'validate_tool:always:1' },
+      via: { event: 'always', transition: 'validate_tool:always[callInvalid]>recover' },
     });
     expect(states.find((s) => s.name === 'validate_tool')?.via).toEqual({
       event: 'xstate.done.actor.callModel',
-      transition: 'call_model:xstate.done.actor.callModel:0',
+      transition: 'call_model.requesting:xstate.done.actor.callModel[responseHasToolCalls]>validate_tool',
     });
     expect(states[0]?.via).toEqual({ event: 'xstate.init' });
     expect(history.records.at(-1)).toMatchObject({ kind: 'result', reason: 'final_answer', stop_message: 'All done.' });
@@ -149,7 +149,7 @@ describe('replay of a recorded session', () => {
     expect(lastStep(replay.records)).toMatchObject({
       name: 'done',
       reason: 'final_answer',
-      via: { event: 'xstate.done.actor.callModel', transition: 'call_model:xstate.done.actor.callModel:3' },
+      via: { event: 'xstate.done.actor.callModel', transition: 'call_model.requesting:xstate.done.actor.callModel>done' },
     });
   });
 
@@ -159,7 +159,7 @@ describe('replay of a recorded session', () => {
     expect(lastStep(replay.records)).toMatchObject({
       name: 'done',
       reason: 'max_turns',
-      via: { event: 'always', transition: 'call_model:always:1' },
+      via: { event: 'always', transition: 'call_model.checking_limits:always[maxTurnsReached]>done' },
     });
   });
 
