@@ -83,6 +83,20 @@ describe('xagent diagram --from-sessions', () => {
     expect(run.stderr).not.toContain('Targetless transitions');
   }, 30_000);
 
+  it('draws the counts on the new edges of the SVG and Mermaid heat maps', async () => {
+    const svg = await runCli(['diagram', '--from-sessions', '--format', 'svg'], { env: { XAGENT_HOME: home } });
+    expect(svg.stdout).toMatch(
+      /data-edge="build_context\.measuring:always&gt;call_model"[^>]*>\s*<text[^>]*>always<\/text>\s*<text[^>]*>taken 4×<\/text>/,
+    );
+    expect(svg.stdout).toContain('class="edge kind-error heat-0" data-edge="call_model.requesting:xstate.error.actor.callModel&gt;done"');
+    expect(svg.stdout).toMatch(/class="arrow kind-[a-z]+ heat-4" data-group="build_context\.measuring&gt;call_model"/);
+    const mermaid = await runCli(['diagram', '--from-sessions'], { env: { XAGENT_HOME: home } });
+    expect(mermaid.stdout).toContain('  build_context__measuring --> call_model : always (taken 4×)\n');
+    expect(mermaid.stdout).toContain(
+      'validate_tool --> done : always [maxToolCallsReached] / stop(max_tool_calls) (never taken)<br/>always [ruleFailed] / stop(tool_error) (never taken)',
+    );
+  }, 30_000);
+
   it('counts only steps from --since on, and refuses a --since that is not a date', async () => {
     const later = await runCli(['diagram', '--from-sessions', '--since', '2999-01-01', '--format', 'json'], { env: { XAGENT_HOME: home } });
     expect(later.code).toBe(0);
