@@ -14,7 +14,7 @@ import { everyWaitOptions, everyWaitScript } from '../support/every-wait-run.js'
  */
 describe('every wait is a state of its own', () => {
   it('writes a state line for the hook, the person, the summary and the Stop hook, and the heat map counts every step', async () => {
-    const run = await runTask(everyWaitScript, everyWaitOptions());
+    const run = await runTask(everyWaitScript(), everyWaitOptions());
     expect(run.result.reason).toBe('final_answer');
     const waits = [
       'ask_permission.pre_tool_hooks',
@@ -33,7 +33,11 @@ describe('every wait is a state of its own', () => {
     const graph = chartGraph(queryEngine);
     const { lines } = readSessionRecords(path.join(run.sessionDir, 'trace.jsonl'));
     const counted = countTransitions(graph, [lines]);
-    expect(counted).toMatchObject({ counted: run.trace.length - 1, otherChartTasks: 0, skipped: { withoutVia: 0, unmatched: 0, otherChart: 0 } });
+    expect(counted).toMatchObject({
+      counted: run.trace.length - 1,
+      otherChartTasks: 0,
+      skipped: { withoutVia: 0, unmatched: 0, otherChart: 0 },
+    });
     expect(counted.counts.get('ask_permission.asking_user:xstate.done.actor.askPermission>ask_permission.deciding')).toBe(1);
     expect(counted.counts.get('call_model.stop_hooks:xstate.done.actor.stopHooks[hooksBlocked]>call_model.checking_limits')).toBe(1);
   });

@@ -8,25 +8,39 @@ import { policy } from './engine-harness.js';
  */
 const echo = { type: 'tool_use' as const, id: 'toolu_1', name: 'echo', input: { text: 'hi' } };
 
-export const everyWaitScript = [
-  // The answer fills the window past the threshold: the next request waits for a summary first.
-  { content: [{ type: 'text' as const, text: 'Echoing.' }, echo], usage: { input_tokens: 900, output_tokens: 10 } },
-  { text: 'Summary: the user asked for an echo; it said hi.' },
-  { text: 'All done.' },
-  { text: 'All done, really.' },
-];
+/** The script; each wait takes `waitMs` (a page that draws once a frame needs to see it). */
+export function everyWaitScript(waitMs = 0) {
+  return [
+    // The answer fills the window past the threshold: the next request waits for a summary first.
+    { content: [{ type: 'text' as const, text: 'Echoing.' }, echo], usage: { input_tokens: 900, output_tokens: 10 } },
+    { text: 'Summary: the user asked for an echo; it said hi.', delay_ms: waitMs },
+    { text: 'All done.' },
+    { text: 'All done, really.' },
+  ];
+}
 
-export function everyWaitOptions(askDelayMs = 20) {
+const after = <T>(ms: number, value: T) => new Promise<T>((resolve) => setTimeout(() => resolve(value), ms));
+
+/** The hooks (each takes `waitMs` to answer), the person (`waitMs` too) and the small window. */
+export function everyWaitOptions(waitMs = 20) {
   let stops = 0;
   const hooks: HooksConfig = {
-    PreToolUse: [{ matcher: 'echo', hooks: [{ type: 'function', callback: () => ({}) }] }],
+    PreToolUse: [{ matcher: 'echo', hooks: [{ type: 'function', callback: () => after(waitMs, {}) }] }],
     // The first Stop sends the model back to work once.
-    Stop: [{ hooks: [{ type: 'function', callback: () => (stops++ === 0 ? { decision: 'block', reason: 'check once more' } : {}) }] }],
+    Stop: [
+      {
+        hooks: [
+          {
+            type: 'function',
+            callback: () => after(waitMs, stops++ === 0 ? { decision: 'block' as const, reason: 'check once more' } : {}),
+          },
+        ],
+      },
+    ],
   };
   const permissions = policy(
     () => ({ behavior: 'ask', decidedBy: 'test: ask' }),
-    () => new Promise((resolve) => setTimeout(() => resolve({ behavior: 'allow', decidedBy: 'the person: yes' }), askDelayMs)),
+    () => after(waitMs, { behavior: 'allow' as const, decidedBy: 'the person: yes' }),
   );
   return { hooks, permissions, contextWindow: 1000 };
 }
-
