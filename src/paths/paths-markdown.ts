@@ -41,7 +41,7 @@ export function pathsMarkdown(report: PathsReport, limits: { maxTurns: number; m
     '| # | events | states entered | ends in | transitions taken |',
     '| ---: | --- | --- | --- | --- |',
     ...report.paths.map((p, k) => {
-      const end = p.stopReason ? `done (${p.stopReason})` : `${p.end} (still running)`;
+      const end = p.stopReason ? `done (${p.stopReason})` : `${p.end} (still waiting)`;
       return `| ${k + 1} | ${cell(p.name)} | ${p.states.join(' → ')} | ${end} | ${p.transitions.map((t) => `\`${t}\``).join(', ')} |`;
     }),
     '',
