@@ -11,8 +11,6 @@ import { invokedIn, LIMITS, routingView, testMachine, type EngineSnapshot } from
 import { pathName, type EnginePath } from '../../src/paths/generate-paths.js';
 import { Oracle } from './oracle.js';
 
-export { pathName } from '../../src/paths/generate-paths.js';
-
 /** One invocation of a controlled actor: the path's next done/error event settles it. */
 interface Invocation {
   /** The invocation's id in the chart (`callModel`, `preToolUseHooks`): what its done/error events name. */
