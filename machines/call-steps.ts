@@ -1,6 +1,7 @@
 import { assign } from 'xstate';
 import { nextCall, toolBudgetSpent, type CurrentCall, type EngineContext, type EngineEvent } from './engine-context.js';
-import type { EngineError, ModelResponse, PermissionDecision, ToolCall, ToolUseBlock, Validation } from './types.js';
+import { isRecoverable, TOOL_ERROR_CODES } from './recovery.js';
+import type { EngineError, EngineErrorCode, ModelResponse, PermissionDecision, ToolCall, ToolUseBlock, Validation } from './types.js';
 
 /**
  * The steps of working through one tool call, as the chart's actions and guards use them. The two
@@ -77,10 +78,13 @@ export function errorMessage(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-/** Failures thrown by the tool actor that carry one of our codes keep it; anything else is a crash. */
+/** The codes a tool can fail with that the model can fix; recovery.ts says which those are. */
+const MODEL_FIXABLE: ReadonlySet<string> = new Set(TOOL_ERROR_CODES.filter(isRecoverable));
+
+/** Failures thrown by the tool actor that carry a code the model can fix keep it; anything else is a crash. */
 export function toolFailure(error: unknown): EngineError {
   const code = (error as { code?: unknown } | null)?.code;
-  if (code === 'TOOL_INPUT_INVALID' || code === 'TOOL_NOT_FOUND') return { code, message: errorMessage(error) };
+  if (typeof code === 'string' && MODEL_FIXABLE.has(code)) return { code: code as EngineErrorCode, message: errorMessage(error) };
   return { code: 'TOOL_FAILED', message: errorMessage(error) };
 }
 

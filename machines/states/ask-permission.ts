@@ -1,4 +1,4 @@
-import { NO_OPINION, type HookOutcome } from '../hooks.js';
+import { HOOK_ACTOR_IDS, NO_OPINION, type HookOutcome } from '../hooks.js';
 import { errorMessage } from '../call-steps.js';
 import { setupEngine } from '../engine-setup.js';
 import { hookInput } from '../hook-steps.js';
@@ -24,7 +24,7 @@ export const askPermission = setupEngine.createStateConfig({
     /** Waits for the PreToolUse hooks that match the call. */
     pre_tool_hooks: {
       invoke: {
-        id: 'preToolUseHooks',
+        id: HOOK_ACTOR_IDS.PreToolUse,
         src: 'runHooks',
         input: ({ context }) => hookInput(context, 'PreToolUse'),
         onDone: { target: 'deciding', actions: { type: 'recordPreToolUse', params: answered } },

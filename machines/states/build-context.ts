@@ -1,4 +1,4 @@
-import { NO_OPINION, type HookOutcome } from '../hooks.js';
+import { HOOK_ACTOR_IDS, NO_OPINION, type HookOutcome } from '../hooks.js';
 import { compactionInput, setupEngine } from '../engine-setup.js';
 import { hookInput } from '../hook-steps.js';
 import type { CompactionOutcome } from '../context-budget.js';
@@ -32,7 +32,7 @@ export const buildContext = setupEngine.createStateConfig({
     },
     session_start_hooks: {
       invoke: {
-        id: 'sessionStartHooks',
+        id: HOOK_ACTOR_IDS.SessionStart,
         src: 'runHooks',
         input: ({ context }) => hookInput(context, 'SessionStart'),
         onDone: toPrompt([sessionStarted]),
@@ -41,7 +41,7 @@ export const buildContext = setupEngine.createStateConfig({
     },
     prompt_hooks: {
       invoke: {
-        id: 'userPromptSubmitHooks',
+        id: HOOK_ACTOR_IDS.UserPromptSubmit,
         src: 'runHooks',
         input: ({ context }) => hookInput(context, 'UserPromptSubmit'),
         onDone: [

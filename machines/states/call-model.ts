@@ -1,4 +1,4 @@
-import { NO_OPINION, type HookOutcome } from '../hooks.js';
+import { HOOK_ACTOR_IDS, NO_OPINION, type HookOutcome } from '../hooks.js';
 import { setupEngine } from '../engine-setup.js';
 import { hookInput } from '../hook-steps.js';
 import type { ModelResponse } from '../types.js';
@@ -58,7 +58,7 @@ export const callModel = setupEngine.createStateConfig({
     /** Waits for the Stop hooks on a final answer. */
     stop_hooks: {
       invoke: {
-        id: 'stopHooks',
+        id: HOOK_ACTOR_IDS.Stop,
         src: 'runHooks',
         input: ({ context }) => hookInput(context, 'Stop'),
         onDone: [

@@ -1,4 +1,4 @@
-import { NO_OPINION, type HookOutcome } from '../hooks.js';
+import { HOOK_ACTOR_IDS, NO_OPINION, type HookOutcome } from '../hooks.js';
 import { workingCall } from '../engine-context.js';
 import { setupEngine } from '../engine-setup.js';
 import { hookInput } from '../hook-steps.js';
@@ -67,7 +67,7 @@ export const appendToolResult = setupEngine.createStateConfig({
     /** Waits for the PostToolUse hooks that match the call; what they say is appended to its result. */
     post_tool_hooks: {
       invoke: {
-        id: 'postToolUseHooks',
+        id: HOOK_ACTOR_IDS.PostToolUse,
         src: 'runHooks',
         input: ({ context }) => hookInput(context, 'PostToolUse'),
         onDone: { target: 'collected', actions: { type: 'recordPostToolUse', params: answered } },
