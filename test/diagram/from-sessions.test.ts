@@ -124,11 +124,7 @@ describe('countTransitions', () => {
       line(3, 'call_model.requesting', 'always'),
       line(4, 'done', last),
     ];
-    const result = countTransitions(graph, [
-      task('xstate.error.actor.callModel'),
-      task('ABORT'),
-      task('xstate.done.actor.callModel'),
-    ]);
+    const result = countTransitions(graph, [task('xstate.error.actor.callModel'), task('ABORT'), task('xstate.done.actor.callModel')]);
     expect(result.counts.get('call_model.requesting:xstate.error.actor.callModel>done')).toBe(1);
     expect(result.counts.get('queryEngine:ABORT>done')).toBe(1);
     expect(result.counts.get('call_model.requesting:xstate.done.actor.callModel>done')).toBe(1);
@@ -144,7 +140,9 @@ describe('countTransitions', () => {
   });
 
   it('reports a via event that no transition of the chart has', () => {
-    const result = countTransitions(graph, [[start, line(1, 'call_model.checking_limits', 'xstate.init'), line(2, 'call_model.requesting', 'SOMETHING.ELSE')]]);
+    const result = countTransitions(graph, [
+      [start, line(1, 'call_model.checking_limits', 'xstate.init'), line(2, 'call_model.requesting', 'SOMETHING.ELSE')],
+    ]);
     expect(result).toMatchObject({ counted: 0, skipped: { withoutVia: 0, unmatched: 1, otherChart: 0 } });
   });
 });
