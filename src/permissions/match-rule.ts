@@ -50,7 +50,7 @@ function escapeRegExp(text: string): string {
 /** The bash command of a call, parsed; a missing or non-string command is unsure. */
 export function parseBashCall(call: ToolCall): ParsedCommand & { command: string } {
   const command = (call.input as { command?: unknown } | null)?.command;
-  if (typeof command !== 'string') return { command: String(command), parts: [], unsure: 'no command string' };
+  if (typeof command !== 'string') return { command: String(command), parts: [], writes: [], unsure: 'no command string' };
   const parsed = splitCommand(command);
   if (!parsed.unsure && parsed.parts.length === 0) return { ...parsed, command, unsure: 'empty command' };
   return { ...parsed, command };
