@@ -1,5 +1,6 @@
 import { codeLoadingOption } from './bash-code-options.js';
 import { joinContinuations } from './bash-continuations.js';
+import { naiveParts, naiveWrites } from './bash-naive.js';
 import { readRedirect } from './bash-redirects.js';
 import { plainWord, slice } from './bash-words.js';
 import { children, field, list, nodeType, offsets, parseShell, text, type ShNode } from './shell-syntax.js';
@@ -167,10 +168,11 @@ function readCommand(command: string): ParsedCommand {
   if (joined.doubt === undefined) return reading;
   // The reader cannot place every continuation, so it never allows the command; deny and ask
   // rules try every way bash could read it: continuations kept, all joined, and split naively.
-  const all = command.replace(/\\\n/g, '');
-  const readings = [reading, readText(command), readText(all)];
-  const parts = [...readings.flatMap((r) => r.parts), ...naiveParts([command, joined.text, all])];
-  const writes = new Set(readings.flatMap((r) => r.writes));
+  const all = command.replace(/\r/g, '').replace(/\\\n/g, '');
+  const texts = [joined.text, command, all];
+  const readings = texts.map(readText);
+  const parts = [...readings.flatMap((r) => r.parts), ...naiveParts(texts)];
+  const writes = new Set([...readings.flatMap((r) => r.writes), ...naiveWrites(texts)]);
   return Object.freeze({ parts: unique(parts), writes: [...writes], unsure: joined.doubt });
 }
 
@@ -179,7 +181,9 @@ function readText(command: string): ParsedCommand {
   try {
     root = parseShell(command);
   } catch (error) {
-    return { parts: [], writes: [], unsure: `the command does not parse (${parseErrorText(error)})` };
+    // bash runs what comes before a syntax error: restrictions read this naively.
+    const unsure = `the command does not parse (${parseErrorText(error)})`;
+    return { parts: naiveParts([command]), writes: naiveWrites([command]), unsure };
   }
   // The parser's offsets count UTF-8 bytes.
   const bytes = Buffer.from(command, 'utf8');
@@ -244,15 +248,6 @@ function readStmt(stmt: ShNode, src: Buffer, { parts, writes, doubt }: Reading):
   });
   // Code passed as a string still runs: read it too, so deny rules see `eval 'rm x'` and `sh -c 'rm x'`.
   for (const inner of innerCode(name, words)) parts.push(...innerParts(inner));
-}
-
-/** Each line and list element as a command of its own, for restriction rules only. */
-function naiveParts(texts: readonly string[]): SimpleCommand[] {
-  const chunks = texts.flatMap((text) => text.split(/[;&|\r\n()`{}#]+|\$\(/)).map((chunk) => chunk.trim());
-  return chunks.filter(Boolean).map((chunk) => {
-    const plain = chunk.replace(/["'\\]/g, '');
-    return { text: chunk, plain, words: plain.split(/\s+/), writesFile: false, evaluates: true };
-  });
 }
 
 function unique(parts: readonly SimpleCommand[]): SimpleCommand[] {

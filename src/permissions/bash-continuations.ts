@@ -44,11 +44,11 @@ export function joinContinuations(command: string): JoinedCommand {
     const next = command[i + 1];
     if (c === '\\' && next === '\n') {
       const why = continuationDoubt(mode, lost, hashOnLine);
-      if (why === 'literal') {
-        out += '\\\n';
-      } else if (why) {
+      if (why === 'literal') out += '\\\n';
+      else if (why) {
         doubt ??= why;
-        out += '\\\n';
+        // Kept for the parser to stumble on, except that bash ends a comment here: deny rules try this reading.
+        out += mode === 'comment' ? '\n' : '\\\n';
       }
       // A comment ends at this newline whatever the backslash before it.
       if (mode === 'comment') mode = 'code';
