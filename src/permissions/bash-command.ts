@@ -3,7 +3,7 @@ import { joinContinuations } from './bash-continuations.js';
 import { naiveParts, naiveWrites } from './bash-naive.js';
 import { readRedirect } from './bash-redirects.js';
 import { plainWord, slice } from './bash-words.js';
-import { children, field, list, nodeType, offsets, parseShell, text, type ShNode } from './shell-syntax.js';
+import { children, commentOffsets, field, list, nodeType, offsets, parseShell, text, type ShNode } from './shell-syntax.js';
 
 /**
  * Reads a shell command with a real bash parser (mvdan/sh) into the simple commands it would
@@ -164,19 +164,22 @@ const recent = new Map<string, ParsedCommand>();
 
 function readCommand(command: string): ParsedCommand {
   const joined = joinContinuations(command);
-  const reading = readText(joined.text);
-  if (joined.doubt === undefined) return reading;
-  // The reader cannot place every continuation, so it never allows the command; deny and ask
+  const reading = readText(joined.text, joined.comments);
+  if (joined.doubt === undefined && reading.unsure !== COMMENT_DOUBT) return reading;
+  // The reader cannot prove it reads the command as bash does, so it never allows it; deny and ask
   // rules try every way bash could read it: continuations kept, all joined, and split naively.
   const all = command.replace(/\r/g, '').replace(/\\\n/g, '');
   const texts = [joined.text, command, all];
-  const readings = texts.map(readText);
+  const readings = texts.map((text) => readText(text));
   const parts = [...readings.flatMap((r) => r.parts), ...naiveParts(texts)];
   const writes = new Set([...readings.flatMap((r) => r.writes), ...naiveWrites(texts)]);
-  return Object.freeze({ parts: unique(parts), writes: [...writes], unsure: joined.doubt });
+  return Object.freeze({ parts: unique(parts), writes: [...writes], unsure: joined.doubt ?? COMMENT_DOUBT });
 }
 
-function readText(command: string): ParsedCommand {
+const COMMENT_DOUBT = 'a "#" the parser and bash read differently (a comment to one, part of a word to the other)';
+
+/** Reads one text; `comments` (where bash starts comments, by character) is checked against the parser's. */
+function readText(command: string, comments?: readonly number[]): ParsedCommand {
   let root: ShNode;
   try {
     root = parseShell(command);
@@ -193,6 +196,14 @@ function readText(command: string): ParsedCommand {
   const doubt = (why: string) => {
     unsure ??= why;
   };
+  if (
+    comments &&
+    !sameOffsets(
+      commentOffsets(root),
+      comments.map((at) => Buffer.byteLength(command.slice(0, at))),
+    )
+  )
+    doubt(COMMENT_DOUBT);
   const stack: ShNode[] = [root];
   while (stack.length > 0) {
     const node = stack.pop()!;
@@ -248,6 +259,10 @@ function readStmt(stmt: ShNode, src: Buffer, { parts, writes, doubt }: Reading):
   });
   // Code passed as a string still runs: read it too, so deny rules see `eval 'rm x'` and `sh -c 'rm x'`.
   for (const inner of innerCode(name, words)) parts.push(...innerParts(inner));
+}
+
+function sameOffsets(a: readonly number[], b: readonly number[]): boolean {
+  return a.length === b.length && a.every((offset, i) => offset === b[i]);
 }
 
 function unique(parts: readonly SimpleCommand[]): SimpleCommand[] {

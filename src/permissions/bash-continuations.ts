@@ -6,6 +6,9 @@
  * `>>\` + newline + `~/.bashrc` hides a write. So continuations are resolved here, the way bash
  * resolves them, and the parser only ever reads text without them.
  *
+ * The same pass notes where bash starts each comment: the parser also takes a `#` right after a
+ * quote (`echo 'a'#x; touch y`) for one, where bash reads on, so the reader compares the two.
+ *
  * The scanner follows only what it must to place a backslash-newline: unquoted text, `'…'`,
  * `"…"`, `$'…'` and comments. Where its reading could drift from bash's (backticks, heredoc
  * bodies, substitutions nested in double quotes, a `#` earlier on the line) it stops resolving:
@@ -16,14 +19,16 @@
 export interface JoinedCommand {
   /** The command with every continuation bash would remove removed. */
   text: string;
+  /** Where bash starts a comment in `text` (character offsets of each `#`), for checking the parser's reading. */
+  comments: number[];
   /** Why a continuation was left in place; absent when every one was resolved. */
   doubt?: string;
 }
 
 type Mode = 'code' | 'double' | 'single' | 'ansi' | 'comment';
 
-/** Characters after which a `#` starts a comment (a word starts there). Deliberately broad. */
-const WORD_BREAK = /[\s;&|()<>]/;
+/** Characters after which a `#` starts a comment (a word starts there). `)` is not one: `$(x)#y` is one word. */
+const WORD_BREAK = /[\s;&|(<>]/;
 
 /**
  * @example joinContinuations('npm test \\\n  --watch').text // 'npm test   --watch'
@@ -31,8 +36,10 @@ const WORD_BREAK = /[\s;&|()<>]/;
  */
 export function joinContinuations(command: string): JoinedCommand {
   // The parser takes CR LF for a newline, so `\` CR LF is a continuation to it; to bash it is an escaped CR, then a new command.
-  if (command.includes('\r')) return { text: command, doubt: 'a carriage return, which the parser and bash read differently' };
-  if (!command.includes('\\\n')) return { text: command };
+  if (command.includes('\r'))
+    return { text: command, comments: [], doubt: 'a carriage return, which the parser and bash read differently' };
+  if (!command.includes('\\\n') && !command.includes('#')) return { text: command, comments: [] };
+  const comments: number[] = [];
   let out = '';
   let mode: Mode = 'code';
   // The first construct after which the scanner no longer trusts its own reading.
@@ -106,8 +113,10 @@ export function joinContinuations(command: string): JoinedCommand {
           out += c + next;
           i++;
           break;
-        } else if (c === '#' && (out.length === 0 || WORD_BREAK.test(out[out.length - 1]))) mode = 'comment';
-        else if (c === '`') lost ??= 'backticks';
+        } else if (c === '#' && (out.length === 0 || WORD_BREAK.test(out[out.length - 1]))) {
+          mode = 'comment';
+          comments.push(out.length);
+        } else if (c === '`') lost ??= 'backticks';
         else if (c === '<' && next === '<' && command[i + 2] !== '<') lost ??= 'a heredoc';
         out += c;
         break;
@@ -117,7 +126,7 @@ export function joinContinuations(command: string): JoinedCommand {
       }
     }
   }
-  return doubt === undefined ? { text: out } : { text: out, doubt };
+  return doubt === undefined ? { text: out, comments } : { text: out, comments, doubt };
 }
 
 /** '' when bash removes this continuation, 'literal' when bash keeps it as text, else why the scanner cannot tell. */

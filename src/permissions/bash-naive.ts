@@ -28,7 +28,8 @@ export function naiveParts(texts: readonly string[]): SimpleCommand[] {
 export function naiveWrites(texts: readonly string[]): string[] {
   const writes: string[] = [];
   for (const text of texts) {
-    for (const match of text.matchAll(/(?:<>|>>?[|&]?)[ \t]*([^\s;&|<>()`]+)/g)) {
+    // A CR is a word character to bash: `>\r` writes a file named CR.
+    for (const match of text.matchAll(/(?:<>|>>?[|&]?)[ \t]*([^ \t\n;&|<>()`]+)/g)) {
       const target = unquote(match[1]);
       if (target !== '' && !/^(\d+-?|-)$/.test(target)) writes.push(target);
     }

@@ -19,7 +19,7 @@ describe('joinContinuations resolves line continuations as bash does', () => {
     // A `#` inside a word is not a comment.
     ['echo a\\#b \\\nc', 'echo a\\#b c'],
   ])('%j reads as %j', (command, text) => {
-    expect(joinContinuations(command)).toEqual({ text });
+    expect(joinContinuations(command)).toEqual({ text, comments: [] });
   });
 
   it.each([
@@ -37,7 +37,8 @@ describe('joinContinuations resolves line continuations as bash does', () => {
     expect(joinContinuations(command).doubt).toContain(why);
   });
 
-  it('leaves a command without continuations untouched', () => {
-    expect(joinContinuations('echo "a #b" # c')).toEqual({ text: 'echo "a #b" # c' });
+  it('leaves a command without continuations untouched, and notes where bash starts its comments', () => {
+    expect(joinContinuations('echo "a #b" # c')).toEqual({ text: 'echo "a #b" # c', comments: [12] });
+    expect(joinContinuations("echo 'a'#b ${#x} a#b \\#c;#d").comments).toEqual([25]);
   });
 });

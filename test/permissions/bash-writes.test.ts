@@ -47,6 +47,8 @@ describe('write_file and edit_file deny and ask rules bite redirection targets',
     ['echo x > ~/.bashrc', 'write_file(/**)'],
     ['echo x > "$F"', 'write_file(.github/**)'],
     ['npm test > out.log', 'write_file'],
+    // bash writes a file named CR; the parser reads the CR as half a newline.
+    ['echo >>\r\n P', 'write_file(**)'],
   ])('%j is denied by %s in every mode', (command, rule) => {
     const spec = { allow: ['bash'], deny: [rule] };
     expect(decide(command, spec).behavior).toBe('deny');

@@ -32,6 +32,14 @@ const H1 = [
   'echo "$\\\n{x:=$(touch P)}"',
   'echo <\\\n(touch P)',
   'echo "`\\\ntouch P`"',
+  // A `#` right after a quote or an expansion is part of the word to bash, a comment to the parser.
+  "echo 'ab'#x; touch P",
+  'echo "ab"#x; touch P',
+  "echo $'ab'#x; touch P",
+  'git status ""#x; touch P',
+  'echo $(true)#x; touch P',
+  'echo ${HOME}#x; touch P',
+  'echo "ab"# 2> P',
   // A continuation inside a list operator; a CR the parser took for half a newline.
   'echo hi &\\\n& touch P',
   'echo hi |\\\ntouch P',
