@@ -234,11 +234,13 @@ const TABLES: Readonly<Record<string, OptionTable>> = {
 const MODULE_RUNNERS = new Set(['python', 'python3', 'py']);
 
 /**
- * The first word that loads code or redirects output, or undefined.
+ * The first word that loads code or redirects output, or undefined. `globbed` says an argument
+ * holds an unquoted glob: for a program in the tables it may expand to a file named like an
+ * option (`sort *` with a file named `-o`), so it counts as one.
  * @example codeLoadingOption(['npm', 'test', '--node-options=--import=data:x']) // '--node-options=--import=data:x'
  * @example codeLoadingOption(['git', 'status', '--short']) // undefined
  */
-export function codeLoadingOption(words: readonly string[]): string | undefined {
+export function codeLoadingOption(words: readonly string[], globbed = false): string | undefined {
   const program = programName(words[0] ?? '');
   let args = words.slice(1);
   let table = TABLES[program];
@@ -250,6 +252,7 @@ export function codeLoadingOption(words: readonly string[]): string | undefined 
     args = args.slice(m + (args[m] === '-m' ? 2 : 1));
   }
   if (!table) return undefined;
+  if (globbed) return 'a glob, which may expand to an option';
   return args.find((word) => loadsCode(word, table));
 }
 

@@ -255,7 +255,7 @@ function readStmt(stmt: ShNode, src: Buffer, { parts, writes, doubt }: Reading):
     plain: ordered.map((node) => (isArg(node) ? plainWord(node, src) : redirText(node))).join(' '),
     words,
     writesFile,
-    evaluates: EVALUATING_COMMANDS.has(name) || codeLoadingOption(words) !== undefined,
+    evaluates: EVALUATING_COMMANDS.has(name) || codeLoadingOption(words, args.some(hasUnquotedGlob)) !== undefined,
   });
   // Code passed as a string still runs: read it too, so deny rules see `eval 'rm x'` and `sh -c 'rm x'`.
   for (const inner of innerCode(name, words)) parts.push(...innerParts(inner));
@@ -291,6 +291,10 @@ function innerCode(name: string, words: readonly string[]): string[] {
   return [];
 }
 
+function hasUnquotedGlob(word: ShNode): boolean {
+  return list(word, 'Parts').some((part) => nodeType(part) === 'Lit' && /[*?[]/.test(text(part, 'Value').replace(/\\./g, '')));
+}
+
 /** Only literal pieces: unquoted text with no expansion the parser left as text, and quotes. */
 function checkLiteralWord(word: ShNode, src: Buffer, doubt: (why: string) => void): void {
   let unquoted = '';
@@ -298,6 +302,8 @@ function checkLiteralWord(word: ShNode, src: Buffer, doubt: (why: string) => voi
     const type = nodeType(part);
     if (type === 'Lit') unquoted += text(part, 'Value');
     else unquoted += 'q';
+    // bash translates $"…" through the locale's message catalog and expands the result.
+    if (type === 'DblQuoted' && slice(src, part).startsWith('$')) doubt('a $"…" string (translated, then expanded)');
     if (type === 'DblQuoted' || type === 'SglQuoted') {
       // Literal here, but builtins such as `printf -v` or `test -v` evaluate subscripts in it.
       if (/\$[({[]|`/.test(slice(src, part))) doubt('an expansion inside quotes');

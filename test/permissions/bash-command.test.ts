@@ -58,6 +58,8 @@ describe('splitCommand', () => {
     ['((x++))', 'arithmetic'],
     ['[[ a > b ]]', '[['],
     ['(ls) > out', 'group'],
+    ['echo $"hi"', 'translated'],
+    ["echo 'a'#b; rm x", 'comment'],
   ])('is unsure about %j (%s)', (command, reason) => {
     const parsed = splitCommand(command);
     expect(parsed.unsure).toBeDefined();

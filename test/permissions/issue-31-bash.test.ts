@@ -114,7 +114,14 @@ describe('issue 31 M3: options that load code are evaluated, not matched', () =>
     expect(createsFile('git diff --output=P', setup)).toBe(true);
   });
 
+  it('a glob can expand to such an option: sort * beside a file named -oP writes P', () => {
+    expect(createsFile('sort *', (dir) => writeFileSync(path.join(dir, '-oP'), ''))).toBe(true);
+  });
+
   it.each([
+    ['sort *', 'bash(sort *)'],
+    ['git diff -- *', 'bash(git diff*)'],
+    ['npm test -- src/*.test.ts', 'bash(npm test*)'],
     ['npm test --node-options=--import=data:text/javascript,x', 'bash(npm test*)'],
     ['npm test --node-options=--require=./evil.cjs', 'bash(npm test*)'],
     ['npm test --node_options=x', 'bash(npm test*)'],
@@ -163,6 +170,8 @@ describe('issue 31 M3: options that load code are evaluated, not matched', () =>
     ['go test -count=1 -run TestX ./...', 'bash(go test*)'],
     ['pytest -q tests/', 'bash(pytest*)'],
     ['make test', 'bash(make*)'],
+    ["git log --grep='fix*'", 'bash(git log*)'],
+    ['ls *.ts', 'bash(ls *)'],
   ])('plain options still match: %j under %s', (command, rule) => {
     expect(decide(command, 'default', { allow: [rule] }).behavior).toBe('allow');
   });
