@@ -1,6 +1,7 @@
 import { DEFAULT_LIMITS, type TaskLimits } from '../engine/limits.js';
 import { PERMISSION_MODES } from '../permissions/types.js';
 import { buildRunConfig, OUTPUT_FORMATS, type ModelFactory, type RunConfig } from '../run/run-config.js';
+import { TRUST_ENV } from '../run/trust-gate.js';
 import { parseChoice, parseDuration, parsePositiveInt, splitInspectFlag } from '../run/parse-options.js';
 
 /** The flags as commander hands them over, all still strings. */
@@ -23,6 +24,8 @@ export interface RawOptions {
   sandbox?: boolean;
   maxThinkingTokens?: string;
   contextWindow?: string;
+  /** --trust: use the project files' MCP servers, hooks and allow rules without asking (also XAGENT_TRUST=1). */
+  trust?: boolean;
 }
 
 /**
@@ -57,6 +60,7 @@ export function resolveRunConfig(raw: RawOptions, promptArgs: string[], env: Nod
       sandbox: raw.sandbox,
       maxThinkingTokens: raw.maxThinkingTokens,
       contextWindow: raw.contextWindow,
+      trustProject: raw.trust === true || env[TRUST_ENV] === '1',
     },
     env,
     createApiModel,
