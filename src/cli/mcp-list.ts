@@ -1,4 +1,3 @@
-import { resolveMcpServers } from '../mcp/config.js';
 import type { McpServerStatus } from '../mcp/manager.js';
 import { visible } from '../permissions/request-view.js';
 import { sandboxForRun } from '../sandbox/index.js';
@@ -7,6 +6,7 @@ import { userSettingsPath } from '../permissions/index.js';
 import { describeItems, gateSettings } from '../trust/gate.js';
 import { trustedKeys } from '../trust/trust-store.js';
 import { TRUST_ENV, TRUST_FLAG } from '../run/trust-gate.js';
+import { resolveMcpLayers } from '../run/mcp-layers.js';
 import { resolveMcpTimeouts } from '../run/run-config.js';
 import { packageVersion } from '../run/version.js';
 
@@ -34,7 +34,10 @@ export async function runMcpList(
       : gateSettings(settings, { workspace, userSettingsFile: userSettingsPath(home), trusted: trustedKeys(home, workspace) });
     return {
       workspace,
-      servers: resolveMcpServers(gated ? gated.mcpServers : settings.mcpServers, env),
+      servers: resolveMcpLayers(gated ? gated.mcpServers : settings.mcpServers, env, {
+        workspace,
+        userSettingsFile: userSettingsPath(home),
+      }),
       untrusted: (gated?.pending ?? []).filter((item) => item.kind === 'mcp_server'),
       sandboxed: sandboxForRun({ flag: undefined, layers: settings.sandbox, workspace, xagentHome: home, env }),
     };

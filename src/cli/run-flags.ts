@@ -2,6 +2,7 @@ import { DEFAULT_LIMITS, type TaskLimits } from '../engine/limits.js';
 import { PERMISSION_MODES } from '../permissions/types.js';
 import { buildRunConfig, OUTPUT_FORMATS, type ModelFactory, type RunConfig } from '../run/run-config.js';
 import { TRUST_ENV } from '../run/trust-gate.js';
+import { withholdAgentCredentials } from '../run/agent-credentials.js';
 import { parseChoice, parseDuration, parsePositiveInt, splitInspectFlag } from '../run/parse-options.js';
 
 /** The flags as commander hands them over, all still strings. */
@@ -44,7 +45,7 @@ export function resolveRunConfig(raw: RawOptions, promptArgs: string[], env: Nod
   const { port: inspectPort, promptArgs: words } = splitInspectFlag(raw.inspect, promptArgs);
   const permissionMode =
     raw.permissionMode === undefined ? undefined : parseChoice(raw.permissionMode, PERMISSION_MODES, '--permission-mode');
-  return buildRunConfig(
+  const config = buildRunConfig(
     {
       cwd: raw.cwd,
       model: raw.model,
@@ -65,4 +66,7 @@ export function resolveRunConfig(raw: RawOptions, promptArgs: string[], env: Nod
     env,
     createApiModel,
   );
+  // The model client has read the key: bash, hooks, MCP servers and git started from now on do not inherit it.
+  withholdAgentCredentials(env);
+  return config;
 }

@@ -17,7 +17,8 @@ import { resolveWorkspace } from './workspace-dir.js';
 import type { TaskLimits } from '../engine/limits.js';
 import { parseContextOptions } from './context-options.js';
 import { parseDuration } from './parse-options.js';
-import { resolveMcpServers, type McpServerConfig } from '../mcp/config.js';
+import type { McpServerConfig } from '../mcp/config.js';
+import { resolveMcpLayers } from './mcp-layers.js';
 import type { ResolvedHook } from '../hooks/index.js';
 
 export const OUTPUT_FORMATS = ['text', 'json', 'stream-json'] as const;
@@ -113,7 +114,7 @@ export function buildRunConfig(spec: RunSpec, env: NodeJS.ProcessEnv, createApiM
       readFiles: spec.readSettings !== false,
     });
     const given = spec.mcpServers === undefined ? [] : [{ source: 'the mcpServers option', value: spec.mcpServers }];
-    mcpServers = resolveMcpServers([...given, ...settings.mcpServers], env);
+    mcpServers = resolveMcpLayers([...given, ...settings.mcpServers], env, { workspace, userSettingsFile: userSettingsPath(home) });
     // The trust gate filters what the loader returned by source; the full lists wait in `untrusted`.
     if (spec.trustProject === false) {
       const gated = gateSettings(settings, { workspace, userSettingsFile: userSettingsPath(home), trusted: trustedKeys(home, workspace) });
@@ -128,7 +129,7 @@ export function buildRunConfig(spec: RunSpec, env: NodeJS.ProcessEnv, createApiM
           },
         };
         settings = { ...settings, rules: gated.rules, hooks: gated.hooks, mode: gated.mode };
-        mcpServers = resolveMcpServers([...given, ...gated.mcpServers], env);
+        mcpServers = resolveMcpLayers([...given, ...gated.mcpServers], env, { workspace, userSettingsFile: userSettingsPath(home) });
       }
     }
   } catch (error) {
