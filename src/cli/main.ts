@@ -41,6 +41,7 @@ function buildProgram(setExit: (code: number) => void): Command {
     .option('--model-script <file>', 'use a scripted model instead of the API')
     .option('--sandbox', 'run bash inside an OS sandbox (bubblewrap); settings: "sandbox": {"enabled": true}')
     .option('--no-sandbox', 'run bash without the sandbox, whatever the settings say')
+    .option('--trust', "use this workspace's project MCP servers, hooks and allow rules without asking (env XAGENT_TRUST=1)")
     .option('--max-thinking-tokens <n>', 'extended thinking budget, >= 1024 (default: $MAX_THINKING_TOKENS, else 0 = off)')
     .option('--context-window <tokens>', "context window for compaction (default: $XAGENT_CONTEXT_WINDOW, else the model's)")
     .action(async (promptArgs: string[], raw: RawOptions) => {

@@ -1,6 +1,8 @@
 import { DEFAULT_LIMITS, type TaskLimits } from '../engine/limits.js';
 import { PERMISSION_MODES } from '../permissions/types.js';
 import { buildRunConfig, OUTPUT_FORMATS, type ModelFactory, type RunConfig } from '../run/run-config.js';
+import { TRUST_ENV } from '../run/trust-gate.js';
+import { withholdAgentCredentials } from '../run/agent-credentials.js';
 import { parseChoice, parseDuration, parsePositiveInt, splitInspectFlag } from '../run/parse-options.js';
 
 /** The flags as commander hands them over, all still strings. */
@@ -23,6 +25,8 @@ export interface RawOptions {
   sandbox?: boolean;
   maxThinkingTokens?: string;
   contextWindow?: string;
+  /** --trust: use the project files' MCP servers, hooks and allow rules without asking (also XAGENT_TRUST=1). */
+  trust?: boolean;
 }
 
 /**
@@ -41,7 +45,7 @@ export function resolveRunConfig(raw: RawOptions, promptArgs: string[], env: Nod
   const { port: inspectPort, promptArgs: words } = splitInspectFlag(raw.inspect, promptArgs);
   const permissionMode =
     raw.permissionMode === undefined ? undefined : parseChoice(raw.permissionMode, PERMISSION_MODES, '--permission-mode');
-  return buildRunConfig(
+  const config = buildRunConfig(
     {
       cwd: raw.cwd,
       model: raw.model,
@@ -57,8 +61,12 @@ export function resolveRunConfig(raw: RawOptions, promptArgs: string[], env: Nod
       sandbox: raw.sandbox,
       maxThinkingTokens: raw.maxThinkingTokens,
       contextWindow: raw.contextWindow,
+      trustProject: raw.trust === true || env[TRUST_ENV] === '1',
     },
     env,
     createApiModel,
   );
+  // The model client has read the key: bash, hooks, MCP servers and git started from now on do not inherit it.
+  withholdAgentCredentials(env);
+  return config;
 }

@@ -73,7 +73,7 @@ export function checkPermission({
 
   // Before any allow rule: a project's own settings must not be able to let the model rewrite them.
   const guarded = protectedWrite(call, workspace, realPath) ?? protectedRedirect(call, workspace, realPath);
-  if (guarded !== null) return wouldAsk(call, mode, `protected path: writes to xagent's settings always ask ("${guarded}")`);
+  if (guarded !== null) return wouldAsk(call, mode, `protected path: writes to settings, .mcp.json and .git always ask ("${guarded}")`);
 
   for (const rule of of('ask')) {
     const hit = bites(rule);

@@ -54,6 +54,11 @@ export interface RunSpec {
   /** Hooks given in code (the library's `hooks`, function hooks too), run with those of the settings files. */
   hooks?: readonly ResolvedHook[];
   names?: SettingNames;
+  /**
+   * The trust gate (src/trust/): undefined leaves it off (the library: the program decides what it
+   * reads); false keeps untrusted project items out until settleTrust; true trusts them (--trust).
+   */
+  trustProject?: boolean;
 }
 
 /**
