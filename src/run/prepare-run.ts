@@ -55,7 +55,7 @@ export async function prepareRun(
   },
 ): Promise<PreparedRun> {
   const session = openSessionForRun({ home: config.home, workspace: config.workspace, modelId: config.modelId, ...config.session });
-  for (const warning of session.warnings) io.stderr.write(`xagent: warning: ${warning}\n`);
+  for (const warning of [...config.warnings, ...session.warnings]) io.stderr.write(`xagent: warning: ${warning}\n`);
   if (!session.isNew) io.stderr.write(`${visible(resumedLine(session.sessionId, session.messages))}\n`);
   let inspector: RunInspector | null = null;
   try {

@@ -2,6 +2,7 @@ import path from 'node:path';
 import type { ModelClient } from '../model/types.js';
 import { createScriptedClient, loadModelScript, ModelScriptError } from '../model/scripted.js';
 import { loadSettings, SettingsError, type PermissionRule } from '../permissions/index.js';
+import { defaultClaudeHome } from '../permissions/settings.js';
 import { xagentHome } from '../sessions/layout.js';
 import { createPermissionPolicy, type PermissionPrompt, type SessionPermissionPolicy } from '../permissions/index.js';
 import type { PermissionMode } from '../permissions/types.js';
@@ -58,6 +59,8 @@ export interface RunConfig {
   mcpTimeouts?: McpTimeouts;
   /** The hooks of every settings file. */
   hooks: ResolvedHook[];
+  /** What the settings files hold that xagent keeps without effect or skips (one line each, naming the file). */
+  warnings: string[];
 }
 
 /** How long an MCP server may take to start (MCP_TIMEOUT) and to answer one call (MCP_TOOL_TIMEOUT), in ms. */
@@ -105,6 +108,7 @@ export function buildRunConfig(spec: RunSpec, env: NodeJS.ProcessEnv, createApiM
       deny: spec.deny ?? [],
       knownTools: toolNames,
       readFiles: spec.readSettings !== false,
+      claudeHome: defaultClaudeHome(env),
     });
     const given = spec.mcpServers === undefined ? [] : [{ source: 'the mcpServers option', value: spec.mcpServers }];
     mcpServers = resolveMcpServers([...given, ...settings.mcpServers], env);
@@ -152,6 +156,7 @@ export function buildRunConfig(spec: RunSpec, env: NodeJS.ProcessEnv, createApiM
     mcpServers,
     mcpTimeouts: resolveMcpTimeouts(env),
     hooks: [...(spec.hooks ?? []), ...settings.hooks],
+    warnings: settings.warnings,
   };
 }
 
