@@ -100,6 +100,7 @@ export function buildRunConfig(spec: RunSpec, env: NodeJS.ProcessEnv, createApiM
   const toolNames = uniqueToolNames(extraTools);
   let settings;
   let mcpServers: McpServerConfig[];
+  const mcpWarnings: string[] = [];
   try {
     settings = loadSettings({
       workspace,
@@ -111,7 +112,7 @@ export function buildRunConfig(spec: RunSpec, env: NodeJS.ProcessEnv, createApiM
       claudeHome: defaultClaudeHome(env),
     });
     const given = spec.mcpServers === undefined ? [] : [{ source: 'the mcpServers option', value: spec.mcpServers }];
-    mcpServers = resolveMcpServers([...given, ...settings.mcpServers], env);
+    mcpServers = resolveMcpServers([...given, ...settings.mcpServers], env, (warning) => mcpWarnings.push(warning));
   } catch (error) {
     if (error instanceof SettingsError) throw new UsageError(error.message);
     throw error;
@@ -156,7 +157,7 @@ export function buildRunConfig(spec: RunSpec, env: NodeJS.ProcessEnv, createApiM
     mcpServers,
     mcpTimeouts: resolveMcpTimeouts(env),
     hooks: [...(spec.hooks ?? []), ...settings.hooks],
-    warnings: settings.warnings,
+    warnings: [...settings.warnings, ...mcpWarnings],
   };
 }
 
