@@ -82,6 +82,13 @@ export function resolveMcpServers(
       throw new SettingsError(source, '"mcpServers" must be an object of server name to {"command", ...} or {"type": "http", "url", ...}');
     for (const [written, entry] of Object.entries(value)) {
       const name = toolServerName(written);
+      // Neither a command nor a URL (`{"link": "..."}`): nothing to start, and Claude Code does not refuse the file for it.
+      if (isObject(entry) && entry.type === undefined && entry.command === undefined && entry.url === undefined) {
+        warn(
+          `${source}: mcpServers.${written}: skipped: it has neither "command" nor "url" (keys: ${Object.keys(entry).join(', ') || 'none'})`,
+        );
+        continue;
+      }
       const server = parseServer(written, entry, source, env, (problem) => warn(`${source}: mcpServers.${written}: ${problem}`));
       if (!servers.has(name)) servers.set(name, server);
     }

@@ -93,7 +93,10 @@ export async function prepareRun(
     const hooks = sessionStartRan ? config.hooks.filter((hook) => hook.event !== 'SessionStart') : config.hooks;
     sessionStartRan = true;
     // Started first, so git runs while meta.json is written and the model client loads; query() awaits it.
-    const taskContext = config.systemPrompt === undefined ? loadTaskContext({ workspace: config.workspace, home: config.home }) : undefined;
+    const built = config.systemPrompt === undefined ? loadTaskContext({ workspace: config.workspace, home: config.home }) : undefined;
+    // --append-system-prompt goes after the built prompt (or after --system-prompt), as in Claude Code.
+    const append = config.appendSystemPrompt ? `\n\n${config.appendSystemPrompt}` : '';
+    const taskContext = built && append ? built.then((context) => ({ ...context, system: `${context.system}${append}` })) : built;
     await session.startTask(prompt);
     const partial = partialAnswer();
     const inspect = inspector?.observerFor(prompt);
@@ -105,7 +108,7 @@ export async function prepareRun(
       ...config.limits,
       contextWindow: config.contextWindow,
       home: config.home,
-      ...(config.systemPrompt !== undefined ? { system: config.systemPrompt } : {}),
+      ...(config.systemPrompt !== undefined ? { system: `${config.systemPrompt}${append}` } : {}),
       ...(taskContext ? { taskContext } : {}),
       signal,
       sessionId: session.sessionId,

@@ -54,6 +54,8 @@ export interface RunConfig {
   sandboxSettings: SandboxSettings;
   /** Replaces the built system prompt (the library's `systemPrompt`); undefined builds it as usual. */
   systemPrompt?: string;
+  /** Added at the end of the system prompt (--append-system-prompt). */
+  appendSystemPrompt?: string;
   /** MCP servers from .mcp.json and the settings files (src/mcp/); prepareRun starts them. */
   mcpServers?: McpServerConfig[];
   mcpTimeouts?: McpTimeouts;
@@ -154,6 +156,7 @@ export function buildRunConfig(spec: RunSpec, env: NodeJS.ProcessEnv, createApiM
     ...(sandboxed.sandbox ? { sandbox: sandboxed.sandbox } : {}),
     sandboxSettings: sandboxed.settings,
     ...(spec.systemPrompt !== undefined ? { systemPrompt: spec.systemPrompt } : {}),
+    ...(spec.appendSystemPrompt ? { appendSystemPrompt: spec.appendSystemPrompt } : {}),
     mcpServers,
     mcpTimeouts: resolveMcpTimeouts(env),
     hooks: [...(spec.hooks ?? []), ...settings.hooks],
