@@ -2,7 +2,8 @@ import type { AgentEvent, QueryResult } from '../engine/events.js';
 import { query } from '../engine/query.js';
 import { loadTaskContext } from '../context/task-context.js';
 import type { PermissionPolicy } from '../permissions/types.js';
-import { sessionDir } from '../sessions/layout.js';
+import { sessionDir, transcriptPath } from '../sessions/layout.js';
+import { runEventHooks } from '../hooks/run-event-hooks.js';
 import { visible } from '../permissions/request-view.js';
 import { partialAnswer, recordInterruption, resumedLine } from '../sessions/interruption.js';
 import { openSessionForRun, type RunSession } from '../sessions/open-for-run.js';
@@ -144,6 +145,7 @@ export async function prepareRun(
     tools: () => tools ?? config.tools,
     runTask,
     async close() {
+      await runSessionEndHooks(config, session, io.stderr);
       session.release();
       await Promise.all([inspector?.server.close(), ownsMcp ? mcp?.then((manager) => manager?.close()) : undefined]);
     },
@@ -174,4 +176,34 @@ function startMcp(config: RunConfig, stderr: NodeJS.WritableStream): Promise<Mcp
       return null;
     },
   );
+}
+
+/**
+ * Claude Code's SessionEnd hooks, where the run ends (`reason: "other"`, as Claude Code says
+ * for an end that is neither /clear nor a logout): they cannot block; a failure is one line on stderr.
+ */
+async function runSessionEndHooks(
+  config: RunConfig,
+  session: { sessionId: string; dir: string },
+  stderr: NodeJS.WritableStream,
+): Promise<void> {
+  if (!config.hooks.some((hook) => hook.event === 'SessionEnd')) return;
+  await runEventHooks({
+    hooks: config.hooks,
+    event: 'SessionEnd',
+    fields: { reason: 'other' },
+    session: {
+      sessionId: session.sessionId,
+      transcriptPath: transcriptPath(session.dir),
+      cwd: config.workspace,
+      permissionMode: config.permissionMode,
+    },
+    signal: new AbortController().signal,
+    ...(config.sandbox && config.sandboxSettings.hooks ? { sandbox: config.sandbox } : {}),
+    report: (report) => {
+      if (report.outcome === 'error' || report.outcome === 'timeout') {
+        stderr.write(`xagent: hook SessionEnd ${report.command}: ${report.outcome}${report.message ? `: ${report.message}` : ''}\n`);
+      }
+    },
+  });
 }

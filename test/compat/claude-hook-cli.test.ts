@@ -142,4 +142,26 @@ describe('a Claude Code hook script, unchanged, in xagent', () => {
     expect(JSON.stringify(r.json.decision)).toContain('Bash(git push:*)');
     expect(r.stderr).toContain('rules for WebFetch kept, but xagent has no such tool');
   });
+
+  it('runs SessionEnd hooks when the run ends, with reason, session and permission mode, and warns about Claude Code events it skips', async () => {
+    claudeProject({
+      hooks: {
+        SessionEnd: [{ hooks: [{ type: 'command', command: 'cat > "$CLAUDE_PROJECT_DIR/session-end.json"' }] }],
+        PostToolUseFailure: [{ hooks: [{ type: 'command', command: 'true' }] }],
+        Notification: [{ hooks: [{ type: 'command', command: 'true' }] }],
+      },
+    });
+    const r = await run([{ text: 'bye' }], ['--permission-mode', 'acceptEdits']);
+    expect(r.code).toBe(0);
+    const input = JSON.parse(readFileSync(path.join(api.workspace, 'session-end.json'), 'utf8')) as Record<string, unknown>;
+    expect(input).toMatchObject({
+      hook_event_name: 'SessionEnd',
+      reason: 'other',
+      session_id: r.json.session_id,
+      permission_mode: 'acceptEdits',
+    });
+    expect(String(input.transcript_path)).toMatch(/transcript\.jsonl$/);
+    expect(r.stderr).toContain('"hooks.PostToolUseFailure" is a Claude Code event that xagent does not run; skipped');
+    expect(r.stderr).toContain('"hooks.Notification" is accepted, but xagent does not run Notification hooks yet');
+  });
 });
