@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { claudeCodeName } from '../permissions/claude-tools.js';
+import { AUDIT_FILE } from '../sessions/layout.js';
 
 /**
  * A tool call as Claude Code describes it to hooks, so a script written for Claude Code reads
@@ -76,18 +77,14 @@ export function claudeToolResponse(
 /** Claude Code's tool name for a hook's `tool_name`. */
 export const claudeToolName = claudeCodeName;
 
-/** The most a transcript tail is read for the last assistant message: its last 1 MiB. */
+/** The most of a session file's tail that is read for a hook's extra fields: its last 1 MiB. */
 const TAIL_BYTES = 1 << 20;
 
-/**
- * The text of the last assistant message in a transcript.jsonl (Stop, SubagentStop hooks get it
- * as `last_assistant_message`); undefined when there is none or the file cannot be read.
- */
-export function lastAssistantMessage(transcriptPath: string | null): string | undefined {
-  if (!transcriptPath) return undefined;
+/** The JSON lines at the end of a file, newest first; torn or foreign lines are left out. */
+function tailRecords(file: string): Array<Record<string, unknown>> {
   let text: string;
   try {
-    const fd = openSync(transcriptPath, 'r');
+    const fd = openSync(file, 'r');
     try {
       const size = fstatSync(fd).size;
       const length = Math.min(size, TAIL_BYTES);
@@ -98,23 +95,29 @@ export function lastAssistantMessage(transcriptPath: string | null): string | un
       closeSync(fd);
     }
   } catch {
-    return undefined;
+    return [];
   }
-  const lines = text.split('\n');
-  for (let i = lines.length - 1; i >= 0; i--) {
-    try {
-      const message = JSON.parse(lines[i]) as { role?: unknown; content?: unknown };
-      if (message.role !== 'assistant') continue;
-      if (typeof message.content === 'string') return message.content;
-      if (!Array.isArray(message.content)) continue;
-      return message.content
-        .flatMap((block: { type?: unknown; text?: unknown }) =>
-          block?.type === 'text' && typeof block.text === 'string' ? [block.text] : [],
-        )
-        .join('');
-    } catch {
-      // a torn or foreign line: keep looking
-    }
-  }
-  return undefined;
+  return text
+    .split('\n')
+    .reverse()
+    .flatMap((line) => {
+      try {
+        const value = JSON.parse(line) as unknown;
+        return typeof value === 'object' && value !== null && !Array.isArray(value) ? [value as Record<string, unknown>] : [];
+      } catch {
+        return [];
+      }
+    });
+}
+
+/**
+ * How long a tool call ran, from the session's audit.jsonl (written when the call ends, before
+ * PostToolUse hooks run): Claude Code's `duration_ms`. Undefined without a record of it.
+ */
+export function toolDurationMs(transcriptPath: string | null, callId: string): number | undefined {
+  if (!transcriptPath) return undefined;
+  const record = tailRecords(path.join(path.dirname(transcriptPath), AUDIT_FILE)).find(
+    (r) => (r.call as { id?: unknown } | undefined)?.id === callId,
+  );
+  return typeof record?.duration_ms === 'number' ? record.duration_ms : undefined;
 }

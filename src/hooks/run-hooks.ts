@@ -1,5 +1,5 @@
 import type { HookOutcome, HookRunInput } from '../../machines/hooks.js';
-import { claudeToolInput, claudeToolName, claudeToolResponse, lastAssistantMessage } from './claude-input.js';
+import { claudeToolInput, claudeToolName, claudeToolResponse, toolDurationMs } from './claude-input.js';
 import type { AnyHookEvent } from './events.js';
 import { capMessage, toVerdict, verdictOfCommand, type HookVerdict } from './interpret.js';
 import { matchesTool } from './matcher.js';
@@ -48,13 +48,13 @@ export function hookInputJson(session: HookSession, input: AnyHookRunInput, opti
     const plain = { content: result.content, is_error: result.is_error === true };
     json.tool_response = call && options.claude ? claudeToolResponse(call.name, call.input, plain, session.cwd) : plain;
   }
+  if (result && call) {
+    const duration = toolDurationMs(session.transcriptPath, call.id);
+    if (duration !== undefined) json.duration_ms = duration;
+  }
   if (input.prompt !== undefined) json.prompt = input.prompt;
   if (input.stopHookActive !== undefined) json.stop_hook_active = input.stopHookActive;
   if (input.event === 'SessionStart') json.source = session.source ?? 'startup';
-  if (input.event === 'Stop' || input.event === 'SubagentStop') {
-    const last = lastAssistantMessage(session.transcriptPath);
-    if (last !== undefined) json.last_assistant_message = last;
-  }
   if ('fields' in input && input.fields) Object.assign(json, input.fields);
   return json;
 }

@@ -16,10 +16,10 @@ export interface HookInput {
   tool_use_id?: string;
   /** PostToolUse: the result the tool gave; command hooks also get Claude Code's fields (`stdout`, `filePath`, ...). */
   tool_response?: { content: string; is_error: boolean; [field: string]: unknown };
+  /** PostToolUse: how long the tool ran, in ms (from the session's audit.jsonl). */
+  duration_ms?: number;
   /** The run's permission mode (Claude Code's `permission_mode`). */
   permission_mode?: string;
-  /** Stop, SubagentStop: the text of the model's last message. */
-  last_assistant_message?: string;
   /** UserPromptSubmit. */
   prompt?: string;
   /** Stop: true when the model is already continuing because a Stop hook blocked. */

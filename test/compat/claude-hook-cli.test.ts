@@ -164,4 +164,21 @@ describe('a Claude Code hook script, unchanged, in xagent', () => {
     expect(r.stderr).toContain('"hooks.PostToolUseFailure" is a Claude Code event that xagent does not run; skipped');
     expect(r.stderr).toContain('"hooks.Notification" is accepted, but xagent does not run Notification hooks yet');
   });
+
+  it("PostToolUse and Stop hooks get Claude Code's fields: tool_response.stdout, duration_ms, stop_hook_active", async () => {
+    claudeProject({
+      hooks: {
+        PostToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'cat > "$CLAUDE_PROJECT_DIR/post.json"' }] }],
+        Stop: [{ hooks: [{ type: 'command', command: 'cat > "$CLAUDE_PROJECT_DIR/stop.json"' }] }],
+      },
+    });
+    const r = await run([toolUse('toolu_1', 'bash', { command: 'echo hello' }), { text: 'all done' }], ['--allowedTools', 'Bash(echo:*)']);
+    expect(r.code).toBe(0);
+    const post = JSON.parse(readFileSync(path.join(api.workspace, 'post.json'), 'utf8')) as Record<string, unknown>;
+    expect(post).toMatchObject({ tool_name: 'Bash', tool_input: { command: 'echo hello' }, tool_response: { interrupted: false } });
+    expect(String((post.tool_response as { stdout: string }).stdout)).toContain('hello');
+    expect(typeof post.duration_ms).toBe('number');
+    const stop = JSON.parse(readFileSync(path.join(api.workspace, 'stop.json'), 'utf8')) as Record<string, unknown>;
+    expect(stop).toMatchObject({ hook_event_name: 'Stop', stop_hook_active: false, permission_mode: 'default' });
+  });
 });
