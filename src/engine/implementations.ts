@@ -50,6 +50,7 @@ export function engineImplementations(services: EngineServices) {
     sessionId,
     transcriptPath: sink.dir ? transcriptPath(sink.dir) : null,
     cwd: workspace,
+    ...(permissions.mode ? { permissionMode: permissions.mode } : {}),
   };
   // Each hook run is evidence: a line in the trace and a `hook` event (stream-json, inspector).
   const reportHook = (turn: number) => (report: HookRunReport) => {
