@@ -36,7 +36,7 @@ export const COMPACTION_THRESHOLD = 0.8;
 export interface ContextBudget {
   /** Prompt tokens the model takes; null = never compact. */
   window: number | null;
-  /** The next request's prompt tokens: the last usage (prompt + answer) plus what was appended since. */
+  /** The next request's prompt tokens: the last usage (prompt + answer) plus what was appended (or collected as a result) since. */
   tokens: number;
   /** The turn at which the conversation was last compacted: at most one compaction per round. */
   compactedAtTurn: number | null;

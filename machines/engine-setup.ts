@@ -28,9 +28,10 @@ import {
   usageTokens,
   type CompactionReason,
   type CompactContextInput,
+  type ContextBudget,
   type CompactionOutcome,
 } from './context-budget.js';
-import type { Message, ModelResponse, PermissionDecision, StopReason, ToolCall, ToolResult, Usage } from './types.js';
+import type { Message, ModelResponse, PermissionDecision, StopReason, ToolCall, ToolResult, ToolResultBlock, Usage } from './types.js';
 import type { HookOutcome, HookRunInput } from './hooks.js';
 import {
   hasHooks,
@@ -189,25 +190,22 @@ export const setupEngine = setup({
     }),
     collectResult: assign(({ context }, params: { result: ToolResult }) => {
       const { call } = workingCall(context);
-      return {
-        toolCallCount: context.toolCallCount + 1,
-        results: [
-          ...context.results,
-          { type: 'tool_result' as const, tool_use_id: call.id, content: params.result.content, is_error: params.result.isError },
-        ],
-      };
+      const block = { type: 'tool_result' as const, tool_use_id: call.id, content: params.result.content, is_error: params.result.isError };
+      return { toolCallCount: context.toolCallCount + 1, results: [...context.results, block], budget: withResult(context, block) };
     }),
     recordToolFailure: assign(({ context }, params: { error: unknown }) => ({
       toolCallCount: context.toolCallCount + 1,
       current: { ...workingCall(context), error: toolFailure(params.error) },
     })),
-    collectErrorResult: assign(({ context }) => ({ results: [...context.results, errorResult(workingCall(context))] })),
+    collectErrorResult: assign(({ context }) => {
+      const block = errorResult(workingCall(context));
+      return { results: [...context.results, block], budget: withResult(context, block) };
+    }),
+    // The results' tokens were counted as each was collected (withResult).
     appendToolResults: change(({ context, enqueue }) => {
       const message: Message = { role: 'user', content: context.results };
       context.messages.push(message);
-      const budget =
-        context.budget.window === null ? context.budget : { ...context.budget, tokens: context.budget.tokens + estimateTokens(message) };
-      enqueue.assign({ queue: [], truncatedIds: [], results: [], current: null, budget });
+      enqueue.assign({ queue: [], truncatedIds: [], results: [], current: null });
       enqueue.emit({ type: 'message', message });
     }),
     // The API's answer names the real window; a configured one that was too big is corrected.
@@ -242,6 +240,15 @@ export const setupEngine = setup({
     }),
   },
 });
+
+/**
+ * The budget once a result is collected: its tokens count toward the next request from now on, so
+ * the window guard after the last result sees them before the results are appended.
+ */
+function withResult(context: EngineContext, block: ToolResultBlock): ContextBudget {
+  const { budget } = context;
+  return budget.window === null ? budget : { ...budget, tokens: budget.tokens + estimateTokens(block) };
+}
 
 /** The input of the compactContext actor: why it runs (the 400 that sent it, or the threshold) and the numbers. */
 export function compactionInput(context: EngineContext, reason: CompactionReason): CompactContextInput {

@@ -10,10 +10,17 @@ import { at, DONE } from './targets.js';
 const answered = ({ event }: { event: { output: HookOutcome } }) => ({ outcome: event.output });
 const failure = ({ event }: { event: { error: unknown } }) => ({ error: event.error });
 
-/** After a call's result is collected: next call in the queue, or all results back to the model. */
+/**
+ * After a call's result is collected: the next call in the queue, or all results back to the model.
+ * The round's limits are checked here rather than in call_model.checking_limits: this is the path
+ * every tool round takes, and a routing state less is a microstep less per round. The results'
+ * tokens are counted as they are collected, so the window guard already sees them.
+ */
 const afterResult = [
   { guard: 'queueHasMore', target: at('validate_tool') },
-  { target: at('call_model'), actions: 'appendToolResults' },
+  { guard: 'maxTurnsReached', target: DONE, actions: ['appendToolResults', { type: 'stop', params: { reason: 'max_turns' } }] },
+  { guard: 'contextNearWindow', target: at('build_context.compacting'), actions: 'appendToolResults' },
+  { target: at('call_model.requesting'), actions: 'appendToolResults' },
 ] as const;
 
 export const validateTool = setupEngine.createStateConfig({
@@ -79,7 +86,8 @@ export const appendToolResult = setupEngine.createStateConfig({
   },
 });
 
+/** The call's error becomes its result; from there on it is routed like any other result. */
 export const recover = setupEngine.createStateConfig({
   entry: 'collectErrorResult',
-  always: afterResult,
+  always: { target: at('append_tool_result.collected') },
 });

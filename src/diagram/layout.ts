@@ -133,7 +133,7 @@ const LAYERED = {
   'elk.layered.spacing.edgeNodeBetweenLayers': '12',
   'elk.layered.spacing.edgeEdgeBetweenLayers': '8',
   // Linear segments keeps long edges straight and the picture narrower than network simplex does.
-  'elk.layered.nodePlacement.strategy': 'LINEAR_SEGMENTS',
+  'elk.layered.nodePlacement.strategy': 'SIMPLE',
   // Depth first from the initial state, in declaration order: back edges are the ones that go up.
   // (MODEL_ORDER, which said the same for the flat chart, throws inside elkjs 0.12 across a hierarchy.)
   'elk.layered.cycleBreaking.strategy': 'DEPTH_FIRST',

@@ -6,7 +6,7 @@ import { queryEngine } from '../../machines/query-engine.js';
 import type { Message, TextBlock } from '../../machines/types.js';
 import type { ModelClient } from '../model/types.js';
 import type { PermissionPolicy } from '../permissions/types.js';
-import { noSessionRecord, type SessionSink } from '../sessions/session-writer.js';
+import { noSessionRecord, type EvidenceListener, type SessionSink } from '../sessions/session-writer.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import type { CommandSandbox } from '../tools/types.js';
 import { loadTaskContext, type TaskContext } from '../context/task-context.js';
@@ -67,6 +67,8 @@ export interface QueryOptions {
   hookSandbox?: CommandSandbox;
   /** Sees every event as it happens, before it is yielded (the live inspector attaches here). */
   observe?: (event: AgentEvent) => void;
+  /** Sees every line of the evidence log as it is written, with its JSON (the live inspector sends it as it is). */
+  onEvidence?: EvidenceListener;
   /** Sees every microstep of the engine, targetless ones too (coverage, benchmarks). */
   onMicrostep?: (microstep: Microstep) => void;
 }
@@ -79,12 +81,23 @@ export async function* query(userInput: string, options: QueryOptions): AsyncGen
   const clock = options.clock ?? systemClock;
   const sessionId = options.sessionId ?? randomUUID();
   const sink: SessionSink = options.session ?? noSessionRecord(sessionId);
+  const stopListening = options.onEvidence ? sink.listen(options.onEvidence) : undefined;
   const queue = new AsyncQueue<AgentEvent>();
   const emit = (event: AgentEvent) => {
     options.observe?.(event);
     queue.push(event);
   };
-  const iso = () => new Date(clock.now()).toISOString();
+  // Several lines share a millisecond (a round is ~10 lines in well under 1 ms): format each millisecond once.
+  let isoAt = Number.NaN;
+  let isoText = '';
+  const iso = () => {
+    const now = Math.floor(clock.now());
+    if (now !== isoAt) {
+      isoAt = now;
+      isoText = new Date(now).toISOString();
+    }
+    return isoText;
+  };
   /** Writes one line of the evidence log and yields the event it is: the one way evidence leaves the engine. */
   const note: Note = (body) => {
     const record = sink.record(body, iso());
@@ -225,6 +238,7 @@ export async function* query(userInput: string, options: QueryOptions): AsyncGen
     for await (const event of queue) yield event;
   } finally {
     options.signal?.removeEventListener('abort', abort);
+    stopListening?.();
     if (actor.getSnapshot().status === 'active') actor.send({ type: 'ABORT' });
     actor.stop();
   }

@@ -88,6 +88,12 @@ export function modelEvents(turn: number): PathEvent[] {
     done('callModel', 'truncated', response([echo(1, 'allow')], 'max_tokens', { truncatedToolUseIds: [id(1)] })),
     done('callModel', 'pause-turn', response([{ type: 'text', text: 'Still searching...' }], 'pause_turn')),
     done('callModel', 'call-near-window', response([echo(1, 'allow')], 'tool_use', { usage: NEAR_WINDOW_USAGE })),
+    // A paused turn near the window: the next request waits for a summary first (call_model.checking_limits).
+    done(
+      'callModel',
+      'pause-turn-near-window',
+      response([{ type: 'text', text: 'Still searching...' }], 'pause_turn', { usage: NEAR_WINDOW_USAGE }),
+    ),
     failed('callModel', 'model-error', withCode('529 overloaded_error after 2 retries')),
     failed('callModel', 'prompt-too-long', withCode('Invalid request (400): prompt is too long: 1200 tokens > 1000 maximum')),
   ];

@@ -1,3 +1,4 @@
+import type { EvidenceListener } from '../sessions/session-writer.js';
 import type { AgentEvent, QueryResult } from '../engine/events.js';
 import { query } from '../engine/query.js';
 import { loadTaskContext } from '../context/task-context.js';
@@ -22,6 +23,8 @@ export interface TaskRequest {
   renderer: Renderer;
   /** Sees every event too (the terminal UI's /inspect attaches the inspector here). */
   observe?: (event: AgentEvent) => void;
+  /** Sees every evidence line as written (the inspector's `LiveFeed.evidence`). */
+  onEvidence?: EvidenceListener;
 }
 
 /** A run ready for tasks: its session is open (and locked), its inspector serving if asked for. */
@@ -89,7 +92,7 @@ export async function prepareRun(
 
   // SessionStart belongs to the session, not to each task: the chart runs it on the run's first task.
   let sessionOpened = false;
-  const runTask = async ({ prompt, permissions, signal, renderer, observe }: TaskRequest): Promise<QueryResult> => {
+  const runTask = async ({ prompt, permissions, signal, renderer, observe, onEvidence }: TaskRequest): Promise<QueryResult> => {
     const taskTools = await toolsFor(signal);
     const sessionStart = sessionOpened ? null : session.isNew ? 'startup' : 'resume';
     sessionOpened = true;
@@ -123,6 +126,14 @@ export async function prepareRun(
         inspect?.(event);
         observe?.(event);
       },
+      ...(inspect || onEvidence
+        ? {
+            onEvidence: (record, line) => {
+              inspect?.evidence(record, line);
+              onEvidence?.(record, line);
+            },
+          }
+        : {}),
     });
     for await (const event of events) {
       if (event.type === 'result') {

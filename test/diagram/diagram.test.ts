@@ -63,16 +63,16 @@ describe('diagrams generated from the engine chart', () => {
       ['CLOCK.TICK', 'timedOut', 'done'],
     ]);
     // A target may be a compound state: the transition enters its initial child.
-    expect(graph.edges.find((e) => e.id === 'append_tool_result.collected:always>call_model')).toMatchObject({
-      from: 'append_tool_result.collected',
+    expect(graph.edges.find((e) => e.id === 'build_context.measuring:always>call_model')).toMatchObject({
+      from: 'build_context.measuring',
       to: 'call_model',
-      actions: ['appendToolResults'],
+      actions: [],
       kind: 'always',
     });
     // Every wait is a state now: no transition stays in its state or re-enters it, so no self-loop is drawn.
     expect(graph.edges.filter((e) => e.internal || e.reenter || e.from === e.to)).toEqual([]);
     expect(new Set(graph.edges.map((e) => e.id)).size).toBe(graph.edges.length);
-    expect(graph.edges).toHaveLength(52);
+    expect(graph.edges).toHaveLength(53);
   });
 
   it('matches the committed Mermaid file', async () => {
@@ -136,7 +136,7 @@ describe('diagrams generated from the engine chart', () => {
     expect(mermaid).toContain('    [*] --> call_model__checking_limits\n');
     // An arrow inside one box is written in it; one across boxes after all of them.
     expect(mermaid).toMatch(/state call_model \{[^}]*\n {4}call_model__checking_limits --> call_model__requesting : always\n[^}]*\}/);
-    expect(mermaid).toContain('\n  append_tool_result__collected --> call_model : always / appendToolResults\n');
+    expect(mermaid).toContain('\n  append_tool_result__collected --> call_model__requesting : always / appendToolResults\n');
   });
 
   it('renders JSON that lists every state and transition with id, from, to, event and guard', async () => {

@@ -15,7 +15,7 @@ describe('stop reasons through query()', () => {
   it('max_turns: a model that keeps calling tools stops at the turn limit with its last results paired', async () => {
     const run = await runTask([{ content: [echo('a')] }, { content: [echo('b')] }, { content: [echo('c')] }], { maxTurns: 2 });
     expect(run.result).toMatchObject({ reason: 'max_turns', turns: 2, tool_calls: 2 });
-    expect(run.states.slice(-2)).toEqual(['call_model.checking_limits', 'done']);
+    expect(run.states.slice(-2)).toEqual(['append_tool_result.collected', 'done']);
     expect(unpairedToolUses(run.messages)).toEqual([]);
   });
 

@@ -47,9 +47,10 @@ describe('several tool calls in one response', () => {
       'append_tool_result.collected',
       'validate_tool',
       'recover',
+      'append_tool_result.collected',
       'validate_tool',
       'recover',
-      'call_model.checking_limits',
+      'append_tool_result.collected',
       'call_model.requesting',
       'done',
     ]);

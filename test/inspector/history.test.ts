@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createHistory } from '../../src/inspector/history.js';
@@ -128,6 +129,34 @@ describe('the live feed of a run', () => {
     expect(JSON.stringify(history.records)).not.toContain('"role"');
   });
 
+  it('reads the evidence log when given it: the same records, each sent as the line the log wrote (serialized once)', async () => {
+    const byEvents = createHistory();
+    await runTask(seedScript, { observe: liveFeed(byEvents, { sessionId: 's1', limits: {} }) });
+    const byLog = createHistory();
+    const feed = liveFeed(byLog, { sessionId: 's1', limits: {} });
+    const run = await runTask(seedScript, { observe: feed, onEvidence: feed.evidence });
+    const said = (records: readonly InspectorRecord[]) =>
+      records.map((r) => (r.kind === 'state' ? `${r.kind} ${r.name} ${r.via?.transition ?? ''}` : r.kind));
+    expect(said(byLog.records)).toEqual(said(byEvents.records));
+    // A state record goes out as the trace line, with the page's index, kind and name in front.
+    const trace = readFileSync(path.join(run.sessionDir, 'trace.jsonl'), 'utf8').split('\n');
+    const state = byLog.records.find((r) => r.kind === 'state' && r.name === 'recover')!;
+    const line = trace.find((l) => l.includes('"state":"recover"'))!;
+    expect(byLog.json(state)).toBe(`{"i":${state.i},"kind":"state","name":"recover",${line.slice(1)}`);
+    expect(JSON.parse(byLog.json(state))).toMatchObject({ i: state.i, kind: 'state', name: 'recover', via: { event: 'always' } });
+  });
+
+  it('still redacts an evidence line that holds a secret, key or value', async () => {
+    const history = createHistory({ secrets: [KEY] });
+    const feed = liveFeed(history, { sessionId: 's5', limits: {}, secrets: [KEY] });
+    const leaky = [{ content: [{ type: 'tool_use' as const, id: 't1', name: 'echo', input: { text: KEY } }] }, { text: 'ok' }];
+    await runTask(leaky, { observe: feed, onEvidence: feed.evidence });
+    const sent = history.records.map((r) => history.json(r)).join('\n');
+    expect(sent).toContain('echo');
+    expect(sent).not.toContain(KEY);
+    expect(sent).toContain('[redacted]');
+  });
+
   it('gives the stop message the user saw for a stop that is not an answer', async () => {
     const history = createHistory();
     const feed = liveFeed(history, { sessionId: 's2', limits: { maxTurns: 1, maxToolCalls: 3, timeoutMs: 9000 } });
@@ -159,7 +188,7 @@ describe('replay of a recorded session', () => {
     expect(lastStep(replay.records)).toMatchObject({
       name: 'done',
       reason: 'max_turns',
-      via: { event: 'always', transition: 'call_model.checking_limits:always[maxTurnsReached]>done' },
+      via: { event: 'always', transition: 'append_tool_result.collected:always[maxTurnsReached]>done' },
     });
   });
 

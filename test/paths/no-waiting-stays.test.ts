@@ -46,7 +46,7 @@ describe('the walker notices a chart that breaks those rules', () => {
   });
 
   it('flags a guard named after a running child, even with a target', () => {
-    const flag = variant('recover', (s) => ({ ...s, always: [{ guard: 'childRunning', target: 'recover' }, ...(s.always as unknown[])] }));
+    const flag = variant('recover', (s) => ({ ...s, always: [{ guard: 'childRunning', target: 'recover' }, ...[s.always].flat()] }));
     expect(waitingStays(flag)).toEqual(['recover:always[childRunning]>recover: guard childRunning stands in for a state']);
   });
 
