@@ -46,8 +46,10 @@ export function roundTimings(records, until) {
   let round = null;
   states.forEach((s, k) => {
     const start = at(s);
-    // A compaction on the way to a request sends the run back to the limit check: still one round.
-    if (!round || (s.name === 'call_model.checking_limits' && round.requested)) {
+    // A round ends where the next one heads for a request: the limit check, or (after tool results,
+    // which check the limits on their way out) the request itself. A compaction on the way is still that round.
+    const headsForRequest = s.name === 'call_model.checking_limits' || s.name === 'call_model.requesting';
+    if (!round || (headsForRequest && round.requested)) {
       round = newRound(rounds.length + 1, start);
       rounds.push(round);
     }

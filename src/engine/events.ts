@@ -82,21 +82,24 @@ export type AgentEventType = AgentEvent['type'];
  * whole text, which streamed as deltas) give null; the result line gives the `result` event.
  */
 export function eventOf(record: EvidenceRecord): AgentEvent | null {
-  if (!('event' in record)) {
-    const { v: _v, state, ...fields } = record;
-    return { type: 'state', name: state, ...fields };
-  }
+  if (!('event' in record)) return onto({ type: 'state', name: record.state }, record, STATE_SKIP);
   switch (record.event) {
     case 'task_start':
     case 'text':
       return null;
-    case 'result': {
-      const { v: _v, event: _event, seq: _seq, ts: _ts, ...fields } = record;
-      return { type: 'result', ...fields };
-    }
-    default: {
-      const { v: _v, event, ...fields } = record;
-      return { type: event, ...fields } as AgentEvent;
-    }
+    case 'result':
+      return onto({ type: 'result' }, record, RESULT_SKIP);
+    default:
+      return onto({ type: record.event }, record, LINE_SKIP);
   }
+}
+
+const STATE_SKIP = new Set(['v', 'state']);
+const RESULT_SKIP = new Set(['v', 'event', 'seq', 'ts']);
+const LINE_SKIP = new Set(['v', 'event']);
+
+/** `head` with the record's fields after it, but the skipped ones: one object per line (every line of every round comes here). */
+function onto(head: Record<string, unknown>, record: object, skip: ReadonlySet<string>): AgentEvent {
+  for (const key in record) if (!skip.has(key)) head[key] = (record as Record<string, unknown>)[key];
+  return head as AgentEvent;
 }

@@ -152,8 +152,13 @@ export function isAnnotation<E extends TraceAnnotation['event']>(
 export type StateBody = Omit<TraceStateRecord, keyof Stamp>;
 
 export function stateBody(step: Step): StateBody {
-  const { state, via, turn, toolCallCount, usage, ...rest } = step;
-  return { state, via, turn, tool_call_count: toolCallCount, usage, ...rest };
+  // Written field by field, not with a rest spread: this runs for every state of every round.
+  const body: StateBody = { state: step.state, via: step.via, turn: step.turn, tool_call_count: step.toolCallCount, usage: step.usage };
+  if (step.call) body.call = step.call;
+  if (step.decision) body.decision = step.decision;
+  if (step.error) body.error = step.error;
+  if (step.reason) body.reason = step.reason;
+  return body;
 }
 
 /** Any line of trace.jsonl without its stamp (v, seq, ts, session_id): what the engine hands the sink. */

@@ -35,13 +35,12 @@ const EXPECTED = [
   'call_model.requesting',
   'validate_tool',
   'recover',
-  'call_model.checking_limits',
+  'append_tool_result.collected',
   'call_model.requesting',
   'validate_tool',
   'ask_permission.deciding',
   'execute_tool',
   'append_tool_result.collected',
-  'call_model.checking_limits',
   'call_model.requesting',
   'done',
 ];
@@ -219,7 +218,7 @@ describe.skipIf(!browserTestsRun)('the inspector in a browser', () => {
       maxTurns: 1,
     });
     expect(maxTurns.result.reason).toBe('max_turns');
-    expect(await replayedLastEdges(maxTurns.sessionDir)).toEqual(['call_model.checking_limits:always[maxTurnsReached]>done']);
+    expect(await replayedLastEdges(maxTurns.sessionDir)).toEqual(['append_tool_result.collected:always[maxTurnsReached]>done']);
   });
 
   it('refuses the page and the API without the token', async () => {
