@@ -4,7 +4,7 @@ import { buildRunConfig, OUTPUT_FORMATS, type ModelFactory, type RunConfig } fro
 import { TRUST_ENV } from '../run/trust-gate.js';
 import { withholdAgentCredentials } from '../run/agent-credentials.js';
 import { tagThisRun } from '../tools/process-group.js';
-import { parseChoice, parseDuration, parsePositiveInt, splitInspectFlag } from '../run/parse-options.js';
+import { parseChoice, parseDuration, parsePositiveInt, splitInspectFlag, splitToolList } from '../run/parse-options.js';
 
 /** The flags as commander hands them over, all still strings. */
 export interface RawOptions {
@@ -17,6 +17,11 @@ export interface RawOptions {
   permissionMode?: string;
   allow?: string[];
   deny?: string[];
+  /** Claude Code's --allowedTools / --disallowedTools: lists of rules, each value comma- or space-separated. */
+  allowedTools?: string[];
+  disallowedTools?: string[];
+  systemPrompt?: string;
+  appendSystemPrompt?: string;
   cwd?: string;
   resume?: string;
   continue?: boolean;
@@ -54,8 +59,10 @@ export function resolveRunConfig(raw: RawOptions, promptArgs: string[], env: Nod
       limits,
       format,
       permissionMode,
-      allow: raw.allow ?? [],
-      deny: raw.deny ?? [],
+      allow: [...(raw.allow ?? []), ...splitToolList(raw.allowedTools)],
+      deny: [...(raw.deny ?? []), ...splitToolList(raw.disallowedTools)],
+      ...(raw.systemPrompt !== undefined ? { systemPrompt: raw.systemPrompt } : {}),
+      ...(raw.appendSystemPrompt !== undefined ? { appendSystemPrompt: raw.appendSystemPrompt } : {}),
       inspectPort,
       session: { ...(raw.resume !== undefined ? { resume: raw.resume } : {}), continue: raw.continue === true },
       prompt: words.join(' ').trim(),

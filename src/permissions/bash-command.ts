@@ -1,4 +1,9 @@
-import { children, field, list, nodeType, offsets, parseShell, text, type ShNode } from './shell-syntax.js';
+import { codeLoadingOption } from './bash-code-options.js';
+import { joinContinuations } from './bash-continuations.js';
+import { naiveParts, naiveWrites } from './bash-naive.js';
+import { readRedirect } from './bash-redirects.js';
+import { plainWord, slice } from './bash-words.js';
+import { children, commentOffsets, field, list, nodeType, offsets, parseShell, text, type ShNode } from './shell-syntax.js';
 
 /**
  * Reads a shell command with a real bash parser (mvdan/sh) into the simple commands it would
@@ -27,6 +32,8 @@ export interface SimpleCommand {
 export interface ParsedCommand {
   /** Every simple command, wherever it sits (substitutions, heredoc bodies, groups). */
   parts: SimpleCommand[];
+  /** Every file a redirection opens for writing, wherever it sits, as written with quotes removed. */
+  writes: string[];
   /** Why the reader is not sure it understands everything the command does; absent when it is. */
   unsure?: string;
 }
@@ -134,7 +141,6 @@ export const EVALUATING_COMMANDS: ReadonlySet<string> = new Set([
   ...COMMAND_WRAPPERS,
 ]);
 
-const OUTPUT_OPS = new Set(['>', '>>', '>|', '&>', '&>>', '<>']);
 const MAX_INNER_DEPTH = 8;
 
 /**
@@ -157,49 +163,79 @@ const RECENT_MAX_CHARS = 4096;
 const recent = new Map<string, ParsedCommand>();
 
 function readCommand(command: string): ParsedCommand {
+  const joined = joinContinuations(command);
+  const reading = readText(joined.text, joined.comments);
+  if (joined.doubt === undefined && reading.unsure !== COMMENT_DOUBT) return reading;
+  // The reader cannot prove it reads the command as bash does, so it never allows it; deny and ask
+  // rules try every way bash could read it: continuations kept, all joined, and split naively.
+  const all = command.replace(/\r/g, '').replace(/\\\n/g, '');
+  const texts = [joined.text, command, all];
+  const readings = texts.map((text) => readText(text));
+  const parts = [...readings.flatMap((r) => r.parts), ...naiveParts(texts)];
+  const writes = new Set([...readings.flatMap((r) => r.writes), ...naiveWrites(texts)]);
+  return Object.freeze({ parts: unique(parts), writes: [...writes], unsure: joined.doubt ?? COMMENT_DOUBT });
+}
+
+const COMMENT_DOUBT = 'a "#" the parser and bash read differently (a comment to one, part of a word to the other)';
+
+/** Reads one text; `comments` (where bash starts comments, by character) is checked against the parser's. */
+function readText(command: string, comments?: readonly number[]): ParsedCommand {
   let root: ShNode;
   try {
     root = parseShell(command);
   } catch (error) {
-    return { parts: [], unsure: `the command does not parse (${parseErrorText(error)})` };
+    // bash runs what comes before a syntax error: restrictions read this naively.
+    const unsure = `the command does not parse (${parseErrorText(error)})`;
+    return { parts: naiveParts([command]), writes: naiveWrites([command]), unsure };
   }
   // The parser's offsets count UTF-8 bytes.
   const bytes = Buffer.from(command, 'utf8');
   const parts: SimpleCommand[] = [];
+  const writes: string[] = [];
   let unsure: string | undefined;
   const doubt = (why: string) => {
     unsure ??= why;
   };
+  if (
+    comments &&
+    !sameOffsets(
+      commentOffsets(root),
+      comments.map((at) => Buffer.byteLength(command.slice(0, at))),
+    )
+  )
+    doubt(COMMENT_DOUBT);
   const stack: ShNode[] = [root];
   while (stack.length > 0) {
     const node = stack.pop()!;
     const type = nodeType(node);
     if (!UNDERSTOOD.has(type)) doubt(WHY[type] ?? `"${type}" construct`);
-    if (type === 'Stmt') readStmt(node, bytes, parts, doubt);
+    if (type === 'Stmt') readStmt(node, bytes, { parts, writes, doubt });
     if (type === 'Word') checkLiteralWord(node, bytes, doubt);
     stack.push(...children(node).reverse());
   }
-  return Object.freeze(unsure === undefined ? { parts } : { parts, unsure });
+  return Object.freeze(unsure === undefined ? { parts, writes } : { parts, writes, unsure });
 }
 
-function readStmt(stmt: ShNode, src: Buffer, parts: SimpleCommand[], doubt: (why: string) => void): void {
+interface Reading {
+  parts: SimpleCommand[];
+  writes: string[];
+  doubt: (why: string) => void;
+}
+
+function readStmt(stmt: ShNode, src: Buffer, { parts, writes, doubt }: Reading): void {
   const redirs = list(stmt, 'Redirs');
-  let writesFile = false;
-  for (const redir of redirs) {
-    const op = redirOperator(redir, src);
-    const fd = field(redir, 'N');
-    const word = field(redir, 'Word');
-    if (field(redir, 'Hdoc') || op.startsWith('<<')) doubt('heredoc');
-    if (fd && !/^\d+$/.test(text(fd, 'Value'))) doubt('redirection to a named descriptor');
-    const target = word ? plainWord(word, src) : '';
-    const toDescriptor = (op === '>&' || op === '<&') && /^(\d+-?|-)$/.test(target);
-    if ((OUTPUT_OPS.has(op) || op === '>&') && !toDescriptor && target !== '/dev/null') writesFile = true;
+  const redirections = redirs.map((redir) => readRedirect(redir, src));
+  for (const redirection of redirections) {
+    if (redirection.heredoc) doubt('heredoc');
+    if (redirection.namedDescriptor) doubt('redirection to a named descriptor');
+    if (redirection.writes !== null) writes.push(redirection.writes);
   }
+  const writesFile = redirections.some((redirection) => redirection.writes !== null);
   const cmd = field(stmt, 'Cmd');
   if (!cmd && redirs.length > 0) {
     // `> ~/.bashrc` alone truncates or creates the file: a command of its own.
-    const redirections = redirs.map((redir) => redirText(redir, src)).join(' ');
-    parts.push({ text: redirections, plain: redirections, words: [], writesFile, evaluates: false });
+    const text = redirections.map((redirection) => redirection.text).join(' ');
+    parts.push({ text, plain: text, words: [], writesFile, evaluates: false });
     return;
   }
   if (!cmd || nodeType(cmd) !== 'CallExpr') {
@@ -210,18 +246,28 @@ function readStmt(stmt: ShNode, src: Buffer, parts: SimpleCommand[], doubt: (why
   const args = list(cmd, 'Args');
   if (args.length === 0) return;
   const ordered = [...args, ...redirs].sort((a, b) => offsets(a)[0] - offsets(b)[0]);
+  const redirText = (node: ShNode) => redirections[redirs.indexOf(node)].text;
   const isArg = (node: ShNode) => args.includes(node);
   const words = args.map((word) => plainWord(word, src));
   const name = words[0].slice(words[0].lastIndexOf('/') + 1);
   parts.push({
-    text: ordered.map((node) => (isArg(node) ? slice(src, node) : redirText(node, src))).join(' '),
-    plain: ordered.map((node) => (isArg(node) ? plainWord(node, src) : redirText(node, src))).join(' '),
+    text: ordered.map((node) => (isArg(node) ? slice(src, node) : redirText(node))).join(' '),
+    plain: ordered.map((node) => (isArg(node) ? plainWord(node, src) : redirText(node))).join(' '),
     words,
     writesFile,
-    evaluates: EVALUATING_COMMANDS.has(name),
+    evaluates: EVALUATING_COMMANDS.has(name) || codeLoadingOption(words, args.some(hasUnquotedGlob)) !== undefined,
   });
   // Code passed as a string still runs: read it too, so deny rules see `eval 'rm x'` and `sh -c 'rm x'`.
   for (const inner of innerCode(name, words)) parts.push(...innerParts(inner));
+}
+
+function sameOffsets(a: readonly number[], b: readonly number[]): boolean {
+  return a.length === b.length && a.every((offset, i) => offset === b[i]);
+}
+
+function unique(parts: readonly SimpleCommand[]): SimpleCommand[] {
+  const seen = new Set<string>();
+  return parts.filter((part) => !seen.has(part.text) && seen.add(part.text));
 }
 
 let innerDepth = 0;
@@ -245,6 +291,10 @@ function innerCode(name: string, words: readonly string[]): string[] {
   return [];
 }
 
+function hasUnquotedGlob(word: ShNode): boolean {
+  return list(word, 'Parts').some((part) => nodeType(part) === 'Lit' && /[*?[]/.test(text(part, 'Value').replace(/\\./g, '')));
+}
+
 /** Only literal pieces: unquoted text with no expansion the parser left as text, and quotes. */
 function checkLiteralWord(word: ShNode, src: Buffer, doubt: (why: string) => void): void {
   let unquoted = '';
@@ -252,6 +302,8 @@ function checkLiteralWord(word: ShNode, src: Buffer, doubt: (why: string) => voi
     const type = nodeType(part);
     if (type === 'Lit') unquoted += text(part, 'Value');
     else unquoted += 'q';
+    // bash translates $"…" through the locale's message catalog and expands the result.
+    if (type === 'DblQuoted' && slice(src, part).startsWith('$')) doubt('a $"…" string (translated, then expanded)');
     if (type === 'DblQuoted' || type === 'SglQuoted') {
       // Literal here, but builtins such as `printf -v` or `test -v` evaluate subscripts in it.
       if (/\$[({[]|`/.test(slice(src, part))) doubt('an expansion inside quotes');
@@ -259,46 +311,6 @@ function checkLiteralWord(word: ShNode, src: Buffer, doubt: (why: string) => voi
   }
   if (/[$`()]/.test(unquoted.replace(/\\./g, ''))) doubt('an expansion the reader cannot place');
   if (/\{[^}]*(,|\.\.)[^}]*\}/.test(unquoted)) doubt('brace expansion');
-}
-
-/** `2>&1`, `> out.log`: the operator and its target, a space between unless the target is a descriptor. */
-function redirText(redir: ShNode, src: Buffer): string {
-  const op = redirOperator(redir, src);
-  const word = field(redir, 'Word');
-  const fdNode = field(redir, 'N');
-  const target = word ? slice(src, word) : '';
-  const fd = fdNode ? text(fdNode, 'Value') : '';
-  const toDescriptor = (op === '>&' || op === '<&') && /^(\d+-?|-)$/.test(target);
-  return `${fd}${op}${toDescriptor ? '' : ' '}${target}`;
-}
-
-function redirOperator(redir: ShNode, src: Buffer): string {
-  const fd = field(redir, 'N');
-  const word = field(redir, 'Word');
-  const start = fd ? offsets(fd)[1] : offsets(redir)[0];
-  const end = word ? offsets(word)[0] : offsets(redir)[1];
-  return src.subarray(start, end).toString('utf8').trim();
-}
-
-/** The word with quotes and escapes removed, as bash would pass it when it holds no expansion. */
-function plainWord(word: ShNode, src: Buffer): string {
-  let out = '';
-  for (const part of list(word, 'Parts')) {
-    const type = nodeType(part);
-    if (type === 'Lit') out += text(part, 'Value').replace(/\\\n/g, '').replace(/\\(.)/gs, '$1');
-    else if (type === 'SglQuoted') out += text(part, 'Value');
-    else if (type === 'DblQuoted') {
-      for (const inner of list(part, 'Parts')) {
-        out += nodeType(inner) === 'Lit' ? text(inner, 'Value').replace(/\\([$`"\\\n])/g, '$1') : slice(src, inner);
-      }
-    } else out += slice(src, part);
-  }
-  return out;
-}
-
-function slice(src: Buffer, node: ShNode): string {
-  const [start, end] = offsets(node);
-  return src.subarray(start, end).toString('utf8');
 }
 
 function parseErrorText(error: unknown): string {

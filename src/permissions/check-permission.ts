@@ -1,4 +1,5 @@
 import type { PermissionDecision, ToolCall } from '../../machines/types.js';
+import { protectedRedirect, redirectHit } from './bash-writes.js';
 import { allowCover, isInsideWorkspace, restrictionHit, type RealPathOf } from './match-rule.js';
 import { protectedWrite } from './protected-paths.js';
 import { describeRule, isMcpToolName, type PermissionRule } from './rules.js';
@@ -52,8 +53,11 @@ export function checkPermission({
   const of = (behavior: PermissionRule['behavior']) => rules.filter((rule) => rule.behavior === behavior);
   const realPath = realPathOf && once(realPathOf);
 
+  // A bash redirection is a write: file rules judge its target as they judge write_file's path.
+  const bites = (rule: PermissionRule) => restrictionHit(rule, call, workspace, realPath) ?? redirectHit(rule, call, workspace, realPath);
+
   for (const rule of of('deny')) {
-    const hit = restrictionHit(rule, call, workspace, realPath);
+    const hit = bites(rule);
     if (hit) return deny(call, `${describeRule(rule)}${matchedPart(call, hit.what)}`);
   }
 
@@ -68,11 +72,11 @@ export function checkPermission({
   if (mode === 'bypassPermissions') return { behavior: 'allow', decidedBy: 'bypassPermissions mode: allowed (no deny rule matched)' };
 
   // Before any allow rule: a project's own settings must not be able to let the model rewrite them.
-  const guarded = protectedWrite(call, workspace, realPath);
+  const guarded = protectedWrite(call, workspace, realPath) ?? protectedRedirect(call, workspace, realPath);
   if (guarded !== null) return wouldAsk(call, mode, `protected path: writes to settings, .mcp.json and .git always ask ("${guarded}")`);
 
   for (const rule of of('ask')) {
-    const hit = restrictionHit(rule, call, workspace, realPath);
+    const hit = bites(rule);
     if (hit) return wouldAsk(call, mode, `${describeRule(rule)}${matchedPart(call, hit.what)}`);
   }
 

@@ -29,11 +29,20 @@ interface Parser {
   Parse(src: string, name: string): { __internal_object__: ShNode };
 }
 
+interface MvdanSyntax {
+  NewParser(...options: unknown[]): Parser;
+  KeepComments(keep: boolean): unknown;
+}
+
 let parser: Parser | undefined;
 
 /** Parses a bash command; throws the parser's error when it is not valid bash. */
 export function parseShell(src: string): ShNode {
-  parser ??= (createRequire(import.meta.url)('mvdan-sh') as { syntax: { NewParser(): Parser } }).syntax.NewParser();
+  if (!parser) {
+    const { syntax } = createRequire(import.meta.url)('mvdan-sh') as { syntax: MvdanSyntax };
+    // Comments are kept so the reader can check that the parser put them where bash does.
+    parser = syntax.NewParser(syntax.KeepComments(true));
+  }
   return parser.Parse(src, '').__internal_object__;
 }
 
@@ -83,6 +92,30 @@ export function children(node: ShNode): ShNode[] {
     else out.push(...sliceItems(value).filter(isNode));
   }
   return out;
+}
+
+/** The byte offset of every comment's `#`, wherever the parser attached it. */
+export function commentOffsets(root: ShNode): number[] {
+  const found: number[] = [];
+  const stack: unknown[] = [root];
+  while (stack.length > 0) {
+    const value = stack.pop();
+    const items = sliceItems(value);
+    if (items.length > 0) {
+      stack.push(...items);
+      continue;
+    }
+    const ctor = (value as ShNode | null)?.constructor?.string;
+    if (typeof ctor !== 'string' || !ctor.includes('syntax.')) continue;
+    if (ctor.endsWith('syntax.Comment')) {
+      // A nil comment pointer is its type's empty object, without a position.
+      const hash = (value as { Hash?: { Offset?: () => number } }).Hash;
+      if (typeof hash?.Offset === 'function') found.push(hash.Offset());
+      continue;
+    }
+    for (const key of Object.keys(value as object)) if (key !== '$val') stack.push((value as ShNode)[key]);
+  }
+  return found.sort((a, b) => a - b);
 }
 
 export function offsets(node: ShNode): [number, number] {

@@ -11,13 +11,14 @@ import { projectEnv } from './agent-credentials.js';
 export function resolveMcpLayers(
   layers: readonly McpServersLayer[],
   env: NodeJS.ProcessEnv,
-  where: { workspace: string; userSettingsFile: string },
+  where: { workspace: string; userSettingsFile: string | readonly string[] },
+  warn: (warning: string) => void = () => undefined,
 ): McpServerConfig[] {
   const forProject = projectEnv(env);
   const servers = new Map<string, McpServerConfig>();
   for (const layer of layers) {
     const layerEnv = isProjectSource(layer.source, where.workspace, where.userSettingsFile) ? forProject : env;
-    for (const server of resolveMcpServers([layer], layerEnv)) if (!servers.has(server.name)) servers.set(server.name, server);
+    for (const server of resolveMcpServers([layer], layerEnv, warn)) if (!servers.has(server.name)) servers.set(server.name, server);
   }
   return [...servers.values()];
 }

@@ -2,6 +2,7 @@ import path from 'node:path';
 import type { ModelClient } from '../model/types.js';
 import { createScriptedClient, loadModelScript, ModelScriptError } from '../model/scripted.js';
 import { loadSettings, SettingsError, userSettingsPath, type PermissionRule } from '../permissions/index.js';
+import { defaultClaudeHome } from '../permissions/settings.js';
 import { gateSettings } from '../trust/gate.js';
 import { trustedKeys } from '../trust/trust-store.js';
 import { trustSavedRules, type UntrustedProject } from './trust-gate.js';
@@ -57,6 +58,8 @@ export interface RunConfig {
   sandboxSettings: SandboxSettings;
   /** Replaces the built system prompt (the library's `systemPrompt`); undefined builds it as usual. */
   systemPrompt?: string;
+  /** Added at the end of the system prompt (--append-system-prompt). */
+  appendSystemPrompt?: string;
   /** MCP servers from .mcp.json and the settings files (src/mcp/); prepareRun starts them. */
   mcpServers?: McpServerConfig[];
   mcpTimeouts?: McpTimeouts;
@@ -64,6 +67,8 @@ export interface RunConfig {
   hooks: ResolvedHook[];
   /** Project-file items left out until the person trusts them (src/trust/); settleTrust asks or refuses. */
   untrusted?: UntrustedProject;
+  /** What the settings files hold that xagent keeps without effect or skips (one line each, naming the file). */
+  warnings: string[];
 }
 
 /** How long an MCP server may take to start (MCP_TIMEOUT) and to answer one call (MCP_TOOL_TIMEOUT), in ms. */
@@ -104,6 +109,7 @@ export function buildRunConfig(spec: RunSpec, env: NodeJS.ProcessEnv, createApiM
   let settings;
   let mcpServers: McpServerConfig[];
   let untrusted: UntrustedProject | undefined;
+  const mcpWarnings: string[] = [];
   try {
     settings = loadSettings({
       workspace,
@@ -112,12 +118,16 @@ export function buildRunConfig(spec: RunSpec, env: NodeJS.ProcessEnv, createApiM
       deny: spec.deny ?? [],
       knownTools: toolNames,
       readFiles: spec.readSettings !== false,
+      claudeHome: defaultClaudeHome(env),
     });
     const given = spec.mcpServers === undefined ? [] : [{ source: 'the mcpServers option', value: spec.mcpServers }];
-    mcpServers = resolveMcpLayers([...given, ...settings.mcpServers], env, { workspace, userSettingsFile: userSettingsPath(home) });
+    const warn = (warning: string) => mcpWarnings.push(warning);
+    // The user's own files (xagent's and Claude Code's) are never project files, even in a workspace that is the home folder.
+    const where = { workspace, userSettingsFile: [userSettingsPath(home), path.join(defaultClaudeHome(env), 'settings.json')] };
+    mcpServers = resolveMcpLayers([...given, ...settings.mcpServers], env, where, warn);
     // The trust gate filters what the loader returned by source; the full lists wait in `untrusted`.
     if (spec.trustProject === false) {
-      const gated = gateSettings(settings, { workspace, userSettingsFile: userSettingsPath(home), trusted: trustedKeys(home, workspace) });
+      const gated = gateSettings(settings, { ...where, trusted: trustedKeys(home, workspace) });
       if (gated.pending.length > 0) {
         untrusted = {
           items: gated.pending,
@@ -129,7 +139,7 @@ export function buildRunConfig(spec: RunSpec, env: NodeJS.ProcessEnv, createApiM
           },
         };
         settings = { ...settings, rules: gated.rules, hooks: gated.hooks, mode: gated.mode };
-        mcpServers = resolveMcpLayers([...given, ...gated.mcpServers], env, { workspace, userSettingsFile: userSettingsPath(home) });
+        mcpServers = resolveMcpLayers([...given, ...gated.mcpServers], env, where);
       }
     }
   } catch (error) {
@@ -173,10 +183,12 @@ export function buildRunConfig(spec: RunSpec, env: NodeJS.ProcessEnv, createApiM
     ...(sandboxed.sandbox ? { sandbox: sandboxed.sandbox } : {}),
     sandboxSettings: sandboxed.settings,
     ...(spec.systemPrompt !== undefined ? { systemPrompt: spec.systemPrompt } : {}),
+    ...(spec.appendSystemPrompt ? { appendSystemPrompt: spec.appendSystemPrompt } : {}),
     mcpServers,
     mcpTimeouts: resolveMcpTimeouts(env),
     hooks: [...(spec.hooks ?? []), ...settings.hooks],
     ...(untrusted ? { untrusted } : {}),
+    warnings: [...settings.warnings, ...mcpWarnings],
   };
 }
 

@@ -49,6 +49,7 @@ export interface RunSpec {
   /** false: ignore the settings files; rules come from `allow` and `deny` only. Default true. */
   readSettings?: boolean;
   systemPrompt?: string;
+  appendSystemPrompt?: string;
   /** MCP servers given in code (the library's `mcpServers`), in .mcp.json's shape; they win over the files' servers of the same name. */
   mcpServers?: unknown;
   /** Hooks given in code (the library's `hooks`, function hooks too), run with those of the settings files. */

@@ -58,6 +58,8 @@ describe('splitCommand', () => {
     ['((x++))', 'arithmetic'],
     ['[[ a > b ]]', '[['],
     ['(ls) > out', 'group'],
+    ['echo $"hi"', 'translated'],
+    ["echo 'a'#b; rm x", 'comment'],
   ])('is unsure about %j (%s)', (command, reason) => {
     const parsed = splitCommand(command);
     expect(parsed.unsure).toBeDefined();
@@ -87,10 +89,12 @@ describe('splitCommand', () => {
     expect(part.words).toEqual(['rm', '-rf', '/tmp/x']);
   });
 
-  it('is unsure, without parts, about a command that does not parse (deny rules then read it naively)', () => {
-    const parsed = splitCommand('rm -rf x; echo "oops');
+  it('is unsure about a command that does not parse, and reads it naively for deny rules (bash runs what precedes the error)', () => {
+    const parsed = splitCommand('if true; then rm -rf x > out; fi; echo "oops');
     expect(parsed.unsure).toContain('does not parse');
-    expect(parsed.parts).toEqual([]);
+    expect(parsed.parts.map((part) => part.text)).toContain('rm -rf x > out');
+    expect(parsed.parts.every((part) => part.evaluates)).toBe(true);
+    expect(parsed.writes).toContain('out');
   });
 
   it('survives absurd nesting without overflowing the stack', () => {

@@ -1,0 +1,67 @@
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { checkPermission } from '../../src/permissions/check-permission.js';
+import type { PermissionMode } from '../../src/permissions/types.js';
+import { FUZZ_ALLOW, FUZZ_DENY, fuzzCommand } from '../support/bash-fuzz-grammar.js';
+import { runInBash } from '../support/bash-fuzz-run.js';
+import { seededRandom } from '../support/random.js';
+import { bash, rules, toolOf } from './helpers.js';
+
+/**
+ * Issue 31's property, checked against a real bash: a command the rules let through does nothing
+ * beyond what the rule names. The allowed prefixes never write, so every allowed command must
+ * leave its directory, its parent and its home empty. `npm test` runs 6,000 cases (and 2,000 for
+ * deny rules in bypassPermissions mode); `npm run fuzz:bash` runs more (see the README, Tests).
+ * XAGENT_FUZZ_CASES sets the count, XAGENT_FUZZ_SEED the seed.
+ */
+
+const CASES = Number(process.env.XAGENT_FUZZ_CASES ?? 6000);
+const SEED = Number(process.env.XAGENT_FUZZ_SEED ?? 31);
+const BATCHES = Number(process.env.XAGENT_FUZZ_JOBS ?? 2);
+
+const decide = (command: string, mode: PermissionMode, spec: Parameters<typeof rules>[0]) =>
+  checkPermission({ call: bash(command), tool: toolOf(bash(command)), mode, rules: rules(spec), workspace: '/ws' }).behavior;
+
+const root = mkdtempSync(path.join(os.tmpdir(), 'xagent-bash-fuzz-'));
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+function culprits(commands: readonly string[], found: readonly number[]): string[] {
+  return found.slice(0, 20).map((i) => JSON.stringify(commands[i]));
+}
+
+describe(`bash rules under a real bash (seed ${SEED})`, () => {
+  it(`never allow a generated command that writes a file (${CASES} cases)`, async () => {
+    const r = seededRandom(SEED);
+    const commands = Array.from({ length: CASES }, () => fuzzCommand(r));
+    const decisions = commands.map((command) => decide(command, 'default', { allow: FUZZ_ALLOW }));
+    const allowed = commands.filter((_, i) => decisions[i] === 'allow');
+    const asked = commands.filter((_, i) => decisions[i] !== 'allow');
+    // Not vacuous: many commands are allowed, continuations included, and the asked ones include real writes.
+    expect(allowed.length).toBeGreaterThan(CASES / 5);
+    expect(allowed.filter((command) => command.includes('\\\n')).length).toBeGreaterThan(CASES / 50);
+
+    const dir = path.join(root, 'allow');
+    mkdirSync(dir);
+    const found = await runInBash(allowed, dir, BATCHES);
+    expect(culprits(allowed, found)).toEqual([]);
+
+    const sample = asked.slice(0, Math.min(asked.length, 400));
+    const sampleDir = path.join(root, 'asked');
+    mkdirSync(sampleDir);
+    expect((await runInBash(sample, sampleDir, BATCHES)).length).toBeGreaterThan(sample.length / 4);
+  }, 600_000);
+
+  it(`deny rules stop every literal write in bypassPermissions mode (${Math.ceil(CASES / 3)} cases)`, async () => {
+    const r = seededRandom(SEED + 1);
+    const commands = Array.from({ length: Math.ceil(CASES / 3) }, () => fuzzCommand(r, true));
+    const ran = commands.filter((command) => decide(command, 'bypassPermissions', { deny: FUZZ_DENY }) === 'allow');
+    expect(ran.length).toBeGreaterThan(CASES / 30);
+
+    const dir = path.join(root, 'deny');
+    mkdirSync(dir);
+    const found = await runInBash(ran, dir, BATCHES);
+    expect(culprits(ran, found)).toEqual([]);
+  }, 600_000);
+});
