@@ -1,6 +1,7 @@
 import { lstatSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { findNestedProtected } from './nested-protected.js';
 
 /** The user's secrets folders and files, hidden inside the sandbox (plus the xagent home and `sandbox.hide`). */
 export const DEFAULT_HIDDEN = [
@@ -197,6 +198,10 @@ export function planMounts({ workspace, hidden }: { workspace: string; hidden: r
     if (linked && inside(linked, workspace) && linked !== workspace) protectGitDir(linked, protect, workspace);
   } else {
     protectGitDir(dotGit, protect, workspace);
+  }
+  // Below the top, the ones that exist are read-only too (not pinned against a rename of their folder, see nested-protected.ts).
+  for (const nested of findNestedProtected(workspace)) {
+    if (!after.some((mount) => inside(nested, mount.path))) protectedMounts.push({ type: 'ro-bind', path: nested });
   }
   return { mounts: [...before, { type: 'bind', path: workspace }, ...after, ...protectedMounts], placeholders };
 }
