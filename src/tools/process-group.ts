@@ -116,10 +116,65 @@ export function killTagged(name: string, value: string): number {
  */
 export async function killProcessGroup(pgid: number, options: { graceMs?: number } = {}): Promise<void> {
   const graceMs = options.graceMs ?? 2000;
-  if (!signalGroup(pgid, 'SIGTERM')) return;
-  if (await waitUntilGone(pgid, graceMs)) return;
+  // Children that left the group (setsid) while their parent is still in it: found by parent pid
+  // now, before the parents die and they are handed to init (an MCP server's, a hook's).
+  const escaped = escapedDescendants(pgid);
+  for (const pid of escaped) signalPid(pid, 'SIGTERM');
+  if (!signalGroup(pgid, 'SIGTERM')) {
+    for (const pid of escaped) signalPid(pid, 'SIGKILL');
+    return;
+  }
+  const gone = await waitUntilGone(pgid, graceMs);
+  for (const pid of escaped) signalPid(pid, 'SIGKILL');
+  if (gone) return;
   signalGroup(pgid, 'SIGKILL');
   await waitUntilGone(pgid, 2000);
+}
+
+/**
+ * Live processes that descend (by parent pid) from a member of the group but are not in it. Linux
+ * only (/proc); elsewhere none. A process whose parent already exited is not found this way: the
+ * tags (CALL_TAG, RUN_TAG) or the sandbox's PID namespace are what hold those.
+ */
+export function escapedDescendants(pgid: number): number[] {
+  if (process.platform !== 'linux') return [];
+  const children = new Map<number, number[]>();
+  const group = new Map<number, number>();
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+    } catch {
+      continue;
+    }
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    if (fields[0] === 'Z' || fields[0] === 'X') continue;
+    const pid = Number(name);
+    const ppid = Number(fields[1]);
+    group.set(pid, Number(fields[2]));
+    children.set(ppid, [...(children.get(ppid) ?? []), pid]);
+  }
+  const found: number[] = [];
+  const queue = [...group].filter(([, g]) => g === pgid).map(([pid]) => pid);
+  const seen = new Set(queue);
+  while (queue.length > 0) {
+    for (const child of children.get(queue.shift() as number) ?? []) {
+      if (seen.has(child) || child === process.pid) continue;
+      seen.add(child);
+      queue.push(child);
+      if (group.get(child) !== pgid) found.push(child);
+    }
+  }
+  return found;
+}
+
+function signalPid(pid: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(pid, signal);
+  } catch {
+    // gone already
+  }
 }
 
 function signalGroup(pgid: number, signal: NodeJS.Signals): boolean {
