@@ -2,6 +2,7 @@ import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFi
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { loadSettings } from '../../src/permissions/settings.js';
 import { tempDir } from '../support/engine-harness.js';
 import { jsonLines, runCli } from '../support/run-cli.js';
 
@@ -46,6 +47,23 @@ describe.skipIf(!present)('real Claude Code configuration files', () => {
     const onDisk = readdirSync(CONFIGS).filter((name) => name.endsWith('.json'));
     expect(files.map((f) => f.file).sort()).toEqual(onDisk.sort());
     expect(files).toHaveLength(54);
+  });
+
+  it('reads all 1,320 permission rules of the settings files, none refused', () => {
+    let count = 0;
+    for (const { file, kind } of files.filter((f) => f.kind !== 'mcp')) {
+      const root = tempDir('xagent-real-rules-');
+      const place = path.join(root, 'ws', PLACE[kind]!);
+      mkdirSync(path.dirname(place), { recursive: true });
+      copyFileSync(path.join(CONFIGS, file), place);
+      const loaded = loadSettings({
+        workspace: path.join(root, 'ws'),
+        home: path.join(root, 'xhome'),
+        claudeHome: path.join(root, 'home', '.claude'),
+      });
+      count += loaded.rules.length;
+    }
+    expect(count).toBe(1320);
   });
 
   it.each(files)('$file ($kind) starts a task from where Claude Code reads it', async ({ file, kind }) => {
