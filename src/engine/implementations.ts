@@ -1,7 +1,8 @@
 import { fromCallback, fromPromise, type EventObject } from 'xstate';
 import { decidePermissionAction, toolHookDue, validateCallAction, type CallModelInput } from '../../machines/query-engine.js';
 import type { HookOutcome, HookRunInput } from '../../machines/hooks.js';
-import { hooksFor, runHooks, type HookRunReport, type ResolvedHook } from '../hooks/index.js';
+import { hooksFor, runEventHooks, runHooks, type HookRunReport, type ResolvedHook } from '../hooks/index.js';
+import { claudeToolName } from '../hooks/claude-input.js';
 import { transcriptPath } from '../sessions/layout.js';
 import { addUsage } from '../../machines/engine-context.js';
 import type { ModelResponse, PermissionDecision, TextBlock, ToolCall, ToolResult, Usage } from '../../machines/types.js';
@@ -56,6 +57,21 @@ export function engineImplementations(services: EngineServices) {
   const reportHook = (turn: number) => (report: HookRunReport) => {
     note({ event: 'hook', turn, ...report });
   };
+  /** What runEventHooks needs for an event outside the chart's five (PreCompact, Notification). */
+  const eventHookOptions = (turn: number, signal: AbortSignal) => ({
+    hooks,
+    session: hookSession,
+    signal,
+    turn,
+    report: reportHook(turn),
+    ...(services.hookSandbox ? { sandbox: services.hookSandbox } : {}),
+  });
+  const notifyPermissionPrompt = (call: ToolCall, signal: AbortSignal) =>
+    runEventHooks({
+      ...eventHookOptions(0, signal),
+      event: 'Notification',
+      fields: { message: `xagent needs your permission to use ${claudeToolName(call.name)}`, notification_type: 'permission_prompt' },
+    });
   const toolHookMatches = (event: 'PreToolUse' | 'PostToolUse') => (call: ToolCall) => hooksFor(hooks, { event, call }).length > 0;
   // The tool list does not change during a task: built once, not per model round.
   const toolSpecs = tools.specs();
@@ -93,9 +109,14 @@ export function engineImplementations(services: EngineServices) {
         note({ event: 'turn_end', reason: response.stopReason });
         return response;
       }),
-      askPermission: fromPromise<PermissionDecision, { call: ToolCall; decision: PermissionDecision }>(({ input, signal }) =>
-        permissions.ask(input.call, input.decision, signal),
-      ),
+      // The person is asked; Notification hooks hear of it at the same moment (they cannot answer, only tell).
+      askPermission: fromPromise<PermissionDecision, { call: ToolCall; decision: PermissionDecision }>(async ({ input, signal }) => {
+        const [decision] = await Promise.all([
+          permissions.ask(input.call, input.decision, signal),
+          notifyPermissionPrompt(input.call, signal),
+        ]);
+        return decision;
+      }),
       executeTool: fromPromise<ToolResult, { call: ToolCall }>(async ({ input: { call }, signal }) => {
         note({ event: 'tool_start', call });
         const started = clock.now();
@@ -152,6 +173,12 @@ export function engineImplementations(services: EngineServices) {
           });
         };
         try {
+          // PreCompact hooks run first (Claude Code's `auto` trigger); they cannot stop the summary.
+          await runEventHooks({
+            ...eventHookOptions(turn, signal),
+            event: 'PreCompact',
+            fields: { trigger: 'auto', custom_instructions: '' },
+          });
           const compaction = await runCompaction({
             model,
             system,

@@ -15,11 +15,12 @@ export type AnyHookEvent = HookEventName | ExtraHookEvent;
 export const ALL_HOOK_EVENTS: readonly AnyHookEvent[] = [...HOOK_EVENTS, ...EXTRA_HOOK_EVENTS];
 
 /**
- * Accepted and resolved, but no state of the chart runs them yet (the moment, before compaction
- * or when the permission dialog opens, belongs to the chart): configuring one gives a warning.
- * `runEventHooks` (run-event-hooks.ts) is what the chart will call.
+ * Accepted and resolved, but not run: SubagentStop (xagent has no subagents yet) and
+ * PermissionRequest (a hook that answers the dialog needs a state of its own in the chart).
+ * Configuring one gives a warning. PreCompact runs in the compaction's actor before the summary,
+ * Notification beside the permission prompt (src/engine/implementations.ts): both only listen.
  */
-export const NOT_YET_RUN_EVENTS: readonly AnyHookEvent[] = ['PreCompact', 'Notification', 'SubagentStop', 'PermissionRequest'];
+export const NOT_YET_RUN_EVENTS: readonly AnyHookEvent[] = ['SubagentStop', 'PermissionRequest'];
 
 /** Claude Code events xagent has no moment for: skipped with a warning. */
 export const CLAUDE_CODE_ONLY_EVENTS: readonly string[] = [

@@ -148,7 +148,7 @@ describe('a Claude Code hook script, unchanged, in xagent', () => {
       hooks: {
         SessionEnd: [{ hooks: [{ type: 'command', command: 'cat > "$CLAUDE_PROJECT_DIR/session-end.json"' }] }],
         PostToolUseFailure: [{ hooks: [{ type: 'command', command: 'true' }] }],
-        Notification: [{ hooks: [{ type: 'command', command: 'true' }] }],
+        SubagentStop: [{ hooks: [{ type: 'command', command: 'true' }] }],
       },
     });
     const r = await run([{ text: 'bye' }], ['--permission-mode', 'acceptEdits']);
@@ -162,7 +162,7 @@ describe('a Claude Code hook script, unchanged, in xagent', () => {
     });
     expect(String(input.transcript_path)).toMatch(/transcript\.jsonl$/);
     expect(r.stderr).toContain('"hooks.PostToolUseFailure" is a Claude Code event that xagent does not run; skipped');
-    expect(r.stderr).toContain('"hooks.Notification" is accepted, but xagent does not run Notification hooks yet');
+    expect(r.stderr).toContain('"hooks.SubagentStop" is accepted, but xagent does not run SubagentStop hooks yet');
   });
 
   it("PostToolUse and Stop hooks get Claude Code's fields: tool_response.stdout, duration_ms, stop_hook_active", async () => {

@@ -101,12 +101,16 @@ describe('hooks config', () => {
   it('accepts SessionEnd and the events that wait for the chart, warning about those that do not run yet', () => {
     const warnings: string[] = [];
     const hooks = parseHookSettings(
-      { SessionEnd: [{ hooks: [{ type: 'command', command: 'a' }] }], PreCompact: [{ hooks: [{ type: 'command', command: 'b' }] }] },
+      {
+        SessionEnd: [{ hooks: [{ type: 'command', command: 'a' }] }],
+        PreCompact: [{ hooks: [{ type: 'command', command: 'b' }] }],
+        PermissionRequest: [{ hooks: [{ type: 'command', command: 'c' }] }],
+      },
       file,
       (w) => warnings.push(w),
     );
-    expect(hooks.map((h) => h.event)).toEqual(['SessionEnd', 'PreCompact']);
-    expect(warnings).toEqual(['"hooks.PreCompact" is accepted, but xagent does not run PreCompact hooks yet']);
+    expect(hooks.map((h) => h.event)).toEqual(['SessionEnd', 'PreCompact', 'PermissionRequest']);
+    expect(warnings).toEqual(['"hooks.PermissionRequest" is accepted, but xagent does not run PermissionRequest hooks yet']);
   });
 
   it('takes function hooks only from code', () => {
