@@ -27,8 +27,11 @@ export interface JoinedCommand {
 
 type Mode = 'code' | 'double' | 'single' | 'ansi' | 'comment';
 
-/** Characters after which a `#` starts a comment (a word starts there). `)` is not one: `$(x)#y` is one word. */
-const WORD_BREAK = /[\s;&|(<>]/;
+/**
+ * Characters after which a `#` starts a comment (a word starts there): bash's blanks are space and
+ * tab only (`a\f#x` is one word). `)` is not one: `$(x)#y` is one word.
+ */
+const WORD_BREAK = /[ \t\n;&|(<>]/;
 
 /**
  * @example joinContinuations('npm test \\\n  --watch').text // 'npm test   --watch'

@@ -40,5 +40,7 @@ describe('joinContinuations resolves line continuations as bash does', () => {
   it('leaves a command without continuations untouched, and notes where bash starts its comments', () => {
     expect(joinContinuations('echo "a #b" # c')).toEqual({ text: 'echo "a #b" # c', comments: [12] });
     expect(joinContinuations("echo 'a'#b ${#x} a#b \\#c;#d").comments).toEqual([25]);
+    // bash's blanks are space and tab only: after a form feed, `#` is part of the word.
+    expect(joinContinuations('echo a\f#x; b #c').comments).toEqual([13]);
   });
 });
