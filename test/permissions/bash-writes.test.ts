@@ -35,6 +35,19 @@ describe('redirections to xagent settings are protected', () => {
     expect(decide('cd build && make > log.txt', { allow: ['bash(cd build)', exact('make > log.txt')] }).behavior).toBe('allow');
     expect(decide('echo {} > .xagent/settings.json', {}, 'bypassPermissions').behavior).toBe('allow');
   });
+
+  it('inside the OS sandbox, which makes the settings read-only to bash, a redirection there runs without a prompt', () => {
+    const command = 'echo {} > .xagent/settings.json';
+    const sandboxed = checkPermission({
+      call: bash(command),
+      tool: { readOnly: false },
+      mode: 'default',
+      rules: [],
+      workspace: WS,
+      sandbox: true,
+    });
+    expect(sandboxed.behavior).toBe('allow');
+  });
 });
 
 describe('write_file and edit_file deny and ask rules bite redirection targets', () => {
