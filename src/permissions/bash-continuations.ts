@@ -67,7 +67,8 @@ export function joinContinuations(command: string): JoinedCommand {
       continue;
     }
     if (c === '\n') hashOnLine = false;
-    if (c === '#') hashOnLine = true;
+    // A quoted `#` is plain text; an unquoted one on the line, comment or not, makes later continuations doubtful.
+    if (c === '#' && mode === 'code') hashOnLine = true;
     switch (mode) {
       case 'comment':
         if (c === '\n') mode = 'code';

@@ -18,6 +18,8 @@ describe('joinContinuations resolves line continuations as bash does', () => {
     ["echo $$'\\\n'", "echo $$'\\\n'"],
     // A `#` inside a word is not a comment.
     ['echo a\\#b \\\nc', 'echo a\\#b c'],
+    ['git commit -m "fix #12" \\\n  --amend', 'git commit -m "fix #12"   --amend'],
+    ["echo '#' \\\nb", "echo '#' b"],
   ])('%j reads as %j', (command, text) => {
     expect(joinContinuations(command)).toEqual({ text, comments: [] });
   });
