@@ -255,7 +255,12 @@ function readStmt(stmt: ShNode, src: Buffer, { parts, writes, doubt }: Reading):
     plain: ordered.map((node) => (isArg(node) ? plainWord(node, src) : redirText(node))).join(' '),
     words,
     writesFile,
-    evaluates: EVALUATING_COMMANDS.has(name) || codeLoadingOption(words, args.some(hasUnquotedGlob)) !== undefined,
+    evaluates:
+      EVALUATING_COMMANDS.has(name) ||
+      codeLoadingOption(
+        words,
+        args.some((arg) => globMayBeOption(arg, src)),
+      ) !== undefined,
   });
   // Code passed as a string still runs: read it too, so deny rules see `eval 'rm x'` and `sh -c 'rm x'`.
   for (const inner of innerCode(name, words)) parts.push(...innerParts(inner));
@@ -291,8 +296,24 @@ function innerCode(name: string, words: readonly string[]): string[] {
   return [];
 }
 
-function hasUnquotedGlob(word: ShNode): boolean {
-  return list(word, 'Parts').some((part) => nodeType(part) === 'Lit' && /[*?[]/.test(text(part, 'Value').replace(/\\./g, '')));
+/** True if the word holds an unquoted glob that could expand to an option: nothing, or `-…`, before it (`*`, `-*`, not `src/*.ts`). */
+function globMayBeOption(word: ShNode, src: Buffer): boolean {
+  let prefix = '';
+  for (const part of list(word, 'Parts')) {
+    const type = nodeType(part);
+    if (type !== 'Lit') {
+      // Quoted text is literal; anything else makes the command unsure already.
+      prefix += type === 'SglQuoted' ? text(part, 'Value') : type === 'DblQuoted' ? plainWord(part, src) : slice(src, part);
+      continue;
+    }
+    const value = text(part, 'Value');
+    for (let i = 0; i < value.length; i++) {
+      if (value[i] === '\\') prefix += value[++i] ?? '';
+      else if ('*?['.includes(value[i])) return prefix === '' || prefix.startsWith('-');
+      else prefix += value[i];
+    }
+  }
+  return false;
 }
 
 /** Only literal pieces: unquoted text with no expansion the parser left as text, and quotes. */

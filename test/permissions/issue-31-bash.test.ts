@@ -121,7 +121,8 @@ describe('issue 31 M3: options that load code are evaluated, not matched', () =>
   it.each([
     ['sort *', 'bash(sort *)'],
     ['git diff -- *', 'bash(git diff*)'],
-    ['npm test -- src/*.test.ts', 'bash(npm test*)'],
+    ['sort -- "-"*', 'bash(sort *)'],
+    ['sort --out*', 'bash(sort *)'],
     ['npm test --node-options=--import=data:text/javascript,x', 'bash(npm test*)'],
     ['npm test --node-options=--require=./evil.cjs', 'bash(npm test*)'],
     ['npm test --node_options=x', 'bash(npm test*)'],
@@ -172,6 +173,8 @@ describe('issue 31 M3: options that load code are evaluated, not matched', () =>
     ['make test', 'bash(make*)'],
     ["git log --grep='fix*'", 'bash(git log*)'],
     ['ls *.ts', 'bash(ls *)'],
+    ['npm test -- src/*.test.ts', 'bash(npm test*)'],
+    ['sort data/*.csv', 'bash(sort *)'],
   ])('plain options still match: %j under %s', (command, rule) => {
     expect(decide(command, 'default', { allow: [rule] }).behavior).toBe('allow');
   });
