@@ -263,7 +263,11 @@ function readStmt(stmt: ShNode, src: Buffer, { parts, writes, doubt }: Reading):
       ) !== undefined,
   });
   // Code passed as a string still runs: read it too, so deny rules see `eval 'rm x'` and `sh -c 'rm x'`.
-  for (const inner of innerCode(name, words)) parts.push(...innerParts(inner));
+  for (const inner of innerCode(name, words)) {
+    const reading = innerReading(inner);
+    parts.push(...reading.parts);
+    writes.push(...reading.writes);
+  }
 }
 
 function sameOffsets(a: readonly number[], b: readonly number[]): boolean {
@@ -276,11 +280,11 @@ function unique(parts: readonly SimpleCommand[]): SimpleCommand[] {
 }
 
 let innerDepth = 0;
-function innerParts(code: string): SimpleCommand[] {
-  if (innerDepth >= MAX_INNER_DEPTH) return [];
+function innerReading(code: string): Pick<ParsedCommand, 'parts' | 'writes'> {
+  if (innerDepth >= MAX_INNER_DEPTH) return { parts: [], writes: [] };
   innerDepth++;
   try {
-    return splitCommand(code).parts;
+    return splitCommand(code);
   } finally {
     innerDepth--;
   }

@@ -59,6 +59,8 @@ describe('write_file and edit_file deny and ask rules bite redirection targets',
     ['echo x > /etc/hosts', 'write_file(/etc/**)'],
     ['echo x > ~/.bashrc', 'write_file(/**)'],
     ['echo x > "$F"', 'write_file(.github/**)'],
+    ["bash -c 't>.github/x'", 'write_file(.github/**)'],
+    ["eval 'echo x > .github/x'", 'write_file(.github/**)'],
     ['npm test > out.log', 'write_file'],
     // bash writes a file named CR; the parser reads the CR as half a newline.
     ['echo >>\r\n P', 'write_file(**)'],

@@ -30,6 +30,9 @@ const H1 = [
   'echo $\\\n(touch P)',
   'echo "$(\\\ntouch P)"',
   'echo "$\\\n{x:=$(touch P)}"',
+  // The second character of `$'`, `$(` or `<<` after a continuation: the scanner reads them joined too.
+  "echo $\\\n'a\\'b' \"$\\\n(touch P)\"",
+  'echo "$\\\n$$\\\n(touch P)"',
   'echo <\\\n(touch P)',
   'echo "`\\\ntouch P`"',
   // A `#` right after a quote or an expansion is part of the word to bash, a comment to the parser.
