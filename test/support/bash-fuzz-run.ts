@@ -43,7 +43,7 @@ export async function runInBash(
       const dir = path.join(root, `k${i}`);
       const left = [
         ...readdirSync(dir).filter((name) => !['c', 'd', 'h'].includes(name)),
-        ...readdirSync(path.join(dir, 'd')),
+        ...readdirSync(path.join(dir, 'd')).filter((name) => !planted.includes(name)),
         ...readdirSync(path.join(dir, 'h')),
       ];
       return left.length > 0;
