@@ -1,12 +1,18 @@
 import { startInteractive } from './interactive.js';
 import { createApiModel } from '../run/model-factory.js';
 import { prepareRun } from '../run/prepare-run.js';
+import { settleTrust } from '../run/trust-gate.js';
 import { resolveRunConfig, type RawOptions } from './run-flags.js';
 import { onStopSignal } from './signals.js';
 
 /** Interactive mode on a terminal; resolves with the exit code when the person leaves. */
 export async function runInteractiveMode(args: string[], raw: RawOptions): Promise<number> {
-  const config = resolveRunConfig(raw, args, process.env, createApiModel);
+  // Untrusted project files are asked about before the terminal UI takes the keyboard.
+  const config = await settleTrust(resolveRunConfig(raw, args, process.env, createApiModel), {
+    terminal: true,
+    input: process.stdin,
+    output: process.stderr,
+  });
   const run = await prepareRun(config, { stderr: process.stderr });
   // A terminal that cannot move the cursor gets the plain line prompt; every other one the full UI.
   // Loaded here, not at the top: `xagent -p` must not pay for React and Ink.

@@ -18,9 +18,10 @@ export function registerMcpCommand(program: Command, setExit: (code: number) => 
     .description('start each MCP server, show its status and tools, stop it')
     .option('--cwd <dir>', 'workspace (default: current dir)')
     .option('--json', 'one JSON object on stdout')
+    .option('--trust', "start this workspace's project servers even if not trusted yet (env XAGENT_TRUST=1)")
     .action(async (_options: unknown, command: Command) => {
       // With globals: the main command's own --cwd would otherwise take the value.
-      const options = command.optsWithGlobals<{ cwd?: string; json?: boolean }>();
+      const options = command.optsWithGlobals<{ cwd?: string; json?: boolean; trust?: boolean }>();
       const { runMcpList } = await import('./mcp-list.js');
       setExit(await runMcpList(options, streams, process.env));
     });

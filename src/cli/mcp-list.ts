@@ -1,8 +1,12 @@
-import { resolveMcpServers } from '../mcp/config.js';
 import type { McpServerStatus } from '../mcp/manager.js';
 import { visible } from '../permissions/request-view.js';
 import { sandboxForRun } from '../sandbox/index.js';
 import { subcommandSetup } from './subcommand-setup.js';
+import { userSettingsPath } from '../permissions/index.js';
+import { describeItems, gateSettings } from '../trust/gate.js';
+import { trustedKeys } from '../trust/trust-store.js';
+import { TRUST_ENV, TRUST_FLAG } from '../run/trust-gate.js';
+import { resolveMcpLayers } from '../run/mcp-layers.js';
 import { resolveMcpTimeouts } from '../run/run-config.js';
 import { packageVersion } from '../run/version.js';
 
@@ -17,14 +21,34 @@ interface Streams {
  * status says why); 2 for a config that cannot be read. Env and header values are never shown.
  * @example process.exitCode = await runMcpList({ json: true }, { stdout: process.stdout, stderr: process.stderr }, process.env);
  */
-export async function runMcpList(options: { cwd?: string; json?: boolean }, streams: Streams, env: NodeJS.ProcessEnv): Promise<number> {
-  const setup = subcommandSetup(options, streams.stderr, env, ({ workspace, home, settings }) => ({
-    workspace,
-    servers: resolveMcpServers(settings.mcpServers, env),
-    sandboxed: sandboxForRun({ flag: undefined, layers: settings.sandbox, workspace, xagentHome: home, env }),
-  }));
+export async function runMcpList(
+  options: { cwd?: string; json?: boolean; trust?: boolean },
+  streams: Streams,
+  env: NodeJS.ProcessEnv,
+): Promise<number> {
+  const trustAll = options.trust === true || env[TRUST_ENV] === '1';
+  const setup = subcommandSetup(options, streams.stderr, env, ({ workspace, home, settings }) => {
+    // Listing starts each server: a project's untrusted ones are named, not started (issue 31, M5).
+    const gated = trustAll
+      ? null
+      : gateSettings(settings, { workspace, userSettingsFile: userSettingsPath(home), trusted: trustedKeys(home, workspace) });
+    return {
+      workspace,
+      servers: resolveMcpLayers(gated ? gated.mcpServers : settings.mcpServers, env, {
+        workspace,
+        userSettingsFile: userSettingsPath(home),
+      }),
+      untrusted: (gated?.pending ?? []).filter((item) => item.kind === 'mcp_server'),
+      sandboxed: sandboxForRun({ flag: undefined, layers: settings.sandbox, workspace, xagentHome: home, env }),
+    };
+  });
   if ('exitCode' in setup) return setup.exitCode;
-  const { workspace, servers, sandboxed } = setup;
+  const { workspace, servers, sandboxed, untrusted } = setup;
+  if (untrusted.length > 0) {
+    streams.stderr.write(
+      `xagent: not started, not trusted yet (run xagent here once on a terminal to review them, or pass ${TRUST_FLAG}):\n${describeItems(untrusted)}\n`,
+    );
+  }
   const timeouts = resolveMcpTimeouts(env);
   const { startMcpServers } = await import('../mcp/manager.js');
   const sandbox = sandboxed.sandbox && sandboxed.settings.mcpServers ? sandboxed.sandbox : undefined;

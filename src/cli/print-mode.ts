@@ -6,6 +6,7 @@ import { holdInspector } from './inspect-command.js';
 import { onOutputClosed } from './output-closed.js';
 import { prepareRun } from '../run/prepare-run.js';
 import { policyFor } from '../run/run-config.js';
+import { settleTrust } from '../run/trust-gate.js';
 import { resolveRunConfig, type RawOptions } from './run-flags.js';
 import { exitCodeOf, rendererFor } from './run-print.js';
 import { installAbortSignals } from './signals.js';
@@ -18,9 +19,14 @@ async function readStdin(): Promise<string> {
 
 /** `xagent -p`: one task, rendered in the chosen output format; resolves with the exit code. */
 export async function runPrint(args: string[], raw: RawOptions): Promise<number> {
-  const config = resolveRunConfig(raw, args, process.env, createApiModel);
   // isatty(0), not process.stdin.isTTY: that getter builds a stream for stdin, which a prompt given as an argument never reads.
   const stdinIsTerminal = isatty(0);
+  // Untrusted project files: asked about on a terminal, else exit 2 saying how to trust them.
+  const config = await settleTrust(resolveRunConfig(raw, args, process.env, createApiModel), {
+    terminal: stdinIsTerminal && process.stderr.isTTY === true,
+    input: process.stdin,
+    output: process.stderr,
+  });
   let prompt = config.prompt;
   if (!prompt && !stdinIsTerminal) prompt = (await readStdin()).trim();
   if (!prompt) throw new UsageError('no prompt: give it as an argument (xagent -p "task") or on stdin');

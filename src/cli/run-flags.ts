@@ -1,7 +1,9 @@
 import { DEFAULT_LIMITS, type TaskLimits } from '../engine/limits.js';
 import { PERMISSION_MODES } from '../permissions/types.js';
 import { buildRunConfig, OUTPUT_FORMATS, type ModelFactory, type RunConfig } from '../run/run-config.js';
-import { parseChoice, parseDuration, parsePositiveInt, splitInspectFlag } from '../run/parse-options.js';
+import { TRUST_ENV } from '../run/trust-gate.js';
+import { withholdAgentCredentials } from '../run/agent-credentials.js';
+import { parseChoice, parseDuration, parsePositiveInt, splitInspectFlag, splitToolList } from '../run/parse-options.js';
 
 /** The flags as commander hands them over, all still strings. */
 export interface RawOptions {
@@ -14,6 +16,11 @@ export interface RawOptions {
   permissionMode?: string;
   allow?: string[];
   deny?: string[];
+  /** Claude Code's --allowedTools / --disallowedTools: lists of rules, each value comma- or space-separated. */
+  allowedTools?: string[];
+  disallowedTools?: string[];
+  systemPrompt?: string;
+  appendSystemPrompt?: string;
   cwd?: string;
   resume?: string;
   continue?: boolean;
@@ -23,6 +30,8 @@ export interface RawOptions {
   sandbox?: boolean;
   maxThinkingTokens?: string;
   contextWindow?: string;
+  /** --trust: use the project files' MCP servers, hooks and allow rules without asking (also XAGENT_TRUST=1). */
+  trust?: boolean;
 }
 
 /**
@@ -41,7 +50,7 @@ export function resolveRunConfig(raw: RawOptions, promptArgs: string[], env: Nod
   const { port: inspectPort, promptArgs: words } = splitInspectFlag(raw.inspect, promptArgs);
   const permissionMode =
     raw.permissionMode === undefined ? undefined : parseChoice(raw.permissionMode, PERMISSION_MODES, '--permission-mode');
-  return buildRunConfig(
+  const config = buildRunConfig(
     {
       cwd: raw.cwd,
       model: raw.model,
@@ -49,16 +58,22 @@ export function resolveRunConfig(raw: RawOptions, promptArgs: string[], env: Nod
       limits,
       format,
       permissionMode,
-      allow: raw.allow ?? [],
-      deny: raw.deny ?? [],
+      allow: [...(raw.allow ?? []), ...splitToolList(raw.allowedTools)],
+      deny: [...(raw.deny ?? []), ...splitToolList(raw.disallowedTools)],
+      ...(raw.systemPrompt !== undefined ? { systemPrompt: raw.systemPrompt } : {}),
+      ...(raw.appendSystemPrompt !== undefined ? { appendSystemPrompt: raw.appendSystemPrompt } : {}),
       inspectPort,
       session: { ...(raw.resume !== undefined ? { resume: raw.resume } : {}), continue: raw.continue === true },
       prompt: words.join(' ').trim(),
       sandbox: raw.sandbox,
       maxThinkingTokens: raw.maxThinkingTokens,
       contextWindow: raw.contextWindow,
+      trustProject: raw.trust === true || env[TRUST_ENV] === '1',
     },
     env,
     createApiModel,
   );
+  // The model client has read the key: bash, hooks, MCP servers and git started from now on do not inherit it.
+  withholdAgentCredentials(env);
+  return config;
 }

@@ -1,7 +1,7 @@
-import { execFile } from 'node:child_process';
 import { existsSync, realpathSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { safeGit } from './safe-git.js';
 
 /** What the model is told about where it works; read once per task, so the system prompt stays the same every round. */
 export interface Environment {
@@ -22,42 +22,6 @@ export interface GitState {
 }
 
 const STATUS_LINES = 20;
-
-/** A hung or huge repository must not hold the task up: two seconds, then no git facts. */
-const GIT_TIMEOUT_MS = 2000;
-/** After the timeout's SIGTERM: how long git (or a child of it holding its output open) gets before we stop waiting. */
-const GIT_KILL_GRACE_MS = 500;
-
-/** One git command's output, or null when it fails, times out or writes more than 4 MB. Never rejects. */
-function git(args: string[], cwd: string): Promise<string | null> {
-  return new Promise((resolve) => {
-    let timer: NodeJS.Timeout | undefined;
-    let done = false;
-    const settle = (output: string | null) => {
-      if (done) return;
-      done = true;
-      clearTimeout(timer);
-      resolve(output);
-    };
-    try {
-      const child = execFile('git', args, { cwd, encoding: 'utf8', timeout: GIT_TIMEOUT_MS, maxBuffer: 4 << 20 }, (error, stdout) =>
-        settle(error ? null : stdout.trimEnd()),
-      );
-      // Nothing to read: git gets end of input at once, as it got /dev/null before.
-      child.stdin?.end();
-      // execFile answers when git's output closes; git ignoring SIGTERM, or a child of git holding
-      // the pipe, must not hold the task either.
-      timer = setTimeout(() => {
-        child.kill('SIGKILL');
-        child.stdout?.destroy();
-        child.stderr?.destroy();
-        settle(null);
-      }, GIT_TIMEOUT_MS + GIT_KILL_GRACE_MS);
-    } catch {
-      settle(null);
-    }
-  });
-}
 
 /**
  * False only where git could not find a repository from `workspace`: no `.git` (nor a git folder's
@@ -84,16 +48,18 @@ function mayBeInRepository(workspace: string): boolean {
 /**
  * The repository `workspace` is in, with its branch and a short status, or null outside git (or
  * without git). Asynchronous, so the task's start-up (the model client loading, the session's
- * metadata being written) goes on while git runs; the three commands run side by side.
+ * metadata being written) goes on while git runs; the three commands run side by side, each with
+ * the repository's code switched off (safe-git.ts).
  * @example (await readGitState('/home/me/project'))?.branch // => 'main'
  */
 export async function readGitState(workspace: string): Promise<GitState | null> {
   if (!mayBeInRepository(workspace)) return null;
   // Side by side: past that check it is nearly always a repository, so the three are rarely wasted.
   const [root, branch, status] = await Promise.all([
-    git(['rev-parse', '--show-toplevel'], workspace),
-    git(['branch', '--show-current'], workspace),
-    git(['status', '--short'], workspace),
+    safeGit(['rev-parse', '--show-toplevel'], workspace),
+    safeGit(['branch', '--show-current'], workspace),
+    // Submodules are not looked into: git would run there with that repository's own config.
+    safeGit(['status', '--short', '--ignore-submodules=all'], workspace),
   ]);
   if (root === null || root === '') return null;
   const lines = (status ?? '').split('\n').filter((l) => l !== '');

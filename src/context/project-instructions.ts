@@ -1,22 +1,36 @@
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync, realpathSync, statSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
+import { importsOf, MAX_IMPORT_DEPTH } from './instruction-imports.js';
 
 /**
- * A project's own instructions for agents: AGENTS.md, then CLAUDE.md (for teams that have one),
- * in the workspace and each parent up to the repository root, plus $XAGENT_HOME/AGENTS.md for
- * every project. Outermost first, so the workspace's own file has the last word.
+ * A project's own instructions for agents: AGENTS.md, then Claude Code's CLAUDE.md,
+ * .claude/CLAUDE.md and CLAUDE.local.md, in the workspace and each parent up to the repository
+ * root, after $XAGENT_HOME/AGENTS.md and ~/.claude/CLAUDE.md for every project. Outermost first,
+ * so the workspace's own file has the last word. `@path` imports follow the file that imports them.
+ *
+ * Only files whose real path (symlinks followed) lies inside the project (the repository root, or
+ * the workspace outside git) or the person's own folders ($XAGENT_HOME, ~/.claude) are read: an
+ * AGENTS.md that is a link to ~/.ssh/id_rsa, or `@~/.aws/credentials`, never reaches the prompt.
  */
-export const INSTRUCTION_FILE_NAMES = ['AGENTS.md', 'CLAUDE.md'] as const;
+export const INSTRUCTION_FILE_NAMES = ['AGENTS.md', 'CLAUDE.md', path.join('.claude', 'CLAUDE.md'), 'CLAUDE.local.md'] as const;
 
-/** Per file and in all: a runaway file must not eat the context window. */
-export const MAX_FILE_CHARS = 20_000;
-export const MAX_TOTAL_CHARS = 60_000;
+/**
+ * Claude Code reads an instruction file whole and warns above 40,000 characters; xagent does the
+ * same (the file is marked `large`). Only all of them together are capped, so the window keeps room.
+ */
+export const LARGE_FILE_CHARS = 40_000;
+export const MAX_TOTAL_CHARS = 120_000;
 
 export interface InstructionFile {
   path: string;
   text: string;
-  /** True when the file was cut to fit the caps. */
+  /** True when the file was cut to fit the total cap. */
   truncated: boolean;
+  /** Over LARGE_FILE_CHARS: Claude Code's "large CLAUDE.md" warning. */
+  large?: boolean;
+  /** The file whose `@path` brought this one in. */
+  importedFrom?: string;
 }
 
 /** The folders from the repository root (or the workspace, outside git) down to the workspace. */
@@ -34,40 +48,69 @@ export function instructionDirs(workspace: string, repoRoot: string | null): str
   return dirs;
 }
 
-function readCapped(file: string, room: number): InstructionFile | null {
+function realOrNull(file: string): string | null {
   try {
-    if (!statSync(file).isFile()) return null;
-    const text = readFileSync(file, 'utf8');
-    const cap = Math.min(MAX_FILE_CHARS, room);
-    if (text.length <= cap) return { path: file, text, truncated: false };
-    return { path: file, text: `${text.slice(0, cap)}\n[... cut: the file has ${text.length} characters]`, truncated: true };
+    return realpathSync(file);
+  } catch {
+    return null;
+  }
+}
+
+function inside(file: string, roots: readonly string[]): boolean {
+  return roots.some((root) => file === root || file.startsWith(root.endsWith(path.sep) ? root : `${root}${path.sep}`));
+}
+
+function read(file: string, real: string, room: number, importedFrom?: string): InstructionFile | null {
+  try {
+    if (!statSync(real).isFile()) return null;
+    const text = readFileSync(real, 'utf8');
+    const extra = { ...(text.length > LARGE_FILE_CHARS ? { large: true } : {}), ...(importedFrom ? { importedFrom } : {}) };
+    if (text.length <= room) return { path: file, text, truncated: false, ...extra };
+    return { path: file, text: `${text.slice(0, room)}\n[... cut: the file has ${text.length} characters]`, truncated: true, ...extra };
   } catch {
     return null; // unreadable: skipped, as a missing one is
   }
 }
 
 /**
- * Every instruction file that applies to `workspace`, home file first, in the order they go into
+ * Every instruction file that applies to `workspace`, home files first, in the order they go into
  * the system prompt.
  * @example loadProjectInstructions({ workspace: '/repo/pkg', repoRoot: '/repo', home: '~/.xagent' }).map((f) => f.path)
  *   // => ['~/.xagent/AGENTS.md', '/repo/AGENTS.md', '/repo/pkg/CLAUDE.md']
  */
-export function loadProjectInstructions(options: { workspace: string; repoRoot: string | null; home: string | null }): InstructionFile[] {
+export function loadProjectInstructions(options: {
+  workspace: string;
+  repoRoot: string | null;
+  home: string | null;
+  /** Claude Code's user folder; default `$HOME/.claude`; null: none. */
+  claudeHome?: string | null;
+}): InstructionFile[] {
+  const claudeHome = options.claudeHome === undefined ? path.join(process.env.HOME || os.homedir(), '.claude') : options.claudeHome;
+  const project = instructionDirs(options.workspace, options.repoRoot)[0]!;
+  const roots = [project, options.workspace, options.home, claudeHome].flatMap((dir) => {
+    const real = dir ? realOrNull(dir) : null;
+    return real ? [real] : [];
+  });
   const candidates: string[] = [];
   if (options.home) candidates.push(path.join(options.home, 'AGENTS.md'));
+  if (claudeHome) candidates.push(path.join(claudeHome, 'CLAUDE.md'));
   for (const dir of instructionDirs(options.workspace, options.repoRoot)) {
     for (const name of INSTRUCTION_FILE_NAMES) candidates.push(path.join(dir, name));
   }
   const files: InstructionFile[] = [];
   const seen = new Set<string>();
   let room = MAX_TOTAL_CHARS;
-  for (const file of candidates) {
-    if (room <= 0 || seen.has(file) || !existsSync(file)) continue;
-    seen.add(file);
-    const loaded = readCapped(file, room);
-    if (!loaded) continue;
+  const visit = (file: string, depth: number, importedFrom?: string): void => {
+    const real = realOrNull(file);
+    if (room <= 0 || real === null || seen.has(real) || !inside(real, roots)) return;
+    seen.add(real);
+    const loaded = read(file, real, room, importedFrom);
+    if (!loaded) return;
     files.push(loaded);
     room -= loaded.text.length;
-  }
+    if (depth >= MAX_IMPORT_DEPTH) return;
+    for (const imported of importsOf(loaded.text, path.dirname(real))) visit(imported, depth + 1, file);
+  };
+  for (const file of candidates) visit(file, 0);
   return files;
 }

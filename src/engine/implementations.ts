@@ -46,6 +46,7 @@ export function engineImplementations(services: EngineServices) {
     transcriptPath: sink.dir ? transcriptPath(sink.dir) : null,
     cwd: workspace,
     source: services.sessionSource ?? 'startup',
+    ...(permissions.mode ? { permissionMode: permissions.mode } : {}),
   };
   // Each hook run is evidence: an annotation in the trace and a `hook` event (stream-json, inspector).
   const reportHook = (turn: number) => (report: HookRunReport) => {

@@ -1,4 +1,5 @@
 import { HOOK_EVENTS, type HookEventName } from '../../machines/hooks.js';
+import { ALL_HOOK_EVENTS, CLAUDE_CODE_ONLY_EVENTS, isAnyHookEvent, NOT_YET_RUN_EVENTS } from './events.js';
 import { compileMatcher } from './matcher.js';
 import type { HookDefinition, HooksConfig, ResolvedHook } from './types.js';
 
@@ -14,44 +15,49 @@ function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** Claude Code events xagent has no point in its loop for (yet): named as such, not as typos. */
-const CLAUDE_CODE_ONLY_EVENTS = ['Notification', 'SubagentStop', 'PreCompact', 'SessionEnd', 'PermissionRequest'];
-
 function unknownEvent(event: string): HookConfigError {
-  const known = `xagent runs ${HOOK_EVENTS.join(', ')}`;
-  return new HookConfigError(
-    CLAUDE_CODE_ONLY_EVENTS.includes(event)
-      ? `"hooks.${event}" is a Claude Code event that xagent does not run (${known}); remove it from this file`
-      : `unknown hook event "hooks.${event}" (expected ${HOOK_EVENTS.join(', ')})`,
-  );
+  return new HookConfigError(`unknown hook event "hooks.${event}" (expected ${ALL_HOOK_EVENTS.join(', ')})`);
 }
 
-function isHookEvent(name: string): name is HookEventName {
-  return (HOOK_EVENTS as readonly string[]).includes(name);
-}
+/** Claude Code's hook types xagent does not run (a model prompt, an agent, an HTTP call): skipped with a warning. */
+const CLAUDE_CODE_ONLY_TYPES = ['prompt', 'agent', 'http'];
 
 /**
  * Checks a settings file's `hooks` value (Claude Code's shape) and resolves it. Only command hooks
- * come from files; function hooks are given in code (`resolveHooks`).
+ * come from files; function hooks are given in code (`resolveHooks`). Claude Code's events and
+ * hook types that xagent does not run are skipped, each with a line given to `warn`, so a file
+ * written for Claude Code is never refused for them.
  * @example parseHookSettings({ PreToolUse: [{ matcher: 'bash', hooks: [{ type: 'command', command: './check.sh' }] }] }, '/ws/.xagent/settings.json')
  * @throws HookConfigError with the problem and where it is
  */
-export function parseHookSettings(value: unknown, source: string): ResolvedHook[] {
+export function parseHookSettings(value: unknown, source: string, warn: (problem: string) => void = () => undefined): ResolvedHook[] {
   if (!isObject(value)) throw new HookConfigError('"hooks" must be an object keyed by event (PreToolUse, PostToolUse, ...)');
+  const kept: HooksConfig = {};
   for (const [event, groups] of Object.entries(value)) {
-    if (!isHookEvent(event)) throw unknownEvent(event);
+    if (CLAUDE_CODE_ONLY_EVENTS.includes(event)) {
+      warn(`"hooks.${event}" is a Claude Code event that xagent does not run; skipped`);
+      continue;
+    }
+    if (!isAnyHookEvent(event)) throw unknownEvent(event);
+    if (NOT_YET_RUN_EVENTS.includes(event)) warn(`"hooks.${event}" is accepted, but xagent does not run ${event} hooks yet`);
     if (!Array.isArray(groups)) throw new HookConfigError(`"hooks.${event}" must be a list of {"matcher", "hooks"} objects`);
-    groups.forEach((group: unknown, i) => {
+    kept[event] = groups.map((group: unknown, i) => {
       const where = `hooks.${event}[${i}]`;
       if (!isObject(group)) throw new HookConfigError(`${where} must be an object with "matcher" and "hooks"`);
       if (group.matcher !== undefined && typeof group.matcher !== 'string') throw new HookConfigError(`${where}.matcher must be a string`);
       if (!Array.isArray(group.hooks)) throw new HookConfigError(`${where}.hooks must be a list of {"type": "command", "command"} objects`);
-      group.hooks.forEach((hook: unknown, j) => {
+      const hooks = group.hooks.filter((hook: unknown, j) => {
+        if (isObject(hook) && typeof hook.type === 'string' && CLAUDE_CODE_ONLY_TYPES.includes(hook.type)) {
+          warn(`${where}.hooks[${j}] is a "${hook.type}" hook, which xagent does not run; skipped`);
+          return false;
+        }
         checkCommandHook(hook, `${where}.hooks[${j}]`);
-      });
+        return true;
+      }) as HookDefinition[];
+      return { ...(group.matcher === undefined ? {} : { matcher: group.matcher as string }), hooks };
     });
   }
-  return resolveHooks(value as HooksConfig, source);
+  return resolveHooks(kept, source);
 }
 
 function checkCommandHook(hook: unknown, where: string): void {
@@ -79,7 +85,7 @@ function checkTimeout(timeout: unknown, where: string): void {
 export function resolveHooks(config: HooksConfig, source: string): ResolvedHook[] {
   const resolved: ResolvedHook[] = [];
   for (const [event, groups] of Object.entries(config)) {
-    if (!isHookEvent(event)) throw new HookConfigError(`unknown hook event "${event}" (expected ${HOOK_EVENTS.join(', ')})`);
+    if (!isAnyHookEvent(event)) throw new HookConfigError(`unknown hook event "${event}" (expected ${ALL_HOOK_EVENTS.join(', ')})`);
     (groups ?? []).forEach((group, i) => {
       let matcher: RegExp | null;
       try {

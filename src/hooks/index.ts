@@ -20,3 +20,5 @@ export { HOOK_EVENTS } from './types.js';
 export { HookConfigError, hookEventsOf, parseHookSettings, resolveHooks } from './config.js';
 export { compileMatcher, matchesTool } from './matcher.js';
 export { DEFAULT_HOOK_TIMEOUT_SECONDS, hookInputJson, hooksFor, runHooks, type HookSession } from './run-hooks.js';
+export { runEventHooks } from './run-event-hooks.js';
+export { ALL_HOOK_EVENTS, EXTRA_HOOK_EVENTS, NOT_YET_RUN_EVENTS, type AnyHookEvent } from './events.js';

@@ -1,4 +1,4 @@
-import type { HookEventName } from '../../machines/hooks.js';
+import type { AnyHookEvent } from './events.js';
 import type { CommandRun } from './run-command.js';
 import type { HookOutput, HookRunReport } from './types.js';
 
@@ -21,14 +21,14 @@ export function capMessage(text: string): string {
 }
 
 /** Events whose plain stdout is context for the model (Claude Code does the same). */
-const STDOUT_IS_CONTEXT: ReadonlySet<HookEventName> = new Set(['UserPromptSubmit', 'SessionStart']);
+const STDOUT_IS_CONTEXT: ReadonlySet<AnyHookEvent> = new Set(['UserPromptSubmit', 'SessionStart']);
 
 /**
  * A command hook's exit code and output as a verdict: 0 goes on (its stdout may be JSON with a
  * decision, or context), 2 blocks with its stderr, anything else is an error shown to the user.
  * @example verdictOfCommand('PreToolUse', { exitCode: 2, stderr: 'no rm', ... }).decision // 'block'
  */
-export function verdictOfCommand(event: HookEventName, run: CommandRun): HookVerdict {
+export function verdictOfCommand(event: AnyHookEvent, run: CommandRun): HookVerdict {
   if (run.timedOut) return { decision: null, outcome: 'timeout', message: 'timed out; its process group was killed' };
   if (run.aborted) return { decision: null, outcome: 'error', message: 'interrupted; its process group was killed' };
   if (run.spawnError) return { decision: null, outcome: 'error', message: capMessage(run.spawnError) };
@@ -61,7 +61,7 @@ function parseJsonObject(text: string): Record<string, unknown> | null {
 const str = (value: unknown): string | undefined => (typeof value === 'string' && value.trim() !== '' ? value : undefined);
 
 /** Claude Code's JSON output: `hookSpecificOutput` (permissionDecision, additionalContext), or the older top-level `decision`. */
-function outputOfJson(event: HookEventName, json: Record<string, unknown>): HookOutput {
+function outputOfJson(event: AnyHookEvent, json: Record<string, unknown>): HookOutput {
   const specific =
     typeof json.hookSpecificOutput === 'object' && json.hookSpecificOutput !== null
       ? (json.hookSpecificOutput as Record<string, unknown>)
@@ -71,6 +71,15 @@ function outputOfJson(event: HookEventName, json: Record<string, unknown>): Hook
   if (context) output.additionalContext = context;
   const systemMessage = str(json.systemMessage);
   if (systemMessage) output.systemMessage = systemMessage;
+  // PermissionRequest answers the permission dialog: {"decision": {"behavior": "allow" | "deny", "message"}}.
+  const requested =
+    typeof specific.decision === 'object' && specific.decision !== null ? (specific.decision as Record<string, unknown>) : {};
+  if (event === 'PermissionRequest' && (requested.behavior === 'allow' || requested.behavior === 'deny')) {
+    output.decision = requested.behavior;
+    const reason = str(requested.message);
+    if (reason) output.reason = reason;
+    return output;
+  }
   const permission = specific.permissionDecision;
   if (event === 'PreToolUse' && (permission === 'allow' || permission === 'deny' || permission === 'ask')) {
     output.decision = permission;
@@ -91,20 +100,22 @@ function outputOfJson(event: HookEventName, json: Record<string, unknown>): Hook
  * A hook's output (a function hook's return value, or a command's JSON) as a verdict. deny and
  * block both block; allow and ask only mean something before a tool call.
  */
-export function toVerdict(event: HookEventName, output: HookOutput): HookVerdict {
+export function toVerdict(event: AnyHookEvent, output: HookOutput): HookVerdict {
   const context = output.additionalContext ? capMessage(output.additionalContext) : undefined;
   const reason = output.reason ? capMessage(output.reason) : undefined;
   const shown = output.systemMessage ? capMessage(output.systemMessage) : undefined;
   // The user reads systemMessage where the hook gave one; the model reads reason and context.
   const extra = { ...(reason ? { reason } : {}), ...(context ? { context } : {}), ...(shown ? { message: shown } : {}) };
+  // Events that decide permissions: PreToolUse before the rules' prompt, PermissionRequest in its place.
+  const decides = event === 'PreToolUse' || event === 'PermissionRequest';
   switch (output.decision) {
     case 'deny':
     case 'block':
       // SessionStart cannot stop anything: its block is shown, as Claude Code does.
       if (event === 'SessionStart') return { decision: null, outcome: 'error', message: shown ?? reason ?? 'blocked', ...extra };
-      return { decision: 'block', outcome: event === 'PreToolUse' ? 'denied' : 'blocked', message: shown ?? reason, ...extra };
+      return { decision: 'block', outcome: decides ? 'denied' : 'blocked', message: shown ?? reason, ...extra };
     case 'allow':
-      return event === 'PreToolUse' ? { decision: 'allow', outcome: 'allowed', ...extra } : { decision: null, outcome: 'ok', ...extra };
+      return decides ? { decision: 'allow', outcome: 'allowed', ...extra } : { decision: null, outcome: 'ok', ...extra };
     case 'ask':
       return event === 'PreToolUse' ? { decision: 'ask', outcome: 'asked', ...extra } : { decision: null, outcome: 'ok', ...extra };
     case undefined:

@@ -1,4 +1,6 @@
 import type { HookOutcome, HookRunInput } from '../../machines/hooks.js';
+import { claudeToolInput, claudeToolName, claudeToolResponse, toolDurationMs } from './claude-input.js';
+import type { AnyHookEvent } from './events.js';
 import { capMessage, toVerdict, verdictOfCommand, type HookVerdict } from './interpret.js';
 import { matchesTool } from './matcher.js';
 import { runCommand } from './run-command.js';
@@ -14,32 +16,73 @@ export interface HookSession {
   cwd: string;
   /** For SessionStart: a new session, or one resumed (--resume, --continue). */
   source?: 'startup' | 'resume';
+  /** The run's permission mode, as Claude Code's `permission_mode`. */
+  permissionMode?: string;
 }
 
-/** The JSON a hook gets, in Claude Code's field names. */
-export function hookInputJson(session: HookSession, input: HookRunInput): HookInput {
+/** What one event's hooks are run with: the chart's input, or an event run outside the chart with its own fields. */
+export type AnyHookRunInput = HookRunInput | (Omit<HookRunInput, 'event'> & { event: AnyHookEvent; fields?: Record<string, unknown> });
+
+/**
+ * The JSON a hook gets, in Claude Code's field names. Command hooks (`claude: true`), written for
+ * Claude Code, get its tool names and input fields (`tool_name: "Bash"`, `tool_input.file_path`);
+ * function hooks, xagent's library API, keep xagent's (`bash`, `path`).
+ */
+export function hookInputJson(session: HookSession, input: AnyHookRunInput, options: { claude?: boolean } = {}): HookInput {
   const json: HookInput = {
     session_id: session.sessionId,
     transcript_path: session.transcriptPath,
     cwd: session.cwd,
     hook_event_name: input.event,
   };
-  if (input.call) Object.assign(json, { tool_name: input.call.name, tool_input: input.call.input, tool_use_id: input.call.id });
-  if (input.result) json.tool_response = { content: input.result.content, is_error: input.result.is_error === true };
+  if (session.permissionMode !== undefined) json.permission_mode = session.permissionMode;
+  const { call, result } = input;
+  if (call && options.claude) {
+    Object.assign(json, {
+      tool_name: claudeToolName(call.name),
+      tool_input: claudeToolInput(call.name, call.input, session.cwd),
+      tool_use_id: call.id,
+    });
+  } else if (call) Object.assign(json, { tool_name: call.name, tool_input: call.input, tool_use_id: call.id });
+  if (result) {
+    const plain = { content: result.content, is_error: result.is_error === true };
+    json.tool_response = call && options.claude ? claudeToolResponse(call.name, call.input, plain, session.cwd) : plain;
+  }
+  if (result && call) {
+    const duration = toolDurationMs(session.transcriptPath, call.id);
+    if (duration !== undefined) json.duration_ms = duration;
+  }
   if (input.prompt !== undefined) json.prompt = input.prompt;
   if (input.stopHookActive !== undefined) json.stop_hook_active = input.stopHookActive;
   if (input.event === 'SessionStart') json.source = session.source ?? 'startup';
+  if ('fields' in input && input.fields) Object.assign(json, input.fields);
   return json;
+}
+
+/** What a non-tool event's matcher is matched against, as in Claude Code (SessionStart: the source). */
+function matcherSubject(input: AnyHookRunInput, session?: HookSession): string | undefined {
+  if (input.event === 'SessionStart') return session?.source ?? 'startup';
+  const fields = 'fields' in input ? input.fields : undefined;
+  const subject = fields?.trigger ?? fields?.reason ?? fields?.notification_type;
+  return typeof subject === 'string' ? subject : undefined;
 }
 
 /**
  * The hooks of `input.event` that apply: for tool events, those whose matcher takes the tool's
- * name. The same command configured twice (in two settings files, under two matchers) runs once.
+ * name (xagent's or Claude Code's); for SessionStart, SessionEnd, PreCompact and Notification,
+ * the source, reason, trigger or type. The same command configured twice (in two settings files,
+ * under two matchers) runs once.
  */
-export function hooksFor(hooks: readonly ResolvedHook[], input: Pick<HookRunInput, 'event' | 'call'>): ResolvedHook[] {
+export function hooksFor(
+  hooks: readonly ResolvedHook[],
+  input: Pick<AnyHookRunInput, 'event' | 'call'> & { fields?: Record<string, unknown> },
+  session?: HookSession,
+): ResolvedHook[] {
   const commands = new Set<string>();
+  const subject = input.call ? undefined : matcherSubject(input as AnyHookRunInput, session);
   return hooks.filter((h) => {
     if (h.event !== input.event || (input.call && !matchesTool(h.matcher, input.call.name))) return false;
+    if (subject !== undefined && h.matcher !== null && !h.matcher.test(subject)) return false;
     if (h.hook.type !== 'command') return true;
     if (commands.has(h.hook.command)) return false;
     commands.add(h.hook.command);
@@ -59,7 +102,7 @@ export function hookLabel(hook: ResolvedHook['hook']): string {
  */
 export async function runHooks(options: {
   hooks: readonly ResolvedHook[];
-  input: HookRunInput;
+  input: AnyHookRunInput;
   session: HookSession;
   signal: AbortSignal;
   report: (report: HookRunReport) => void;
@@ -67,8 +110,9 @@ export async function runHooks(options: {
   sandbox?: CommandSandbox;
 }): Promise<HookOutcome> {
   const { input, session, signal, report } = options;
-  const due = hooksFor(options.hooks, input);
+  const due = hooksFor(options.hooks, input, session);
   const json = hookInputJson(session, input);
+  const claudeJson = JSON.stringify(hookInputJson(session, input, { claude: true }));
   const verdicts = await Promise.all(
     due.map(async (resolved) => {
       const timeoutMs = (resolved.hook.timeout ?? DEFAULT_HOOK_TIMEOUT_SECONDS) * 1000;
@@ -79,7 +123,7 @@ export async function runHooks(options: {
         const run = await runCommand({
           command: resolved.hook.command,
           cwd: session.cwd,
-          stdin: JSON.stringify(json),
+          stdin: claudeJson,
           timeoutMs,
           signal,
           env: { XAGENT_PROJECT_DIR: session.cwd, CLAUDE_PROJECT_DIR: session.cwd },
@@ -123,7 +167,7 @@ export function mergeVerdicts(verdicts: ReadonlyArray<{ verdict: HookVerdict; de
 async function runFunction(
   hook: FunctionHook,
   json: HookInput,
-  input: HookRunInput,
+  input: AnyHookRunInput,
   timeoutMs: number,
   signal: AbortSignal,
 ): Promise<HookVerdict> {

@@ -1,4 +1,4 @@
-import type { HookEventName } from '../../machines/hooks.js';
+import type { AnyHookEvent } from './events.js';
 
 export type { HookEventName, HookOutcome } from '../../machines/hooks.js';
 export { HOOK_EVENTS } from '../../machines/hooks.js';
@@ -9,19 +9,25 @@ export interface HookInput {
   /** The session's transcript.jsonl; null when the run keeps no record. */
   transcript_path: string | null;
   cwd: string;
-  hook_event_name: HookEventName;
+  hook_event_name: AnyHookEvent;
   /** PreToolUse, PostToolUse. */
   tool_name?: string;
   tool_input?: unknown;
   tool_use_id?: string;
-  /** PostToolUse: the result the tool gave. */
-  tool_response?: { content: string; is_error: boolean };
+  /** PostToolUse: the result the tool gave; command hooks also get Claude Code's fields (`stdout`, `filePath`, ...). */
+  tool_response?: { content: string; is_error: boolean; [field: string]: unknown };
+  /** PostToolUse: how long the tool ran, in ms (from the session's audit.jsonl). */
+  duration_ms?: number;
+  /** The run's permission mode (Claude Code's `permission_mode`). */
+  permission_mode?: string;
   /** UserPromptSubmit. */
   prompt?: string;
   /** Stop: true when the model is already continuing because a Stop hook blocked. */
   stop_hook_active?: boolean;
   /** SessionStart: `startup` for a new session, `resume` for one continued (--resume, --continue). */
   source?: 'startup' | 'resume';
+  /** Fields of events run outside the chart (SessionEnd's `reason`, PreCompact's `trigger`, ...). */
+  [field: string]: unknown;
 }
 
 /**
@@ -69,11 +75,11 @@ export interface HookMatcherGroup {
 }
 
 /** The `hooks` key of a settings file, or `query()`'s `hooks` option. */
-export type HooksConfig = Partial<Record<HookEventName, HookMatcherGroup[]>>;
+export type HooksConfig = Partial<Record<AnyHookEvent, HookMatcherGroup[]>>;
 
 /** One hook ready to run: its event, its compiled matcher and where it came from. */
 export interface ResolvedHook {
-  event: HookEventName;
+  event: AnyHookEvent;
   /** null: every tool (and every non-tool event). */
   matcher: RegExp | null;
   hook: HookDefinition;
@@ -83,7 +89,7 @@ export interface ResolvedHook {
 
 /** What the runner reports about one hook run: the trace annotation and the `hook` event say the same. */
 export interface HookRunReport {
-  hook_event: HookEventName;
+  hook_event: AnyHookEvent;
   /** The command, or `function` (`function <name>`) for a function hook. */
   command: string;
   /** null for a function hook, a timeout or a process killed by a signal. */

@@ -3,7 +3,7 @@ import type { InspectorHistory } from './history.js';
 import type { InspectorLimits, RecordBody } from './records.js';
 import { createSanitizer } from './redact.js';
 import { resultRecord } from './result-record.js';
-import { StreamRedactor } from './stream-redactor.js';
+import { DeltaRedactor } from './stream-redactor.js';
 
 export interface RunMeta {
   sessionId: string;
@@ -70,16 +70,17 @@ export function liveFeed(history: InspectorHistory, meta: RunMeta): (event: Agen
     ...(meta.workspace ? { workspace: meta.workspace } : {}),
     ...(meta.prompt ? { prompt: meta.prompt } : {}),
   });
-  // Text is redacted as one stream: a key split across deltas must not reach the page in pieces.
-  const stream = new StreamRedactor(createSanitizer({ secrets: meta.secrets }).text, meta.secrets);
+  // Text and thinking are each redacted as one stream: a key split across deltas must not reach the page in pieces.
+  const stream = new DeltaRedactor(createSanitizer({ secrets: meta.secrets }).text, meta.secrets);
+  const append = (parts: Array<{ channel: 'text' | 'thinking'; text: string }>) => {
+    for (const part of parts) history.append({ kind: part.channel, text: part.text });
+  };
   return (event) => {
-    if (event.type === 'text_delta') {
-      const text = stream.push(event.text);
-      if (text) history.append({ kind: 'text', text });
+    if (event.type === 'text_delta' || event.type === 'thinking_delta') {
+      append(event.type === 'text_delta' ? stream.push('text', event.text) : stream.push('thinking', event.thinking));
       return;
     }
-    const rest = stream.flush();
-    if (rest) history.append({ kind: 'text', text: rest });
+    append(stream.flush());
     history.append(recordOf(event, meta.limits), event.type === 'state' ? event.ts : undefined);
   };
 }

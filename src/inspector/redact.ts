@@ -73,14 +73,29 @@ export function createSanitizer(options: SanitizeOptions = {}): Sanitizer {
     }
     let copy: Record<string, unknown> | undefined;
     const object = value as Record<string, unknown>;
+    let renamed = false;
     for (const key in object) {
       const v = object[key];
       const clean = SECRET_KEY.test(key) ? REDACTED : walk(v, depth + 1);
       if (clean !== v) (copy ??= { ...object })[key] = clean;
+      // A key is text too: `{"sk-ant-...": 1}` (tool input, an MCP result's JSON) must not show it.
+      if (redactText(key) !== key) renamed = true;
     }
+    if (renamed) return renameKeys(copy ?? object, redactText);
     return copy ?? value;
   };
   const sanitize = ((value: unknown) => walk(value, 0)) as Sanitizer;
   sanitize.text = text;
   return sanitize;
+}
+
+/** The object with its keys redacted, in order; two keys that redact alike are numbered so neither value is lost. */
+function renameKeys(object: Record<string, unknown>, redactText: (text: string) => string): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const key in object) {
+    let clean = redactText(key);
+    for (let n = 2; Object.hasOwn(out, clean); n++) clean = `${redactText(key)} (${n})`;
+    out[clean] = object[key];
+  }
+  return out;
 }

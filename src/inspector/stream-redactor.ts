@@ -35,6 +35,42 @@ export class StreamRedactor {
   }
 }
 
+/** The streamed channels: the answer's text and the model's thinking, each one text of its own. */
+export type DeltaChannel = 'text' | 'thinking';
+
+/**
+ * One StreamRedactor per channel, so thinking deltas are redacted as one text exactly like the
+ * answer's (a key split across thinking deltas reached the page before, issue 31 M6). A delta of
+ * one channel releases the other's held tail first, so records keep their order.
+ * @example const d = new DeltaRedactor(sanitize.text, [key]); d.push('thinking', 'sk-an'); // [{ channel: 'text', ... }?]
+ */
+export class DeltaRedactor {
+  private readonly channels: Record<DeltaChannel, StreamRedactor>;
+
+  constructor(redact: Sanitizer['text'], secrets: ReadonlyArray<string | undefined> = []) {
+    this.channels = { text: new StreamRedactor(redact, secrets), thinking: new StreamRedactor(redact, secrets) };
+  }
+
+  /** Adds a delta; returns what can be shown now, in order (the other channel's tail first). */
+  push(channel: DeltaChannel, delta: string): Array<{ channel: DeltaChannel; text: string }> {
+    const other: DeltaChannel = channel === 'text' ? 'thinking' : 'text';
+    const out = this.release(other);
+    const text = this.channels[channel].push(delta);
+    if (text) out.push({ channel, text });
+    return out;
+  }
+
+  /** Every held tail, redacted: call before any record that is not a delta. */
+  flush(): Array<{ channel: DeltaChannel; text: string }> {
+    return [...this.release('text'), ...this.release('thinking')];
+  }
+
+  private release(channel: DeltaChannel): Array<{ channel: DeltaChannel; text: string }> {
+    const text = this.channels[channel].flush();
+    return text ? [{ channel, text }] : [];
+  }
+}
+
 // A credential in progress at the end of the text: these run to the end and could go on.
 const OPEN_ENDED = [
   /sk-ant-[A-Za-z0-9_-]*$/,

@@ -5,6 +5,7 @@ import { createApiModel } from '../run/model-factory.js';
 import { prepareRun } from '../run/prepare-run.js';
 import { buildRunConfig, policyFor } from '../run/run-config.js';
 import { streamJsonEvent, type StreamJsonEvent } from '../run/stream-json.js';
+import { claudeCodeResultFold } from '../run/claude-result.js';
 import { canUseToolPrompt } from './can-use-tool.js';
 import { toRunSpec, type QueryOptions } from './options.js';
 
@@ -38,6 +39,8 @@ export async function* query(prompt: string, options: QueryOptions = {}): AsyncG
   options.signal?.addEventListener('abort', abort, { once: true });
   if (options.signal?.aborted) abort();
   const events = new AsyncQueue<StreamJsonEvent>();
+  // The result event carries Claude Code's fields too, as the CLI's stream-json does.
+  const fold = claudeCodeResultFold();
   let task: Promise<QueryResult> | undefined;
   let finished = false;
   try {
@@ -47,9 +50,12 @@ export async function* query(prompt: string, options: QueryOptions = {}): AsyncG
       permissions: policyFor(config, canUseToolPrompt(options.canUseTool)),
       signal: controller.signal,
       renderer: {
-        onEvent: (event) => events.push(streamJsonEvent(event)),
+        onEvent: (event) => {
+          fold.observe(event);
+          events.push(streamJsonEvent(event));
+        },
         finish: (result) => {
-          events.push(streamJsonEvent(result));
+          events.push(streamJsonEvent(fold.complete(result)));
           events.close();
         },
       },

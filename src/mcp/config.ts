@@ -39,7 +39,8 @@ export interface StdioServerConfig extends Common {
 }
 
 export interface HttpServerConfig extends Common {
-  transport: 'http';
+  /** `http`: Streamable HTTP; `sse`: the older HTTP+SSE transport (the SDK's SSE client). */
+  transport: 'http' | 'sse';
   url: string;
   headers: Record<string, string>;
 }
@@ -51,6 +52,16 @@ const NAME = /^[A-Za-z0-9_-]{1,56}$/;
 const STDIO_KEYS = ['type', 'command', 'args', 'env'];
 const HTTP_KEYS = ['type', 'url', 'headers'];
 
+/**
+ * A server name as tool names carry it: as Claude Code does, each character the API does not
+ * allow becomes `_` (`Bright Data` gives `mcp__Bright_Data__<tool>`); `__` is squeezed to one, since
+ * it separates server and tool.
+ * @example toolServerName('Bright Data') // 'Bright_Data'
+ */
+export function toolServerName(name: string): string {
+  return name.replace(/[^A-Za-z0-9_-]/g, '_').replace(/_{2,}/g, '_');
+}
+
 /** Secrets shorter than this are not searched for: "1" or "true" would blank out ordinary words. */
 export const MIN_SECRET_LENGTH = 8;
 
@@ -60,47 +71,70 @@ export const MIN_SECRET_LENGTH = 8;
  * @example resolveMcpServers(settings.mcpServers, process.env) // [{ name: 'fs', transport: 'stdio', command: 'npx', ... }]
  * @throws SettingsError naming the file and the problem
  */
-export function resolveMcpServers(layers: readonly McpServersLayer[], env: NodeJS.ProcessEnv): McpServerConfig[] {
+export function resolveMcpServers(
+  layers: readonly McpServersLayer[],
+  env: NodeJS.ProcessEnv,
+  warn: (warning: string) => void = () => undefined,
+): McpServerConfig[] {
   const servers = new Map<string, McpServerConfig>();
   for (const { source, value } of layers) {
     if (!isObject(value))
       throw new SettingsError(source, '"mcpServers" must be an object of server name to {"command", ...} or {"type": "http", "url", ...}');
-    for (const [name, entry] of Object.entries(value)) {
-      const server = parseServer(name, entry, source, env);
+    for (const [written, entry] of Object.entries(value)) {
+      const name = toolServerName(written);
+      // Neither a command nor a URL (`{"link": "..."}`): nothing to start, and Claude Code does not refuse the file for it.
+      if (isObject(entry) && entry.type === undefined && entry.command === undefined && entry.url === undefined) {
+        warn(
+          `${source}: mcpServers.${written}: skipped: it has neither "command" nor "url" (keys: ${Object.keys(entry).join(', ') || 'none'})`,
+        );
+        continue;
+      }
+      const server = parseServer(written, entry, source, env, (problem) => warn(`${source}: mcpServers.${written}: ${problem}`));
       if (!servers.has(name)) servers.set(name, server);
     }
   }
   return [...servers.values()];
 }
 
-function parseServer(name: string, entry: unknown, source: string, env: NodeJS.ProcessEnv): McpServerConfig {
-  const where = `mcpServers.${name}`;
+function parseServer(
+  written: string,
+  entry: unknown,
+  source: string,
+  env: NodeJS.ProcessEnv,
+  warn: (problem: string) => void,
+): McpServerConfig {
+  const where = `mcpServers.${written}`;
   const fail = (problem: string): never => {
     throw new SettingsError(source, `${where}: ${problem}`);
   };
-  if (!NAME.test(name) || name.includes('__')) {
-    fail('a server name is 1 to 56 letters, digits, "_" or "-", without "__" (tools are named mcp__<server>__<tool>)');
-  }
+  const name = toolServerName(written);
+  if (!NAME.test(name)) fail('a server name is 1 to 56 characters (tools are named mcp__<server>__<tool>)');
+  if (name !== written) warn(`its tools are named mcp__${name}__<tool>`);
   if (!isObject(entry)) return fail('must be an object: {"command", "args"?, "env"?} or {"type": "http", "url", "headers"?}');
   const type = entry.type ?? (entry.url !== undefined ? 'http' : 'stdio');
-  if (type !== 'stdio' && type !== 'http') {
-    return fail(`"type" ${JSON.stringify(type)} is not supported (use "stdio" with "command", or "http" with "url")`);
+  if (type !== 'stdio' && type !== 'http' && type !== 'sse') {
+    return fail(`"type" ${JSON.stringify(type)} is not supported (use "stdio" with "command", or "http" or "sse" with "url")`);
   }
-  const allowed = type === 'http' ? HTTP_KEYS : STDIO_KEYS;
-  for (const key of Object.keys(entry)) {
-    if (!allowed.includes(key)) fail(`unknown key "${key}" for a ${type} server (expected ${allowed.join(', ')})`);
-  }
+  const allowed = type === 'stdio' ? STDIO_KEYS : HTTP_KEYS;
+  const extra = Object.keys(entry).filter((key) => !allowed.includes(key));
+  // Claude Code ignores what it does not know (cwd, alwaysAllow, ...): so does xagent, saying so.
+  if (extra.length > 0) warn(`ignored: ${extra.map((key) => `"${key}"`).join(', ')} (a ${type} server takes ${allowed.join(', ')})`);
   const secrets: string[] = [];
   const missing: string[] = [];
   const expand = (text: string, secret: boolean): string => {
     const result = expandEnv(text, env);
     secrets.push(...result.substituted);
     missing.push(...result.missing);
-    if (secret) secrets.push(result.text);
+    // A value still holding an unset ${VAR} is not a secret: it is what the message names.
+    if (secret && result.missing.length === 0) secrets.push(result.text);
     return result.text;
   };
-  const problemOf = () => (missing.length > 0 ? `${[...new Set(missing)].map((v) => `\${${v}}`).join(', ')} not set` : undefined);
-  if (type === 'http') {
+  const problemOf = () => {
+    if (missing.length === 0) return undefined;
+    const names = [...new Set(missing)];
+    return `environment variable${names.length > 1 ? 's' : ''} ${names.join(', ')} ${names.length > 1 ? 'are' : 'is'} not set`;
+  };
+  if (type === 'http' || type === 'sse') {
     if (typeof entry.url !== 'string' || entry.url.trim() === '') return fail('"url" must be a non-empty string');
     const headers = stringMap(entry.headers, 'headers', fail);
     const url = expand(entry.url, false);
@@ -108,7 +142,7 @@ function parseServer(name: string, entry: unknown, source: string, env: NodeJS.P
     if (missing.length === 0 && !/^https?:\/\//i.test(url))
       fail(`"url" must be an http:// or https:// URL, got ${JSON.stringify(entry.url)}`);
     return withProblem(
-      { name, source, transport: 'http', url, headers: expandedHeaders, display: entry.url, secrets: keep(secrets) },
+      { name, source, transport: type, url, headers: expandedHeaders, display: entry.url, secrets: keep(secrets) },
       problemOf(),
     );
   }

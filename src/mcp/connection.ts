@@ -1,4 +1,5 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
@@ -98,6 +99,9 @@ export class McpConnection {
     if (config.transport === 'http') {
       return new StreamableHTTPClientTransport(new URL(config.url), { requestInit: { headers: config.headers } });
     }
+    // The older HTTP+SSE transport (`"type": "sse"`); the SDK sends requestInit's headers on the stream and on each POST.
+    if (config.transport === 'sse') return new SSEClientTransport(new URL(config.url), { requestInit: { headers: config.headers } });
+    if (config.transport !== 'stdio') throw new Error(`unknown transport ${String((config as { transport: unknown }).transport)}`);
     return new ProcessTransport({
       command: config.command,
       args: config.args,

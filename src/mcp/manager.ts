@@ -18,7 +18,7 @@ export interface McpManagerOptions {
 /** What `xagent mcp list` shows of one server. */
 export interface McpServerStatus {
   name: string;
-  transport: 'stdio' | 'http';
+  transport: 'stdio' | 'http' | 'sse';
   /** The command line or URL as written (`${VAR}` unexpanded). */
   target: string;
   source: string;

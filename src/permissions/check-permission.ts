@@ -72,9 +72,9 @@ export function checkPermission({
   if (mode === 'bypassPermissions') return { behavior: 'allow', decidedBy: 'bypassPermissions mode: allowed (no deny rule matched)' };
 
   // Before any allow rule: a project's own settings must not be able to let the model rewrite them.
-  // Inside the OS sandbox xagent's settings are read-only to bash: the sandbox guards its redirections.
+  // Inside the OS sandbox these are read-only to bash: the sandbox guards its redirections.
   const guarded = protectedWrite(call, workspace, realPath) ?? (sandbox ? null : protectedRedirect(call, workspace, realPath));
-  if (guarded !== null) return wouldAsk(call, mode, `protected path: writes to xagent's settings always ask ("${guarded}")`);
+  if (guarded !== null) return wouldAsk(call, mode, `protected path: writes to settings, .mcp.json and .git always ask ("${guarded}")`);
 
   for (const rule of of('ask')) {
     const hit = bites(rule);

@@ -1,7 +1,8 @@
 import type { ToolCall } from '../../machines/types.js';
 import { COMMAND_WRAPPERS, splitCommand, type ParsedCommand, type SimpleCommand } from './bash-command.js';
+import { matchClaudePath } from './claude-path.js';
 import { matchPathPattern, resolveToolPath } from './path-glob.js';
-import { isFileTool, ruleNamesTool, type PermissionRule } from './rules.js';
+import { isClaudeCodeRule, isFileTool, ruleNamesTool, type PermissionRule } from './rules.js';
 
 /**
  * How one rule meets one call. Restrictions (deny, ask) bite if they match any part of a call;
@@ -15,17 +16,28 @@ export type Hit = { what: string } | null;
 /** The allow rules that cover the whole call, or why none can. */
 export type Cover = { rules: PermissionRule[] } | { uncovered: string };
 
-/** A bash command pattern: the whole simple command, `*` any run of characters, `\*` a literal star. */
+/**
+ * A bash command pattern: the whole simple command, `*` any run of characters, `\*` a literal star.
+ * Claude Code's prefix forms keep a word boundary: `npm run test:*` (only at the end) and a
+ * pattern whose one wildcard is a trailing ` *` match the prefix alone or followed by a space, so
+ * `git push:*` bites `git push` and `git push origin` but not `git pushx`.
+ */
 export function bashPatternRegExp(pattern: string): RegExp {
+  let normalized = pattern.trim().replace(/\s+/g, ' ');
+  let tail = '';
+  const legacyPrefix = normalized.endsWith(':*') && !normalized.endsWith('\\:*');
+  if (legacyPrefix || (normalized.endsWith(' *') && !hasWildcard(normalized.slice(0, -2)))) {
+    normalized = normalized.slice(0, -2).trimEnd();
+    tail = '(?: .*)?';
+  }
   let source = '';
-  const normalized = pattern.trim().replace(/\s+/g, ' ');
   for (let i = 0; i < normalized.length; i++) {
     const c = normalized[i];
     if (c === '\\' && i + 1 < normalized.length) source += escapeRegExp(normalized[++i]);
     else if (c === '*') source += '.*';
     else source += escapeRegExp(c);
   }
-  return new RegExp(`^${source}$`, 's');
+  return new RegExp(`^${source}${tail}$`, 's');
 }
 
 /** Whitespace runs count as one space on both sides, so `npm  test` is `npm test`. */
@@ -85,10 +97,23 @@ export function callPaths(call: ToolCall, workspace: string, realPathOf?: RealPa
   return real === written ? { written } : { written, real };
 }
 
-/** True if a path rule's glob matches the path as written or where it really points (or cannot be resolved). */
-function eitherMatches(pattern: string, paths: CallPaths, workspace: string): boolean {
-  if (matchPathPattern(pattern, paths.written, workspace)) return true;
-  return paths.real === null || (paths.real !== undefined && matchPathPattern(pattern, paths.real, workspace));
+/**
+ * True if a path rule matches a path input: xagent's globs (relative to the workspace), or for
+ * rules with Claude Code's names (`Read(*.pem)`) Claude Code's gitignore-style patterns.
+ */
+export function rulePathMatches(rule: PermissionRule, input: string, workspace: string): boolean {
+  if (rule.pattern === undefined) return true;
+  if (!isClaudeCodeRule(rule)) return matchPathPattern(rule.pattern, input, workspace);
+  return matchClaudePath(rule.pattern, resolveToolPath(input, workspace).absolute, {
+    workspace,
+    ...(rule.root ? { root: rule.root } : {}),
+  });
+}
+
+/** True if a path rule matches the path as written or where it really points (or cannot be resolved). */
+function eitherMatches(rule: PermissionRule, paths: CallPaths, workspace: string): boolean {
+  if (rulePathMatches(rule, paths.written, workspace)) return true;
+  return paths.real === null || (paths.real !== undefined && rulePathMatches(rule, paths.real, workspace));
 }
 
 /** True if the call's path lies inside the workspace, as written and after symlinks (when looked up). */
@@ -148,7 +173,7 @@ export function restrictionHit(rule: PermissionRule, call: ToolCall, workspace: 
     const paths = callPaths(call, workspace, realPathOf);
     // A path the matcher cannot read is treated as matching: restrictions err on the side of biting.
     if (paths === null) return { what: 'an unreadable path' };
-    if (!eitherMatches(rule.pattern, paths, workspace)) return null;
+    if (!eitherMatches(rule, paths, workspace)) return null;
     const through = paths.real === undefined ? '' : paths.real === null ? ' (its real path cannot be resolved)' : ` (really ${paths.real})`;
     return { what: `${paths.written}${through}` };
   }
@@ -165,7 +190,7 @@ export function allowCover(rules: readonly PermissionRule[], call: ToolCall, wor
   if (isFileTool(call.name)) {
     const paths = callPaths(call, workspace, realPathOf);
     if (paths === null) return { uncovered: 'the path is not a string' };
-    const names = (file: string) => own.find((r) => r.pattern !== undefined && matchPathPattern(r.pattern, file, workspace));
+    const names = (file: string) => own.find((r) => r.pattern !== undefined && rulePathMatches(r, file, workspace));
     const rule = names(paths.written);
     const realRule = paths.real === undefined ? rule : paths.real === null ? undefined : names(paths.real);
     if (rule && realRule) return { rules: rule === realRule ? [rule] : [rule, realRule] };

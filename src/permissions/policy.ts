@@ -38,6 +38,7 @@ export function createPermissionPolicy({
 }: PermissionPolicyOptions): SessionPermissionPolicy {
   const current: PermissionRule[] = [...rules];
   return {
+    mode,
     rules: () => current,
     decide(call: ToolCall, tool: { readOnly: boolean }): PermissionDecision {
       return checkPermission({ call, tool, mode, rules: current, workspace, realPathOf: realPathInput, sandbox });

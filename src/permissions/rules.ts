@@ -1,4 +1,5 @@
 import type { PermissionBehavior } from '../../machines/types.js';
+import { CLAUDE_CODE_TOOLS, isClaudeCodeToolName } from './claude-tools.js';
 
 /** Tools whose rules take a path glob, matched against the `path` input (default `.`). */
 export const FILE_TOOLS = ['read_file', 'write_file', 'edit_file', 'list_dir', 'glob', 'grep'] as const;
@@ -21,6 +22,11 @@ export interface PermissionRule extends RuleSpec {
   text: string;
   /** A settings file path, `--allow`, `--deny`... */
   source: string;
+  /**
+   * The folder Claude Code's `/path` patterns are relative to: the one holding the `.claude` folder
+   * of the settings file (the workspace for flags). Only rules with Claude Code's tool names read it.
+   */
+  root?: string;
 }
 
 export class RuleParseError extends Error {
@@ -34,29 +40,44 @@ export class RuleParseError extends Error {
   }
 }
 
+/** `mcp__<server>__*` (Claude Code's "every tool of the server") and `mcp__*` (every MCP tool). */
+const MCP_WILDCARD = /^mcp__(?:([A-Za-z0-9_-]+?)__)?\*$/;
+
 /**
- * Parses `tool` or `tool(pattern)`. Patterns are only accepted where they can match something
- * (bash commands, file paths), so a rule never silently fails to bite.
+ * Parses `tool` or `tool(pattern)`, with xagent's tool names (`bash`, `read_file`) or Claude
+ * Code's (`Bash`, `Read`, `WebFetch`...). Patterns are only accepted where they can match
+ * something (commands, file paths, and Claude Code's own tools, which keep theirs), so a rule
+ * never silently fails to bite.
  * @example parseRule('bash(npm test*)') // { tool: 'bash', pattern: 'npm test*' }
+ * @example parseRule('mcp__github__*') // { tool: 'mcp__github' }
  * @throws RuleParseError
  */
 export function parseRule(text: string): RuleSpec {
   const rule = text.trim();
   if (!rule) throw new RuleParseError(text, 'empty rule');
+  const wildcard = MCP_WILDCARD.exec(rule);
+  if (wildcard) return { tool: wildcard[1] === undefined ? 'mcp__*' : `mcp__${wildcard[1]}` };
   const open = rule.indexOf('(');
   const tool = open < 0 ? rule : rule.slice(0, open).trim();
   if (!TOOL_NAME.test(tool)) {
     throw new RuleParseError(text, `"${tool}" is not a tool name (expected e.g. bash, read_file or edit_file(src/**))`);
   }
-  const lookalike = KNOWN_TOOLS.find((known) => known.toLowerCase() === tool.toLowerCase() && known !== tool);
-  if (lookalike) throw new RuleParseError(text, `unknown tool "${tool}"; tool names are case-sensitive, did you mean "${lookalike}"?`);
+  const named = KNOWN_TOOLS.includes(tool) || isClaudeCodeToolName(tool);
+  const lookalike = [...KNOWN_TOOLS, ...Object.keys(CLAUDE_CODE_TOOLS)].find(
+    (known) => known.toLowerCase() === tool.toLowerCase() && known !== tool,
+  );
+  if (!named && lookalike) {
+    throw new RuleParseError(text, `unknown tool "${tool}"; tool names are case-sensitive, did you mean "${lookalike}"?`);
+  }
   if (open < 0) return { tool };
   if (!rule.endsWith(')')) throw new RuleParseError(text, 'missing ")" at the end');
   const pattern = rule.slice(open + 1, -1).trim();
   if (!pattern) throw new RuleParseError(text, `empty pattern; write "${tool}" to match every call`);
-  if (!KNOWN_TOOLS.includes(tool)) {
+  if (!named) {
     throw new RuleParseError(text, `"${tool}" takes no pattern (patterns work for bash and ${FILE_TOOLS.join(', ')}); write "${tool}"`);
   }
+  // Claude Code: `Bash(*)` is `Bash`.
+  if (isClaudeCodeToolName(tool) && pattern === '*') return { tool };
   return { tool, pattern };
 }
 
@@ -70,9 +91,14 @@ export function describeRule(rule: PermissionRule): string {
   return `${rule.behavior} rule "${rule.text}" from ${rule.source}`;
 }
 
-/** Parses rule texts from one source. @throws RuleParseError */
-export function parseRules(texts: readonly string[], behavior: PermissionBehavior, source: string): PermissionRule[] {
-  return texts.map((text) => ({ ...parseRule(text), behavior, text: text.trim(), source }));
+/** Parses rule texts from one source (`root`: see PermissionRule). @throws RuleParseError */
+export function parseRules(texts: readonly string[], behavior: PermissionBehavior, source: string, root?: string): PermissionRule[] {
+  return texts.map((text) => ({ ...parseRule(text), behavior, text: text.trim(), source, ...(root === undefined ? {} : { root }) }));
+}
+
+/** True when a rule is written with Claude Code's tool name, so its pattern means what Claude Code says. */
+export function isClaudeCodeRule(rule: RuleSpec): boolean {
+  return isClaudeCodeToolName(rule.tool);
 }
 
 /**
@@ -81,7 +107,8 @@ export function parseRules(texts: readonly string[], behavior: PermissionBehavio
  * @example ruleNamesTool('mcp__github', 'mcp__github__create_issue') // true
  */
 export function ruleNamesTool(ruleTool: string, toolName: string): boolean {
-  if (ruleTool === toolName) return true;
+  if (ruleTool === toolName || CLAUDE_CODE_TOOLS[ruleTool]?.includes(toolName)) return true;
+  if (ruleTool === 'mcp__*') return isMcpToolName(toolName);
   return isMcpToolName(ruleTool) && !ruleTool.slice(5).includes('__') && toolName.startsWith(`${ruleTool}__`);
 }
 

@@ -1,19 +1,22 @@
-import { closeSync, constants, fstatSync, mkdirSync, openSync, readFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { writeFileAtomicSync } from '../files/write-file-atomic-sync.js';
 import { xagentHome } from '../sessions/layout.js';
-import path from 'node:path';
-import type { PermissionBehavior } from '../../machines/types.js';
-import { BUILTIN_TOOL_NAMES, unknownToolProblem } from './known-tools.js';
-import { parseSandboxLayer, SandboxSettingsError, type SandboxLayer } from '../sandbox/sandbox-settings.js';
+import { BUILTIN_TOOL_NAMES, lackingTool, unknownToolProblem } from './known-tools.js';
+import type { SandboxLayer } from '../sandbox/sandbox-settings.js';
 import { parseRules, RuleParseError, type PermissionRule } from './rules.js';
-import { HookConfigError, parseHookSettings } from '../hooks/config.js';
 import type { ResolvedHook } from '../hooks/types.js';
-import { PERMISSION_MODES, type PermissionMode } from './types.js';
+import type { PermissionMode } from './types.js';
+import { SettingsError } from './settings-error.js';
+import { isObject, readSettingsFile } from './settings-read.js';
+import { validateSettings, type SettingsFileSource } from './settings-validate.js';
 
 /**
  * Permission settings: `$XAGENT_HOME/settings.json` (the user's), `<workspace>/.xagent/settings.json`
  * (the project's, in git), `<workspace>/.xagent/settings.local.json` (the person's, out of git), and
- * `--allow` / `--deny`. All rules apply together; which one decides is a
+ * `--allow` / `--deny`. Claude Code's files of each scope are read just below xagent's own:
+ * `.claude/settings.local.json`, `.claude/settings.json`, `~/.claude/settings.json`. All rules apply together; which one decides is a
  * matter of behaviour (deny, ask, allow), never of which file it came from.
  *
  * ```json
@@ -21,19 +24,7 @@ import { PERMISSION_MODES, type PermissionMode } from './types.js';
  * ```
  */
 
-/** A settings file (or flag) that cannot be used; the CLI exits 2 with this message. */
-export class SettingsError extends Error {
-  override readonly name = 'SettingsError';
-  readonly code = 'SETTINGS_INVALID';
-  constructor(
-    /** The file path, or the flag (`--allow`). */
-    readonly source: string,
-    readonly problem: string,
-    options?: { cause?: unknown },
-  ) {
-    super(`${source}: ${problem}`, options);
-  }
-}
+export { SettingsError } from './settings-error.js';
 
 export interface LoadedSettings {
   /** Rules from every source: flags first, then the project's, then the user's. */
@@ -53,6 +44,8 @@ export interface LoadedSettings {
   mcpServers: Array<{ source: string; value: unknown }>;
   /** The hooks of every file (all of them run; see src/hooks/). */
   hooks: ResolvedHook[];
+  /** What was kept but does nothing, or skipped, one line each naming the file: shown once at start. */
+  warnings: string[];
 }
 
 export interface LoadSettingsOptions {
@@ -65,9 +58,9 @@ export interface LoadSettingsOptions {
   knownTools?: readonly string[];
   /** false: read no settings file, only `allow` and `deny` (the library's `readSettings: false`). */
   readFiles?: boolean;
+  /** Claude Code's user folder; defaults to `$HOME/.claude`. */
+  claudeHome?: string;
 }
-
-const BEHAVIORS: readonly PermissionBehavior[] = ['allow', 'deny', 'ask'];
 
 export function userSettingsPath(home: string = xagentHome()): string {
   return path.join(home, 'settings.json');
@@ -87,6 +80,11 @@ export function mcpJsonPath(workspace: string): string {
   return path.join(workspace, '.mcp.json');
 }
 
+/** Claude Code's user folder, `~/.claude`. */
+export function defaultClaudeHome(env: NodeJS.ProcessEnv = process.env): string {
+  return path.join(env.HOME || os.homedir(), '.claude');
+}
+
 /**
  * Loads every permission rule and the configured mode.
  * @example const { rules, mode } = loadSettings({ workspace: process.cwd(), allow: ['bash(npm test*)'] });
@@ -94,11 +92,36 @@ export function mcpJsonPath(workspace: string): string {
  */
 export function loadSettings(options: LoadSettingsOptions): LoadedSettings {
   const loaded = loadSettingsFiles(options);
+  const known = options.knownTools ?? BUILTIN_TOOL_NAMES;
+  const lacking = new Map<string, Set<string>>();
   for (const rule of loaded.rules) {
-    const problem = unknownToolProblem(rule, options.knownTools ?? BUILTIN_TOOL_NAMES);
+    const problem = unknownToolProblem(rule, known);
     if (problem) throw new SettingsError(rule.source, problem);
+    const tool = lackingTool(rule, known);
+    if (tool) lacking.set(rule.source, (lacking.get(rule.source) ?? new Set()).add(tool));
+  }
+  // One line per file, whatever the number of rules: they are kept (matching nothing), not refused.
+  for (const [source, tools] of lacking) {
+    loaded.warnings.push(`${source}: rules for ${[...tools].join(', ')} kept, but xagent has no such tool, so they match nothing`);
   }
   return loaded;
+}
+
+/** The settings files, highest precedence first: each scope's xagent file, then Claude Code's. */
+function settingsSources(workspace: string, home: string, claudeHome: string): SettingsFileSource[] {
+  const userFile = path.resolve(userSettingsPath(home));
+  const claudeUserFile = path.resolve(claudeHome, 'settings.json');
+  const userRoot = path.dirname(path.resolve(claudeHome));
+  const sources: SettingsFileSource[] = [
+    { file: path.resolve(localSettingsPath(workspace)), project: true, claude: false, root: workspace },
+    { file: path.resolve(workspace, '.claude', 'settings.local.json'), project: true, claude: true, root: workspace },
+    { file: path.resolve(projectSettingsPath(workspace)), project: true, claude: false, root: workspace },
+    { file: path.resolve(workspace, '.claude', 'settings.json'), project: true, claude: true, root: workspace },
+    { file: userFile, project: false, claude: false, root: userRoot },
+    { file: claudeUserFile, project: false, claude: true, root: userRoot },
+  ];
+  // When the workspace is the home directory a project file is the user's; read it once, as the user's.
+  return sources.filter((s) => !s.project || (s.file !== userFile && s.file !== claudeUserFile));
 }
 
 function loadSettingsFiles({
@@ -107,153 +130,61 @@ function loadSettingsFiles({
   allow = [],
   deny = [],
   readFiles = true,
+  claudeHome = defaultClaudeHome(),
 }: LoadSettingsOptions): LoadedSettings {
-  const rules: PermissionRule[] = [...flagRules(allow, 'allow'), ...flagRules(deny, 'deny')];
+  const rules: PermissionRule[] = [...flagRules(allow, 'allow', workspace), ...flagRules(deny, 'deny', workspace)];
   const files: string[] = [];
   const sandbox: SandboxLayer[] = [];
   const mcpServers: LoadedSettings['mcpServers'] = [];
   const hooks: ResolvedHook[] = [];
+  const warnings: string[] = [];
   let mode: PermissionMode | undefined;
   let modeSource: string | undefined;
-  const userFile = path.resolve(userSettingsPath(home));
-  const projectFile = path.resolve(projectSettingsPath(workspace));
-  const localFile = path.resolve(localSettingsPath(workspace));
-  // Highest precedence first (the first mode found wins): local, project, user.
-  // When the workspace is the home directory the project file is the user's; read it once, as the user's.
-  const sources = [
-    { file: localFile, project: true },
-    ...(projectFile === userFile ? [] : [{ file: projectFile, project: true }]),
-    { file: userFile, project: false },
-  ];
-  for (const { file, project } of readFiles ? sources : []) {
+  let mcpJsonRead = false;
+  for (const source of readFiles ? settingsSources(path.resolve(workspace), home, claudeHome) : []) {
     // .mcp.json ranks below the project's settings files and above the user's.
-    if (!project) mcpServers.push(...readMcpJson(path.resolve(mcpJsonPath(workspace))));
-    const data = readSettingsFile(file);
-    if (data === undefined) continue;
-    files.push(file);
-    const settings = validateSettings(data, file, project);
-    if ((data as Record<string, unknown>).mcpServers !== undefined) {
-      mcpServers.push({ source: file, value: (data as Record<string, unknown>).mcpServers });
+    if (!source.project && !mcpJsonRead) {
+      mcpJsonRead = true;
+      mcpServers.push(...readMcpJson(path.resolve(mcpJsonPath(workspace)), warnings));
     }
+    const data = readSettingsFile(source.file);
+    if (data === undefined) continue;
+    files.push(source.file);
+    const settings = validateSettings(data, source);
+    warnings.push(...settings.warnings.map((warning) => `${source.file}: ${warning}`));
+    if (settings.mcpServers !== undefined) mcpServers.push({ source: source.file, value: settings.mcpServers });
     rules.push(...settings.rules);
     if (settings.sandbox) sandbox.push(settings.sandbox);
     hooks.push(...settings.hooks);
     if (settings.mode && !mode) {
       mode = settings.mode;
-      modeSource = file;
+      modeSource = source.file;
     }
   }
-  return { rules, mode, modeSource, files, sandbox, mcpServers, hooks };
+  return { rules, mode, modeSource, files, sandbox, mcpServers, hooks, warnings };
 }
 
 /** `.mcp.json`'s `mcpServers`, if the file exists; its other keys are not ours. */
-function readMcpJson(file: string): LoadedSettings['mcpServers'] {
+function readMcpJson(file: string, warnings: string[]): LoadedSettings['mcpServers'] {
   const data = readSettingsFile(file);
   if (data === undefined) return [];
   if (!isObject(data)) throw new SettingsError(file, 'expected a JSON object such as {"mcpServers": {...}}');
-  return data.mcpServers === undefined ? [] : [{ source: file, value: data.mcpServers }];
+  if (data.mcpServers === undefined) {
+    warnings.push(`${file}: no "mcpServers" key, so no server is started (expected {"mcpServers": {"<name>": {...}}})`);
+    return [];
+  }
+  return [{ source: file, value: data.mcpServers }];
 }
 
-function flagRules(texts: readonly string[], behavior: 'allow' | 'deny'): PermissionRule[] {
+function flagRules(texts: readonly string[], behavior: 'allow' | 'deny', workspace: string): PermissionRule[] {
   return texts.flatMap((text) => {
     try {
-      return parseRules([text], behavior, `--${behavior}`);
+      return parseRules([text], behavior, `--${behavior}`, path.resolve(workspace));
     } catch (error) {
       if (error instanceof RuleParseError) throw new SettingsError(`--${behavior}`, error.message);
       throw error;
     }
   });
-}
-
-/** The parsed JSON of a settings file, or undefined when there is none. */
-function readSettingsFile(file: string): unknown {
-  let text: string;
-  try {
-    text = readRegularFileSync(file);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    if (error instanceof SettingsError) throw error;
-    throw new SettingsError(file, `cannot read: ${(error as Error).message}`, { cause: error });
-  }
-  try {
-    return JSON.parse(text) as unknown;
-  } catch (error) {
-    throw new SettingsError(file, `not valid JSON: ${(error as Error).message}`, { cause: error });
-  }
-}
-
-/** A FIFO or a device (a link to /dev/zero) would block start-up or never end: only regular files are read. */
-function readRegularFileSync(file: string): string {
-  const fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
-  try {
-    if (!fstatSync(fd).isFile())
-      throw new SettingsError(file, 'not a regular file (a pipe, device or socket); settings must be a JSON file');
-    return readFileSync(fd, 'utf8');
-  } finally {
-    closeSync(fd);
-  }
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-/** Checks the shape (`permissions`, `permissionMode`, `sandbox`, `hooks`); other keys belong to others and are kept. */
-function validateSettings(
-  data: unknown,
-  file: string,
-  project: boolean,
-): { rules: PermissionRule[]; mode?: PermissionMode; sandbox?: SandboxLayer; hooks: ResolvedHook[] } {
-  if (!isObject(data)) throw new SettingsError(file, 'expected a JSON object at the top level');
-  const rules: PermissionRule[] = [];
-  const permissions = data.permissions;
-  if (permissions !== undefined) {
-    if (!isObject(permissions)) throw new SettingsError(file, '"permissions" must be an object with "allow", "deny" and "ask" lists');
-    for (const key of Object.keys(permissions)) {
-      if (!(BEHAVIORS as readonly string[]).includes(key)) {
-        throw new SettingsError(file, `unknown key "permissions.${key}" (expected allow, deny, ask)`);
-      }
-    }
-    for (const behavior of BEHAVIORS) {
-      const list = permissions[behavior];
-      if (list === undefined) continue;
-      if (!Array.isArray(list)) throw new SettingsError(file, `"permissions.${behavior}" must be a list of rule strings`);
-      list.forEach((text: unknown, index) => {
-        const where = `permissions.${behavior}[${index}]`;
-        if (typeof text !== 'string') throw new SettingsError(file, `${where} must be a string, got ${JSON.stringify(text)}`);
-        try {
-          rules.push(...parseRules([text], behavior, file));
-        } catch (error) {
-          if (error instanceof RuleParseError) throw new SettingsError(file, `${where}: ${error.message}`);
-          throw error;
-        }
-      });
-    }
-  }
-  let sandbox: SandboxLayer | undefined;
-  try {
-    if (data.sandbox !== undefined) sandbox = parseSandboxLayer(data.sandbox, file, !project);
-  } catch (error) {
-    if (error instanceof SandboxSettingsError) throw new SettingsError(file, error.message);
-    throw error;
-  }
-  let hooks: ResolvedHook[] = [];
-  try {
-    if (data.hooks !== undefined) hooks = parseHookSettings(data.hooks, file);
-  } catch (error) {
-    if (error instanceof HookConfigError) throw new SettingsError(file, error.message);
-    throw error;
-  }
-  const mode = data.permissionMode;
-  if (mode === undefined) return { rules, sandbox, hooks };
-  if (typeof mode !== 'string' || !(PERMISSION_MODES as readonly string[]).includes(mode)) {
-    throw new SettingsError(file, `"permissionMode" must be one of ${PERMISSION_MODES.join(', ')}, got ${JSON.stringify(mode)}`);
-  }
-  // A cloned repository must not be able to switch off every prompt for whoever runs xagent in it.
-  if (project && mode === 'bypassPermissions') {
-    throw new SettingsError(file, '"permissionMode": "bypassPermissions" is only accepted from the user settings or --permission-mode');
-  }
-  return { rules, mode: mode as PermissionMode, sandbox, hooks };
 }
 
 /**
@@ -275,7 +206,7 @@ export function addAllowRule(workspace: string, rule: string | readonly string[]
     }
   }
   const data = readSettingsFile(file) ?? {};
-  validateSettings(data, file, true);
+  validateSettings(data, { file, project: true, claude: false, root: workspace });
   const settings = data as Record<string, unknown>;
   const permissions = (settings.permissions ?? {}) as Record<string, unknown>;
   const allow = [...((permissions.allow ?? []) as string[])];

@@ -8,6 +8,8 @@ export type PermissionMode = (typeof PERMISSION_MODES)[number];
  * defaults); `ask` is called only when `decide` said `ask`, and may prompt a person.
  */
 export interface PermissionPolicy {
+  /** The mode in force (hooks are told it as `permission_mode`). */
+  readonly mode?: PermissionMode;
   decide(call: ToolCall, tool: { readOnly: boolean }): PermissionDecision;
   ask(call: ToolCall, pending: PermissionDecision, signal: AbortSignal): Promise<PermissionDecision>;
 }

@@ -14,10 +14,13 @@ export const createApiModel: ModelFactory = ({ modelId, env, maxThinkingTokens }
         'or try the offline demo with --model-script (see npm start).',
     );
   }
+  // Read now: the CLI then takes the key out of the environment its children inherit (agent-credentials.ts).
+  const apiKey = env.ANTHROPIC_API_KEY;
+  const baseURL = env.ANTHROPIC_BASE_URL || undefined;
   const client: Promise<ModelClient> = import('../model/anthropic.js').then(({ createAnthropicClient }) =>
     createAnthropicClient({
-      apiKey: env.ANTHROPIC_API_KEY ?? '',
-      baseURL: env.ANTHROPIC_BASE_URL || undefined,
+      apiKey,
+      baseURL,
       model: modelId,
       ...(maxThinkingTokens ? { maxThinkingTokens } : {}),
       // The SDK's own switch, but opt-in here: its spans cost CPU every round and nothing records them unless a tracer is set up.

@@ -23,6 +23,29 @@ export function parseChoice<T extends string>(text: string, choices: readonly T[
   throw new UsageError(`${flag} "${text}" must be one of: ${choices.join(', ')}`);
 }
 
+/**
+ * Claude Code's `--allowedTools "Bash(git log:*),Read" Edit`: rules separated by commas or spaces,
+ * except inside parentheses (`Bash(npm run test:*)` keeps its space).
+ * @example splitToolList(['Bash(git log:*),Read', 'Edit']) // ['Bash(git log:*)', 'Read', 'Edit']
+ */
+export function splitToolList(values: readonly string[] | undefined): string[] {
+  const rules: string[] = [];
+  for (const value of values ?? []) {
+    let depth = 0;
+    let current = '';
+    for (const c of value) {
+      if (c === '(') depth++;
+      else if (c === ')') depth = Math.max(0, depth - 1);
+      if (depth === 0 && (c === ',' || /\s/.test(c))) {
+        if (current.trim()) rules.push(current.trim());
+        current = '';
+      } else current += c;
+    }
+    if (current.trim()) rules.push(current.trim());
+  }
+  return rules;
+}
+
 export function parseInspectPort(value: string | boolean | undefined): number {
   if (value === undefined || value === true || value === false) return 0;
   if (!/^\d+$/.test(value) || Number(value) > 65_535) {

@@ -2,7 +2,8 @@ import type { AgentEvent, QueryResult } from '../engine/events.js';
 import { query } from '../engine/query.js';
 import { loadTaskContext } from '../context/task-context.js';
 import type { PermissionPolicy } from '../permissions/types.js';
-import { sessionDir } from '../sessions/layout.js';
+import { sessionDir, transcriptPath } from '../sessions/layout.js';
+import { runEventHooks } from '../hooks/run-event-hooks.js';
 import { visible } from '../permissions/request-view.js';
 import { partialAnswer, recordInterruption, resumedLine } from '../sessions/interruption.js';
 import { openSessionForRun, type RunSession } from '../sessions/open-for-run.js';
@@ -55,7 +56,7 @@ export async function prepareRun(
   },
 ): Promise<PreparedRun> {
   const session = openSessionForRun({ home: config.home, workspace: config.workspace, modelId: config.modelId, ...config.session });
-  for (const warning of session.warnings) io.stderr.write(`xagent: warning: ${warning}\n`);
+  for (const warning of [...config.warnings, ...session.warnings]) io.stderr.write(`xagent: warning: ${warning}\n`);
   if (!session.isNew) io.stderr.write(`${visible(resumedLine(session.sessionId, session.messages))}\n`);
   let inspector: RunInspector | null = null;
   try {
@@ -93,7 +94,10 @@ export async function prepareRun(
     const hooks = sessionStartRan ? config.hooks.filter((hook) => hook.event !== 'SessionStart') : config.hooks;
     sessionStartRan = true;
     // Started first, so git runs while meta.json is written and the model client loads; query() awaits it.
-    const taskContext = config.systemPrompt === undefined ? loadTaskContext({ workspace: config.workspace, home: config.home }) : undefined;
+    const built = config.systemPrompt === undefined ? loadTaskContext({ workspace: config.workspace, home: config.home }) : undefined;
+    // --append-system-prompt goes after the built prompt (or after --system-prompt), as in Claude Code.
+    const append = config.appendSystemPrompt ? `\n\n${config.appendSystemPrompt}` : '';
+    const taskContext = built && append ? built.then((context) => ({ ...context, system: `${context.system}${append}` })) : built;
     await session.startTask(prompt);
     const partial = partialAnswer();
     const inspect = inspector?.observerFor(prompt);
@@ -105,7 +109,7 @@ export async function prepareRun(
       ...config.limits,
       contextWindow: config.contextWindow,
       home: config.home,
-      ...(config.systemPrompt !== undefined ? { system: config.systemPrompt } : {}),
+      ...(config.systemPrompt !== undefined ? { system: `${config.systemPrompt}${append}` } : {}),
       ...(taskContext ? { taskContext } : {}),
       signal,
       sessionId: session.sessionId,
@@ -141,6 +145,7 @@ export async function prepareRun(
     tools: () => tools ?? config.tools,
     runTask,
     async close() {
+      await runSessionEndHooks(config, session, io.stderr);
       session.release();
       await Promise.all([inspector?.server.close(), ownsMcp ? mcp?.then((manager) => manager?.close()) : undefined]);
     },
@@ -171,4 +176,34 @@ function startMcp(config: RunConfig, stderr: NodeJS.WritableStream): Promise<Mcp
       return null;
     },
   );
+}
+
+/**
+ * Claude Code's SessionEnd hooks, where the run ends (`reason: "other"`, as Claude Code says
+ * for an end that is neither /clear nor a logout): they cannot block; a failure is one line on stderr.
+ */
+async function runSessionEndHooks(
+  config: RunConfig,
+  session: { sessionId: string; dir: string },
+  stderr: NodeJS.WritableStream,
+): Promise<void> {
+  if (!config.hooks.some((hook) => hook.event === 'SessionEnd')) return;
+  await runEventHooks({
+    hooks: config.hooks,
+    event: 'SessionEnd',
+    fields: { reason: 'other' },
+    session: {
+      sessionId: session.sessionId,
+      transcriptPath: transcriptPath(session.dir),
+      cwd: config.workspace,
+      permissionMode: config.permissionMode,
+    },
+    signal: new AbortController().signal,
+    ...(config.sandbox && config.sandboxSettings.hooks ? { sandbox: config.sandbox } : {}),
+    report: (report) => {
+      if (report.outcome === 'error' || report.outcome === 'timeout') {
+        stderr.write(`xagent: hook SessionEnd ${report.command}: ${report.outcome}${report.message ? `: ${report.message}` : ''}\n`);
+      }
+    },
+  });
 }

@@ -1,7 +1,11 @@
 import path from 'node:path';
 import type { ModelClient } from '../model/types.js';
 import { createScriptedClient, loadModelScript, ModelScriptError } from '../model/scripted.js';
-import { loadSettings, SettingsError, type PermissionRule } from '../permissions/index.js';
+import { loadSettings, SettingsError, userSettingsPath, type PermissionRule } from '../permissions/index.js';
+import { defaultClaudeHome } from '../permissions/settings.js';
+import { gateSettings } from '../trust/gate.js';
+import { trustedKeys } from '../trust/trust-store.js';
+import { trustSavedRules, type UntrustedProject } from './trust-gate.js';
 import { xagentHome } from '../sessions/layout.js';
 import { createPermissionPolicy, type PermissionPrompt, type SessionPermissionPolicy } from '../permissions/index.js';
 import type { PermissionMode } from '../permissions/types.js';
@@ -14,7 +18,8 @@ import { resolveWorkspace } from './workspace-dir.js';
 import type { TaskLimits } from '../engine/limits.js';
 import { parseContextOptions } from './context-options.js';
 import { parseDuration } from './parse-options.js';
-import { resolveMcpServers, type McpServerConfig } from '../mcp/config.js';
+import type { McpServerConfig } from '../mcp/config.js';
+import { resolveMcpLayers } from './mcp-layers.js';
 import type { ResolvedHook } from '../hooks/index.js';
 
 export const OUTPUT_FORMATS = ['text', 'json', 'stream-json'] as const;
@@ -53,11 +58,17 @@ export interface RunConfig {
   sandboxSettings: SandboxSettings;
   /** Replaces the built system prompt (the library's `systemPrompt`); undefined builds it as usual. */
   systemPrompt?: string;
+  /** Added at the end of the system prompt (--append-system-prompt). */
+  appendSystemPrompt?: string;
   /** MCP servers from .mcp.json and the settings files (src/mcp/); prepareRun starts them. */
   mcpServers?: McpServerConfig[];
   mcpTimeouts?: McpTimeouts;
   /** The hooks of every settings file. */
   hooks: ResolvedHook[];
+  /** Project-file items left out until the person trusts them (src/trust/); settleTrust asks or refuses. */
+  untrusted?: UntrustedProject;
+  /** What the settings files hold that xagent keeps without effect or skips (one line each, naming the file). */
+  warnings: string[];
 }
 
 /** How long an MCP server may take to start (MCP_TIMEOUT) and to answer one call (MCP_TOOL_TIMEOUT), in ms. */
@@ -97,6 +108,8 @@ export function buildRunConfig(spec: RunSpec, env: NodeJS.ProcessEnv, createApiM
   const toolNames = uniqueToolNames(extraTools);
   let settings;
   let mcpServers: McpServerConfig[];
+  let untrusted: UntrustedProject | undefined;
+  const mcpWarnings: string[] = [];
   try {
     settings = loadSettings({
       workspace,
@@ -105,9 +118,29 @@ export function buildRunConfig(spec: RunSpec, env: NodeJS.ProcessEnv, createApiM
       deny: spec.deny ?? [],
       knownTools: toolNames,
       readFiles: spec.readSettings !== false,
+      claudeHome: defaultClaudeHome(env),
     });
     const given = spec.mcpServers === undefined ? [] : [{ source: 'the mcpServers option', value: spec.mcpServers }];
-    mcpServers = resolveMcpServers([...given, ...settings.mcpServers], env);
+    const warn = (warning: string) => mcpWarnings.push(warning);
+    const where = { workspace, userSettingsFile: userSettingsPath(home) };
+    mcpServers = resolveMcpLayers([...given, ...settings.mcpServers], env, where, warn);
+    // The trust gate filters what the loader returned by source; the full lists wait in `untrusted`.
+    if (spec.trustProject === false) {
+      const gated = gateSettings(settings, { ...where, trusted: trustedKeys(home, workspace) });
+      if (gated.pending.length > 0) {
+        untrusted = {
+          items: gated.pending,
+          withThem: {
+            rules: settings.rules,
+            hooks: [...(spec.hooks ?? []), ...settings.hooks],
+            mcpServers,
+            permissionMode: spec.permissionMode ?? settings.mode ?? 'default',
+          },
+        };
+        settings = { ...settings, rules: gated.rules, hooks: gated.hooks, mode: gated.mode };
+        mcpServers = resolveMcpLayers([...given, ...gated.mcpServers], env, where);
+      }
+    }
   } catch (error) {
     if (error instanceof SettingsError) throw new UsageError(error.message);
     throw error;
@@ -149,19 +182,30 @@ export function buildRunConfig(spec: RunSpec, env: NodeJS.ProcessEnv, createApiM
     ...(sandboxed.sandbox ? { sandbox: sandboxed.sandbox } : {}),
     sandboxSettings: sandboxed.settings,
     ...(spec.systemPrompt !== undefined ? { systemPrompt: spec.systemPrompt } : {}),
+    ...(spec.appendSystemPrompt ? { appendSystemPrompt: spec.appendSystemPrompt } : {}),
     mcpServers,
     mcpTimeouts: resolveMcpTimeouts(env),
     hooks: [...(spec.hooks ?? []), ...settings.hooks],
+    ...(untrusted ? { untrusted } : {}),
+    warnings: [...settings.warnings, ...mcpWarnings],
   };
 }
 
 /** The permission policy of a run: its rules and mode, and a prompt only where a person can answer. */
 export function policyFor(config: RunConfig, prompt?: PermissionPrompt): SessionPermissionPolicy {
+  // A rule the person saved with "always" is theirs: the trust gate must not ask about it next run.
+  const remembering: PermissionPrompt | undefined =
+    prompt &&
+    (async (request) => {
+      const outcome = await prompt(request);
+      if (outcome.savedRules.length > 0) trustSavedRules(config, outcome.savedRules);
+      return outcome;
+    });
   return createPermissionPolicy({
     mode: config.permissionMode,
     rules: config.rules,
     workspace: config.workspace,
-    prompt,
+    prompt: remembering,
     sandbox: config.sandbox !== undefined,
   });
 }

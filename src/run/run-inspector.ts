@@ -1,10 +1,12 @@
+import { withheldCredentials } from './agent-credentials.js';
 import type { AgentEvent } from '../engine/events.js';
 import type { InspectorServer } from '../inspector/server.js';
 import type { RunConfig } from './run-config.js';
 import { UsageError } from './usage-error.js';
 
 /** Values that must never reach the page even if a tool prints them. */
-export const secretsFrom = (env: NodeJS.ProcessEnv) => [env.ANTHROPIC_API_KEY, env.ANTHROPIC_AUTH_TOKEN];
+/** The secrets the inspector removes by value: the agent's credentials, also once withheld from the environment. */
+export const secretsFrom = (env: NodeJS.ProcessEnv) => [env.ANTHROPIC_API_KEY, env.ANTHROPIC_AUTH_TOKEN, ...withheldCredentials()];
 
 export interface RunInspector {
   /** query()'s `observe` for one task: feeds the page. */

@@ -49,11 +49,17 @@ export interface RunSpec {
   /** false: ignore the settings files; rules come from `allow` and `deny` only. Default true. */
   readSettings?: boolean;
   systemPrompt?: string;
+  appendSystemPrompt?: string;
   /** MCP servers given in code (the library's `mcpServers`), in .mcp.json's shape; they win over the files' servers of the same name. */
   mcpServers?: unknown;
   /** Hooks given in code (the library's `hooks`, function hooks too), run with those of the settings files. */
   hooks?: readonly ResolvedHook[];
   names?: SettingNames;
+  /**
+   * The trust gate (src/trust/): undefined leaves it off (the library: the program decides what it
+   * reads); false keeps untrusted project items out until settleTrust; true trusts them (--trust).
+   */
+  trustProject?: boolean;
 }
 
 /**

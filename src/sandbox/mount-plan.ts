@@ -1,4 +1,4 @@
-import { lstatSync, realpathSync, statSync } from 'node:fs';
+import { lstatSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -16,13 +16,38 @@ export const DEFAULT_HIDDEN = [
   '/var/run/docker.sock',
 ];
 
-/** What stays read-only inside the writable workspace: what xagent, git and MCP clients would later run or obey. */
+/** What stays read-only inside the writable workspace: what xagent, Claude Code and MCP clients would later run or obey. */
 export const PROTECTED_IN_WORKSPACE = [
   { relative: '.xagent', kind: 'dir' },
-  { relative: '.mcp.json', kind: 'file' },
-  { relative: '.git/hooks', kind: 'dir' },
-  { relative: '.git/config', kind: 'file' },
+  { relative: '.claude', kind: 'dir' },
+  { relative: '.mcp.json', kind: 'file', content: '{}\n' },
 ] as const;
+
+/**
+ * What stays read-only inside a git folder of the workspace: what names code git runs (config:
+ * core.fsmonitor, filters; hooks) and where that config is read from (commondir). A placeholder
+ * commondir says `.`, which is what no commondir means, so git works the same with it.
+ */
+export const PROTECTED_IN_GIT_DIR = [
+  { relative: 'hooks', kind: 'dir' },
+  { relative: 'config', kind: 'file', content: '' },
+  { relative: 'commondir', kind: 'file', content: '.\n' },
+] as const;
+
+/**
+ * A protected path that is a symbolic link: no mount can pin a link (a mount lands on its target),
+ * so a command could delete it and put a folder of its own there. The sandbox does not run then.
+ */
+export class ProtectedLinkError extends Error {
+  override readonly name = 'ProtectedLinkError';
+  readonly code = 'SANDBOX_PROTECTED_LINK';
+  constructor(readonly path: string) {
+    super(
+      `${path} is a symbolic link: the sandbox cannot keep it read-only (a command could replace the link), so it does not run. ` +
+        'Replace the link with what it points to, or run without --sandbox.',
+    );
+  }
+}
 
 /** One bwrap mount, in the order they must be applied. */
 export type Mount =
@@ -31,10 +56,15 @@ export type Mount =
   | { type: 'hide-dir'; path: string }
   | { type: 'hide-file'; path: string };
 
-/** A protected path that does not exist yet: it is created empty for the call so a read-only mount can cover it. */
+/**
+ * A protected path that does not exist yet: it is created for the call so a read-only mount can
+ * cover it. A file gets `content` that reads as if it were absent (`{}` for .mcp.json), so one a
+ * crash leaves behind breaks nothing.
+ */
 export interface Placeholder {
   path: string;
   kind: 'dir' | 'file';
+  content?: string;
 }
 
 export interface MountPlan {
@@ -54,6 +84,40 @@ export function homeOf(env: NodeJS.ProcessEnv): string {
 }
 
 const inside = (child: string, parent: string) => child === parent || child.startsWith(parent.endsWith('/') ? parent : `${parent}/`);
+
+/** What is at a protected path: a symlink is refused (see ProtectedLinkError). */
+function entry(target: string, workspace: string): 'missing' | 'file' | 'dir' {
+  let stats;
+  try {
+    stats = lstatSync(target);
+  } catch {
+    return 'missing';
+  }
+  if (stats.isSymbolicLink()) throw new ProtectedLinkError(path.relative(workspace, target) || target);
+  return stats.isDirectory() ? 'dir' : 'file';
+}
+
+/** hooks, config and commondir of a git folder inside the workspace. */
+function protectGitDir(
+  gitDir: string,
+  protect: (target: string, kind: Placeholder['kind'], content?: string) => void,
+  workspace: string,
+): void {
+  if (entry(gitDir, workspace) !== 'dir') return;
+  for (const item of PROTECTED_IN_GIT_DIR)
+    protect(path.join(gitDir, item.relative), item.kind, 'content' in item ? item.content : undefined);
+}
+
+/** The folder a `.git` file names (`gitdir: <path>`), resolved; null when it names none. */
+function gitDirOfFile(file: string): string | null {
+  try {
+    const match = /^gitdir: (.+)$/m.exec(readFileSync(file, 'utf8').slice(0, 4096));
+    if (!match) return null;
+    return realpathSync(path.resolve(path.dirname(file), match[1].trim()));
+  } catch {
+    return null;
+  }
+}
 
 function existing(file: string): { real: string; dir: boolean } | undefined {
   try {
@@ -86,34 +150,34 @@ export function planMounts({ workspace, hidden }: { workspace: string; hidden: r
   const protectedMounts: Mount[] = [];
   const placeholders: Placeholder[] = [];
   const rebound = new Set<string>();
-  const gitDir = existing(path.join(workspace, '.git'));
-  for (const { relative, kind } of PROTECTED_IN_WORKSPACE) {
-    const target = path.join(workspace, relative);
-    if (relative.startsWith('.git/')) {
-      // A .git file (worktree, submodule) keeps hooks and config elsewhere; with no .git at all,
-      // hooks get a placeholder so a later `git init` outside cannot pick up planted ones.
-      if (gitDir && !gitDir.dir) continue;
-      if (!gitDir && relative !== '.git/hooks') continue;
-    }
-    const found = existing(target);
-    if (found && !inside(found.real, workspace)) continue; // a link to outside: read-only already
-    const real = found?.real ?? target;
+  /** Read-only from now on: a placeholder where it is missing; every folder between it and the workspace pinned. */
+  const protect = (target: string, kind: Placeholder['kind'], content?: string) => {
+    const found = entry(target, workspace);
     // Hidden already (the workspace is the home, and .xagent the xagent home): binding it again would show it.
-    if (after.some((mount) => inside(real, mount.path))) continue;
-    if (!found) {
-      const missingParents: Placeholder[] = [];
-      for (let dir = path.dirname(real); dir !== workspace && inside(dir, workspace); dir = path.dirname(dir)) {
-        if (!existing(dir) && !placeholders.some((p) => p.path === dir)) missingParents.unshift({ path: dir, kind: 'dir' });
-      }
-      placeholders.push(...missingParents, { path: real, kind });
-    }
+    if (after.some((mount) => inside(target, mount.path))) return;
+    if (found === 'missing') placeholders.push({ path: target, kind, ...(content !== undefined ? { content } : {}) });
     // Each folder between the workspace and a protected path becomes a mount point of its own, so
     // it cannot be renamed away (`mv .git x && mkdir -p .git/hooks`); it stays writable.
-    for (let dir = path.dirname(real); dir !== workspace && inside(dir, workspace); dir = path.dirname(dir)) {
+    for (let dir = path.dirname(target); dir !== workspace && inside(dir, workspace); dir = path.dirname(dir)) {
       if (!rebound.has(dir)) protectedMounts.unshift({ type: 'bind', path: dir });
       rebound.add(dir);
     }
-    protectedMounts.push({ type: 'ro-bind', path: real });
+    protectedMounts.push({ type: 'ro-bind', path: target });
+  };
+  for (const item of PROTECTED_IN_WORKSPACE)
+    protect(path.join(workspace, item.relative), item.kind, 'content' in item ? item.content : undefined);
+
+  const dotGit = path.join(workspace, '.git');
+  const gitEntry = entry(dotGit, workspace);
+  if (gitEntry === 'missing' || gitEntry === 'file') {
+    // No repository: .git is an empty read-only folder, so none can be made (git init needs one
+    // outside the sandbox). A .git file (worktree, submodule) is pinned as it is: replacing it with
+    // a folder of planted config would be the same attack.
+    protect(dotGit, gitEntry === 'file' ? 'file' : 'dir');
+    const linked = gitEntry === 'file' ? gitDirOfFile(dotGit) : null;
+    if (linked && inside(linked, workspace) && linked !== workspace) protectGitDir(linked, protect, workspace);
+  } else {
+    protectGitDir(dotGit, protect, workspace);
   }
   return { mounts: [...before, { type: 'bind', path: workspace }, ...after, ...protectedMounts], placeholders };
 }

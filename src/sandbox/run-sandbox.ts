@@ -1,5 +1,6 @@
 import { assertSandboxStarts } from './sandbox-check.js';
-import { createSandbox, type Sandbox } from './sandbox.js';
+import { sweepPlaceholders } from './placeholders.js';
+import { createSandbox, placeholderJournal, type Sandbox } from './sandbox.js';
 import { resolveSandboxSettings, type SandboxLayer, type SandboxSettings } from './sandbox-settings.js';
 
 /**
@@ -15,6 +16,8 @@ export function sandboxForRun(input: {
   xagentHome: string;
   env: NodeJS.ProcessEnv;
 }): { settings: SandboxSettings; sandbox?: Sandbox } {
+  // What a run killed with -9 left in a workspace goes first, sandbox or not: it is only clutter.
+  sweepPlaceholders(placeholderJournal(input.xagentHome));
   const settings = resolveSandboxSettings(input.layers, input.flag);
   if (!settings.enabled) return { settings };
   const sandbox = createSandbox({ settings, workspace: input.workspace, xagentHome: input.xagentHome, env: input.env });

@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { INSTALL_HINT, SandboxUnavailableError } from './find-bwrap.js';
+import { ProtectedLinkError } from './mount-plan.js';
 import type { Sandbox } from './sandbox.js';
 
 /** One thing `xagent sandbox check` tried inside the sandbox. */
@@ -18,7 +19,14 @@ export interface CheckResult {
  * @example assertSandboxStarts(sandbox) // throws SandboxUnavailableError with bwrap's own words
  */
 export function assertSandboxStarts(sandbox: Sandbox): void {
-  const probe = sandbox.wrap({ command: 'true', args: [], cwd: sandbox.options.workspace });
+  let probe: ReturnType<Sandbox['wrap']>;
+  try {
+    probe = sandbox.wrap({ command: 'true', args: [], cwd: sandbox.options.workspace });
+  } catch (error) {
+    // A protected path that is a symlink: said at start, not once per command.
+    if (error instanceof ProtectedLinkError) throw new SandboxUnavailableError(error.message);
+    throw error;
+  }
   try {
     const result = spawnSync(probe.command, probe.args, { cwd: probe.cwd, env: probe.env, encoding: 'utf8', timeout: 10_000 });
     if (result.status === 0) return;
@@ -31,7 +39,12 @@ export function assertSandboxStarts(sandbox: Sandbox): void {
 
 /** Runs a bash snippet inside the sandbox; resolves with its exit code and output. */
 function inside(sandbox: Sandbox, script: string): Promise<{ code: number | null; output: string }> {
-  const p = sandbox.wrap({ command: 'bash', args: ['-c', script], cwd: sandbox.options.workspace });
+  let p: ReturnType<Sandbox['wrap']>;
+  try {
+    p = sandbox.wrap({ command: 'bash', args: ['-c', script], cwd: sandbox.options.workspace });
+  } catch (error) {
+    return Promise.resolve({ code: null, output: (error as Error).message });
+  }
   return new Promise((resolve) => {
     const child = spawn(p.command, p.args, { cwd: p.cwd, env: p.env, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
@@ -77,8 +90,8 @@ export async function checkSandbox(sandbox: Sandbox): Promise<CheckResult[]> {
   );
   await probe('workspace writable', `test -w ${quote(workspace)}`, workspace);
   await probe(
-    '.xagent, .mcp.json, .git/hooks read-only',
-    '! test -w .xagent && ! test -w .mcp.json && ! test -w .git/hooks && ! { test -e .git/config && test -w .git/config; }',
+    '.xagent, .claude, .mcp.json, .git/hooks, .git/config, .git/commondir read-only',
+    '! test -w .xagent && ! test -w .claude && ! test -w .mcp.json && ! test -w .git/hooks && ! test -w .git/commondir && ! { test -e .git/config && test -w .git/config; }',
     'even where they do not exist yet',
   );
 

@@ -31,6 +31,8 @@ export interface SandboxOptions {
   network: boolean;
   /** Absolute paths made invisible inside; missing ones are skipped per call. */
   hidden: readonly string[];
+  /** Where placeholders are listed for the sweep after a crash (placeholders.ts); none: not listed. */
+  journal?: string;
 }
 
 /** A run's sandbox: how the bash tool, hooks and stdio MCP servers start their processes. */
@@ -39,6 +41,11 @@ export interface Sandbox {
   wrap(spec: ProcessSpec): SandboxedProcess;
   /** One sentence for the model (the bash tool's description). */
   readonly summary: string;
+}
+
+/** Where a run lists the placeholders it holds, and the next run sweeps them (placeholders.ts). */
+export function placeholderJournal(xagentHome: string): string {
+  return path.join(path.resolve(xagentHome), 'sandbox');
 }
 
 /** The agent's own credentials stay outside: a sandboxed command has no business with them. */
@@ -55,8 +62,9 @@ const WITHHELD_ENV = ['ANTHROPIC_API_KEY', 'ANTHROPIC_AUTH_TOKEN'];
  * child.once('exit', p.release);
  */
 export function wrapProcess(spec: ProcessSpec, options: SandboxOptions): SandboxedProcess {
+  // Throws ProtectedLinkError: a protected path that is a link cannot be kept read-only.
   const plan = planMounts({ workspace: options.workspace, hidden: options.hidden });
-  const release = holdPlaceholders(plan.placeholders);
+  const release = holdPlaceholders(plan.placeholders, options.journal);
   const env: NodeJS.ProcessEnv = { ...(spec.env ?? process.env) };
   for (const name of WITHHELD_ENV) delete env[name];
   // The real TMPDIR may be anywhere, and everywhere but the workspace is read-only: use the private /tmp.
@@ -80,14 +88,21 @@ export function createSandbox(input: {
   const home = homeOf(input.env);
   const hidden = [...DEFAULT_HIDDEN, ...input.settings.hide].map((entry) => expandHome(entry, home));
   hidden.push(path.resolve(input.xagentHome));
-  const options: SandboxOptions = { bwrap: findBwrap(input.env), workspace: input.workspace, network: input.settings.network, hidden };
+  const options: SandboxOptions = {
+    bwrap: findBwrap(input.env),
+    workspace: input.workspace,
+    network: input.settings.network,
+    hidden,
+    journal: placeholderJournal(input.xagentHome),
+  };
   return { options, wrap: (spec) => wrapProcess(spec, options), summary: describeSandbox(options) };
 }
 
 /** One sentence for the model, so it does not spend calls finding the walls. */
 export function describeSandbox(options: Pick<SandboxOptions, 'network'>): string {
   return (
-    'Commands run in a sandbox: only the workspace is writable (its .xagent, .mcp.json, .git/hooks and .git/config are not), ' +
+    'Commands run in a sandbox: only the workspace is writable (its .xagent, .claude, .mcp.json, .git/hooks, .git/config and .git/commondir are not, ' +
+    'nor a .git that is a file or does not exist), ' +
     "/tmp is private to each command, the home folder's credentials are hidden, " +
     (options.network ? 'the network is available, ' : 'there is no network, ') +
     'and every process ends when the command does.'

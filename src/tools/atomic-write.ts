@@ -1,5 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { chmod, open, rename as fsRename, stat, unlink } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { open, rename as fsRename, stat, unlink } from 'node:fs/promises';
+import { assertOpenedAt, pathOfDescriptor } from './handle-path.js';
 import path from 'node:path';
 
 export interface AtomicWriteOptions {
@@ -27,19 +29,25 @@ export const writeFileAtomic: WriteFileAtomic = async (target, content, options 
     () => undefined,
   );
   const data = Buffer.from(content, 'utf8');
+  let createdAt = temp;
   try {
-    const handle = await open(temp, 'wx', mode ?? 0o666);
+    // O_EXCL never follows a final link; the descriptor's own path tells whether a folder on the
+    // way was swapped for a link after the path was checked (then nothing is written there).
+    const handle = await open(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, mode ?? 0o666);
     try {
+      createdAt = pathOfDescriptor(handle.fd) ?? temp;
+      assertOpenedAt(handle.fd, temp);
       await handle.writeFile(data);
       await handle.sync();
+      // open() applies the umask; an existing file's mode is restored exactly (on the descriptor, not a path).
+      if (mode !== undefined) await handle.chmod(mode);
     } finally {
       await handle.close();
     }
-    // open() applies the umask; an existing file's mode is restored exactly.
-    if (mode !== undefined) await chmod(temp, mode);
     await rename(temp, target);
   } catch (error) {
-    await unlink(temp).catch(() => undefined);
+    // Where the temporary file really is: by its path, it could now be a link to somewhere else.
+    await unlink(createdAt).catch(() => undefined);
     throw error;
   }
   return data.length;

@@ -25,7 +25,10 @@ export function fsErrorResult(error: unknown, display: string): ToolResult {
     case 'ENAMETOOLONG':
       return fail(`${display}: the path is too long.`);
     case 'ELOOP':
-      return fail(`${display}: too many levels of symbolic links.`);
+      return fail(`${display}: too many levels of symbolic links, or a symbolic link where a file was expected; refused.`);
+    case 'EXAGENTMOVED':
+      // handle-path.ts: a concurrent process swapped a folder for a link; nothing was read or written there.
+      return fail(`${display}: the path changed while it was being opened (a symbolic link was swapped in); refused.`);
     default:
       throw error;
   }

@@ -25,7 +25,17 @@ export interface GrepMatch {
   text: string;
 }
 
-export type GrepOutcome = { kind: 'matches'; matches: GrepMatch[]; truncated: boolean } | { kind: 'invalid-pattern'; message: string };
+export type GrepOutcome =
+  | {
+      kind: 'matches';
+      matches: GrepMatch[];
+      truncated: boolean;
+      /** Lines too long to search (the JavaScript engine), per file. */
+      longLines?: Array<{ path: string; lines: number }>;
+    }
+  | { kind: 'invalid-pattern'; message: string }
+  /** The JavaScript engine's time limit: the pattern backtracks too much. */
+  | { kind: 'too-slow'; message: string };
 
 export type GrepEngine = (query: GrepQuery) => Promise<GrepOutcome>;
 

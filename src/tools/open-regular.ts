@@ -1,5 +1,6 @@
 import { closeSync, constants, fstatSync, openSync, readSync, statSync } from 'node:fs';
 import type { ToolResult } from '../../machines/types.js';
+import { assertOpenedAt } from './handle-path.js';
 import { fail } from './result.js';
 
 // Synchronous on purpose: each promise-based fs call is a round trip through libuv's thread pool
@@ -9,7 +10,8 @@ import { fail } from './result.js';
 /**
  * Opens a file the tools are about to read, refusing anything that is not a regular file. A FIFO
  * or a device would block a plain open or read forever (the process could not even exit), so the
- * file is opened non-blocking and checked again on the descriptor, which is what gets read.
+ * file is opened non-blocking and checked again on the descriptor, which is what gets read; the
+ * descriptor must also be at `absolute` (a real path), so a symlink swapped in meanwhile is refused.
  * The caller closes `fd` (closeSync).
  * @example const opened = openRegularFile(absolute, display); if ('result' in opened) return opened.result;
  */
@@ -17,8 +19,10 @@ export function openRegularFile(absolute: string, display: string): { fd: number
   const before = statSync(absolute);
   if (before.isDirectory()) return { result: fail(`${display} is a directory, use list_dir.`) };
   if (!before.isFile()) return { result: notRegular(display) };
-  const fd = openSync(absolute, constants.O_RDONLY | constants.O_NONBLOCK);
+  // O_NOFOLLOW and the descriptor's own path: a link swapped in after the path was resolved is refused.
+  const fd = openSync(absolute, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOFOLLOW);
   try {
+    assertOpenedAt(fd, absolute);
     const info = fstatSync(fd);
     if (!info.isFile()) {
       closeSync(fd);

@@ -51,7 +51,14 @@ function fakeGit(script: string): { log: string; dir: string } {
   return { log, dir };
 }
 
-const calls = (log: string) => (existsSync(log) ? readFileSync(log, 'utf8').trim().split('\n') : []);
+/** The logged git commands without the `-c name=value` pairs that switch the repository's code off (safe-git.ts). */
+const calls = (log: string) =>
+  existsSync(log)
+    ? readFileSync(log, 'utf8')
+        .trim()
+        .split('\n')
+        .map((line) => line.replace(/^(-c \S+ )+/, ''))
+    : [];
 
 describe('the git facts of the environment', () => {
   it('are what git says in a real repository: root, branch and short status, the same bytes as before', async () => {
@@ -80,7 +87,12 @@ describe('the git facts of the environment', () => {
     expect(calls(log)).toEqual([]);
     // The same fake in a repository is asked, so the check above would see a call.
     expect(await readGitState(repo())).toMatchObject({ branch: 'trunk' });
-    expect(calls(log).sort()).toEqual(['branch --show-current', 'rev-parse --show-toplevel', 'status --short']);
+    expect(calls(log).sort()).toEqual([
+      'branch --show-current',
+      'config --null --show-scope --get-regexp ^filter\\.',
+      'rev-parse --show-toplevel',
+      'status --short --ignore-submodules=all',
+    ]);
   });
 
   it('with GIT_DIR set, come from git even where no .git is above the workspace', async () => {

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, realpathSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadProjectInstructions, MAX_FILE_CHARS } from '../../src/context/project-instructions.js';
+import { LARGE_FILE_CHARS, loadProjectInstructions, MAX_TOTAL_CHARS } from '../../src/context/project-instructions.js';
 import { loadTaskContext } from '../../src/context/task-context.js';
 import { tempDir } from '../support/engine-harness.js';
 
@@ -26,13 +26,23 @@ describe('project instructions', () => {
     expect(files.map((f) => f.path)).toEqual([path.join(home, 'AGENTS.md'), path.join(root, 'AGENTS.md'), path.join(pkg, 'CLAUDE.md')]);
   });
 
-  it('caps a huge file and says it was cut', () => {
+  it('reads a file over 20,000 characters whole, as Claude Code does, marking one over 40,000 as large', () => {
     const { root } = repo();
-    writeFileSync(path.join(root, 'AGENTS.md'), 'y'.repeat(MAX_FILE_CHARS * 2));
-    const [file] = loadProjectInstructions({ workspace: root, repoRoot: root, home: null });
+    writeFileSync(path.join(root, 'AGENTS.md'), 'y'.repeat(30_000));
+    writeFileSync(path.join(root, 'CLAUDE.md'), 'z'.repeat(LARGE_FILE_CHARS + 1));
+    const [agents, claude] = loadProjectInstructions({ workspace: root, repoRoot: root, home: null, claudeHome: null });
+    expect(agents).toMatchObject({ truncated: false });
+    expect(agents!.text).toHaveLength(30_000);
+    expect(agents!.large).toBeUndefined();
+    expect(claude).toMatchObject({ truncated: false, large: true });
+  });
+
+  it('caps all the files together and says where it cut', () => {
+    const { root } = repo();
+    writeFileSync(path.join(root, 'AGENTS.md'), 'y'.repeat(MAX_TOTAL_CHARS * 2));
+    const [file] = loadProjectInstructions({ workspace: root, repoRoot: root, home: null, claudeHome: null });
     expect(file!.truncated).toBe(true);
-    expect(file!.text.length).toBeLessThan(MAX_FILE_CHARS + 100);
-    expect(file!.text).toMatch(/cut: the file has 40000 characters/);
+    expect(file!.text).toMatch(/cut: the file has 240000 characters/);
   });
 
   it('outside git, reads only the workspace itself', () => {

@@ -86,12 +86,13 @@ describe('hooks through the CLI', () => {
     const input = JSON.parse(readFileSync(path.join(api.workspace, 'post-input.json'), 'utf8')) as Record<string, unknown>;
     expect(input).toMatchObject({
       hook_event_name: 'PostToolUse',
-      tool_name: 'bash',
+      tool_name: 'Bash',
       tool_input: { command: 'echo hello-from-bash' },
       cwd: api.workspace,
       session_id: r.json.session_id,
     });
     expect((input.tool_response as { content: string }).content).toContain('hello-from-bash');
+    expect((input.tool_response as { stdout: string }).stdout).toContain('hello-from-bash');
     expect(String(input.transcript_path)).toMatch(/transcript\.jsonl$/);
     const result = messagesOf(1).at(-1)!.content[0]!;
     expect(String(result.content)).toMatch(/hello-from-bash[\s\S]*remember to run the linter/);

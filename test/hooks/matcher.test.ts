@@ -23,7 +23,15 @@ describe('hook matchers', () => {
   });
 
   it('matching is case-sensitive, as tool names are', () => {
-    expect(matchesTool(compileMatcher('Bash'), 'bash')).toBe(false);
+    expect(matchesTool(compileMatcher('BASH'), 'bash')).toBe(false);
+  });
+
+  it("matches Claude Code's tool names as well as xagent's", () => {
+    expect(matchesTool(compileMatcher('Bash'), 'bash')).toBe(true);
+    expect(matchesTool(compileMatcher('Write|Edit'), 'edit_file')).toBe(true);
+    expect(matchesTool(compileMatcher('Write|Edit'), 'write_file')).toBe(true);
+    expect(matchesTool(compileMatcher('Write|Edit'), 'read_file')).toBe(false);
+    expect(matchesTool(compileMatcher('Read'), 'read_file')).toBe(true);
   });
 });
 
@@ -60,11 +68,45 @@ describe('hooks config', () => {
     [{ PreToolUse: [{ matcher: '[', hooks: [] }] }, 'hooks.PreToolUse[0].matcher is not a valid regular expression'],
     [{ Stop: [{ hooks: [{ type: 'function', command: 'x' }] }] }, 'hooks.Stop[0].hooks[0].type must be "command"'],
     [{ Stop: [{ hooks: [{ type: 'command', command: 'x', timeout: '5' }] }] }, 'timeout must be a number of seconds'],
-    [{ Notification: [] }, '"hooks.Notification" is a Claude Code event that xagent does not run'],
     [{ OnSave: [] }, 'unknown hook event "hooks.OnSave"'],
   ])('refuses %j with a message that says where', (value, message) => {
     expect(() => parseHookSettings(value, file)).toThrow(HookConfigError);
     expect(() => parseHookSettings(value, file)).toThrow(message);
+  });
+
+  it("skips Claude Code's events and hook types that xagent does not run, with a warning each, and keeps the rest", () => {
+    const warnings: string[] = [];
+    const hooks = parseHookSettings(
+      {
+        PostToolUseFailure: [{ hooks: [{ type: 'command', command: 'x' }] }],
+        Stop: [
+          {
+            hooks: [
+              { type: 'prompt', prompt: 'done?' },
+              { type: 'command', command: 'ok' },
+            ],
+          },
+        ],
+      },
+      file,
+      (w) => warnings.push(w),
+    );
+    expect(hooks.map((h) => [h.event, h.hook.type === 'command' ? h.hook.command : ''])).toEqual([['Stop', 'ok']]);
+    expect(warnings).toEqual([
+      '"hooks.PostToolUseFailure" is a Claude Code event that xagent does not run; skipped',
+      'hooks.Stop[0].hooks[0] is a "prompt" hook, which xagent does not run; skipped',
+    ]);
+  });
+
+  it('accepts SessionEnd and the events that wait for the chart, warning about those that do not run yet', () => {
+    const warnings: string[] = [];
+    const hooks = parseHookSettings(
+      { SessionEnd: [{ hooks: [{ type: 'command', command: 'a' }] }], PreCompact: [{ hooks: [{ type: 'command', command: 'b' }] }] },
+      file,
+      (w) => warnings.push(w),
+    );
+    expect(hooks.map((h) => h.event)).toEqual(['SessionEnd', 'PreCompact']);
+    expect(warnings).toEqual(['"hooks.PreCompact" is accepted, but xagent does not run PreCompact hooks yet']);
   });
 
   it('takes function hooks only from code', () => {

@@ -34,7 +34,7 @@ describe('the hook runner', () => {
       transcript_path: '/x/transcript.jsonl',
       cwd,
       hook_event_name: 'PreToolUse',
-      tool_name: 'bash',
+      tool_name: 'Bash',
       tool_input: { command: 'ls' },
       tool_use_id: 'toolu_1',
     });

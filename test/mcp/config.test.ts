@@ -38,18 +38,43 @@ describe('MCP config', () => {
   });
 
   it('an unset variable without a default makes that server fail to start, not the run', () => {
-    expect(resolve({ s: { command: 'x', env: { T: '${NOT_SET}' } } })[0]?.problem).toBe('${NOT_SET} not set');
+    const [server] = resolve({ s: { command: 'x', env: { PERPLEXITY_API_KEY: '${PERPLEXITY_API_KEY}' } } });
+    expect(server?.problem).toBe('environment variable PERPLEXITY_API_KEY is not set');
+    // The value left unexpanded is not a secret, so the message keeps the variable's name.
+    expect(server?.secrets).toEqual([]);
+  });
+
+  it("takes Claude Code's sse servers, any server name and extra keys, warning about what it changes or ignores", () => {
+    const warnings: string[] = [];
+    const servers = resolveMcpServers(
+      [
+        {
+          source: '/ws/.mcp.json',
+          value: {
+            'Bright Data': { command: 'npx', args: ['x'], cwd: '/tmp', alwaysAllow: ['a'] },
+            legacy: { type: 'sse', url: 'https://example.com/sse', headers: { Authorization: 'Bearer t' } },
+          },
+        },
+      ],
+      {},
+      (w) => warnings.push(w),
+    );
+    expect(servers.map((s) => [s.name, s.transport])).toEqual([
+      ['Bright_Data', 'stdio'],
+      ['legacy', 'sse'],
+    ]);
+    expect(warnings).toEqual([
+      '/ws/.mcp.json: mcpServers.Bright Data: its tools are named mcp__Bright_Data__<tool>',
+      '/ws/.mcp.json: mcpServers.Bright Data: ignored: "cwd", "alwaysAllow" (a stdio server takes type, command, args, env)',
+    ]);
   });
 
   it.each([
-    [{ 'bad name': { command: 'x' } }, 'mcpServers.bad name: a server name is 1 to 56'],
-    [{ a__b: { command: 'x' } }, 'without "__"'],
     [{ ['x'.repeat(57)]: { command: 'x' } }, 'a server name is 1 to 56'],
+    [{ s: { type: 'websocket', url: 'ws://x' } }, '"type" "websocket" is not supported'],
     [{ s: { command: 3 } }, 'mcpServers.s: "command" must be a non-empty string'],
     [{ s: { command: 'x', args: 'a b' } }, '"args" must be a list of strings'],
     [{ s: { command: 'x', env: { A: 1 } } }, '"env" must be an object of names to string values'],
-    [{ s: { command: 'x', cmd: 'y' } }, 'unknown key "cmd" for a stdio server'],
-    [{ s: { type: 'sse', url: 'http://x' } }, '"type" "sse" is not supported'],
     [{ s: { type: 'http', url: 'ftp://x' } }, '"url" must be an http:// or https:// URL'],
     [{ s: { type: 'http', url: 'http://x', headers: ['a'] } }, '"headers" must be an object'],
     [{ s: 'node server.js' }, 'mcpServers.s: must be an object'],
@@ -86,9 +111,9 @@ describe('MCP config', () => {
 
   it('the CLI exits 2 naming the file and the problem', async () => {
     const ws = tempDir('xagent-mcp-bad-');
-    writeFileSync(path.join(ws, '.mcp.json'), JSON.stringify({ mcpServers: { 'no spaces': { command: 'x' } } }));
+    writeFileSync(path.join(ws, '.mcp.json'), JSON.stringify({ mcpServers: { 'bad args': { command: 'x', args: 'a b' } } }));
     const run = await runCli(['-p', 'hi', '--cwd', ws], { env: { XAGENT_HOME: tempDir('xagent-home-'), ANTHROPIC_API_KEY: 'sk-ant-x' } });
     expect(run.code).toBe(2);
-    expect(run.stderr).toContain(`${path.join(ws, '.mcp.json')}: mcpServers.no spaces: a server name is`);
+    expect(run.stderr).toContain(`${path.join(ws, '.mcp.json')}: mcpServers.bad args: "args" must be a list of strings`);
   });
 });

@@ -23,7 +23,8 @@ describe('parseRule', () => {
     ['bash(  )', 'empty pattern'],
     ['(npm test)', 'not a tool name'],
     ['rm -rf', 'not a tool name'],
-    ['Bash(npm test*)', 'did you mean "bash"'],
+    ['BASH(npm test*)', 'did you mean "bash"'],
+    ['read', 'did you mean "Read"'],
     ['Read_File', 'did you mean "read_file"'],
     ['web_fetch(example.com)', '"web_fetch" takes no pattern'],
   ])('rejects %j with a clear reason', (text, problem) => {

@@ -34,6 +34,7 @@ describe('loadSettings', () => {
       sandbox: [],
       mcpServers: [],
       hooks: [],
+      warnings: [],
     });
   });
 
@@ -100,7 +101,7 @@ describe('loadSettings', () => {
   });
 
   it('rejects a bad --allow or --deny rule naming the flag', () => {
-    expect(() => loadSettings({ workspace, home, allow: ['Bash(ls)'] })).toThrow('--allow: bad rule "Bash(ls)"');
+    expect(() => loadSettings({ workspace, home, allow: ['BASH(ls)'] })).toThrow('--allow: bad rule "BASH(ls)"');
     expect(() => loadSettings({ workspace, home, deny: ['bash('] })).toThrow(SettingsError);
   });
 

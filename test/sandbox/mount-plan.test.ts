@@ -1,9 +1,9 @@
-import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { bwrapArgs } from '../../src/sandbox/bwrap-args.js';
-import { planMounts } from '../../src/sandbox/mount-plan.js';
-import { heldPlaceholders, holdPlaceholders } from '../../src/sandbox/placeholders.js';
+import { planMounts, ProtectedLinkError } from '../../src/sandbox/mount-plan.js';
+import { heldPlaceholders, holdPlaceholders, sweepPlaceholders } from '../../src/sandbox/placeholders.js';
 
 const roots: string[] = [];
 afterEach(() => {
@@ -17,37 +17,69 @@ function root(): string {
 }
 
 describe('planMounts', () => {
-  it('binds the workspace, then covers .xagent, .mcp.json and .git/hooks with placeholders when they do not exist', () => {
+  it('binds the workspace, then covers .xagent, .claude, .mcp.json and a whole missing .git with placeholders', () => {
     const ws = path.join(root(), 'ws');
     const plan = planMounts({ workspace: ws, hidden: [] });
     expect(plan.mounts).toEqual([
       { type: 'bind', path: ws },
-      { type: 'bind', path: `${ws}/.git` },
       { type: 'ro-bind', path: `${ws}/.xagent` },
+      { type: 'ro-bind', path: `${ws}/.claude` },
       { type: 'ro-bind', path: `${ws}/.mcp.json` },
-      { type: 'ro-bind', path: `${ws}/.git/hooks` },
+      { type: 'ro-bind', path: `${ws}/.git` },
     ]);
     expect(plan.placeholders).toEqual([
       { path: `${ws}/.xagent`, kind: 'dir' },
-      { path: `${ws}/.mcp.json`, kind: 'file' },
+      { path: `${ws}/.claude`, kind: 'dir' },
+      // Reads as "no servers": one a kill -9 leaves behind breaks no later run (issue 31, M7).
+      { path: `${ws}/.mcp.json`, kind: 'file', content: '{}\n' },
       { path: `${ws}/.git`, kind: 'dir' },
-      { path: `${ws}/.git/hooks`, kind: 'dir' },
     ]);
   });
 
-  it('protects .git/config too in a real repository, and nothing under a .git file (a worktree)', () => {
+  it('in a real repository protects .git/hooks, config and commondir (which reads "." as a placeholder), and pins .git', () => {
     const ws = path.join(root(), 'ws');
     mkdirSync(path.join(ws, '.git', 'hooks'), { recursive: true });
     writeFileSync(path.join(ws, '.git', 'config'), '');
-    expect(planMounts({ workspace: ws, hidden: [] }).mounts.filter((m) => m.path.includes('.git'))).toEqual([
+    const plan = planMounts({ workspace: ws, hidden: [] });
+    expect(plan.mounts.filter((m) => m.path.includes('.git'))).toEqual([
       { type: 'bind', path: `${ws}/.git` },
       { type: 'ro-bind', path: `${ws}/.git/hooks` },
       { type: 'ro-bind', path: `${ws}/.git/config` },
+      { type: 'ro-bind', path: `${ws}/.git/commondir` },
     ]);
-    rmSync(path.join(ws, '.git'), { recursive: true });
-    writeFileSync(path.join(ws, '.git'), 'gitdir: /elsewhere\n');
-    expect(planMounts({ workspace: ws, hidden: [] }).mounts.filter((m) => m.path.includes('.git'))).toEqual([]);
+    expect(plan.placeholders.filter((p) => p.path.includes('.git'))).toEqual([
+      { path: `${ws}/.git/commondir`, kind: 'file', content: '.\n' },
+    ]);
   });
+
+  it('pins a .git file (a worktree) as it is, and protects the git folder it names when that is in the workspace', () => {
+    const ws = path.join(root(), 'ws');
+    writeFileSync(path.join(ws, '.git'), 'gitdir: /elsewhere\n');
+    expect(planMounts({ workspace: ws, hidden: [] }).mounts.filter((m) => m.path.includes('.git'))).toEqual([
+      { type: 'ro-bind', path: `${ws}/.git` },
+    ]);
+    mkdirSync(path.join(ws, 'repo', 'hooks'), { recursive: true });
+    writeFileSync(path.join(ws, '.git'), 'gitdir: repo\n');
+    expect(planMounts({ workspace: ws, hidden: [] }).mounts.filter((m) => m.path.includes('repo') || m.path.endsWith('.git'))).toEqual([
+      { type: 'bind', path: `${ws}/repo` },
+      { type: 'ro-bind', path: `${ws}/.git` },
+      { type: 'ro-bind', path: `${ws}/repo/hooks` },
+      { type: 'ro-bind', path: `${ws}/repo/config` },
+      { type: 'ro-bind', path: `${ws}/repo/commondir` },
+    ]);
+  });
+
+  it.each(['.git', '.mcp.json', '.xagent', '.git/hooks'])(
+    'refuses when %s is a symlink: no mount can pin a link (issue 31, M1)',
+    (link) => {
+      const ws = path.join(root(), 'ws');
+      if (link.startsWith('.git/')) mkdirSync(path.join(ws, '.git'));
+      mkdirSync(path.join(ws, 'target'));
+      symlinkSync('target', path.join(ws, link));
+      expect(() => planMounts({ workspace: ws, hidden: [] })).toThrow(ProtectedLinkError);
+      expect(() => planMounts({ workspace: ws, hidden: [] })).toThrow(`${link} is a symbolic link`);
+    },
+  );
 
   it('hides what exists: a folder holding the workspace before the workspace is bound, the rest after; /tmp and missing paths are skipped', () => {
     const base = root();
@@ -128,5 +160,43 @@ describe('holdPlaceholders', () => {
     writeFileSync(`${ws}/.mcp.json`, '');
     holdPlaceholders([{ path: `${ws}/.mcp.json`, kind: 'file' }])();
     expect(existsSync(`${ws}/.mcp.json`)).toBe(true);
+  });
+});
+
+describe('sweepPlaceholders (issue 31, M7: a kill -9 skips every cleanup)', () => {
+  it("removes what a dead process's journal lists while it is still a placeholder, and keeps a live one's", () => {
+    const base = root();
+    const ws = path.join(base, 'ws');
+    const journal = path.join(base, 'journal');
+    mkdirSync(journal);
+    mkdirSync(`${ws}/.xagent`);
+    writeFileSync(`${ws}/.mcp.json`, '{}\n');
+    mkdirSync(`${ws}/.claude`);
+    writeFileSync(`${ws}/.claude/settings.json`, '{}');
+    const listed = [
+      { path: `${ws}/.xagent`, kind: 'dir' },
+      { path: `${ws}/.mcp.json`, kind: 'file', content: '{}\n' },
+      { path: `${ws}/.claude`, kind: 'dir' },
+    ];
+    // No process has pid 2^22 + 1 (pid_max is at most 2^22).
+    writeFileSync(path.join(journal, 'placeholders-4194305.json'), JSON.stringify(listed));
+    writeFileSync(path.join(journal, `placeholders-${process.ppid}.json`), JSON.stringify(listed));
+    expect(sweepPlaceholders(journal).sort()).toEqual([`${ws}/.mcp.json`, `${ws}/.xagent`]);
+    expect(readdirSync(ws).sort()).toEqual(['.claude']);
+    expect(readdirSync(journal)).toEqual([`placeholders-${process.ppid}.json`]);
+  });
+
+  it('lists what this process holds while it holds it, and nothing once released', () => {
+    const base = root();
+    const ws = path.join(base, 'ws');
+    const journal = path.join(base, 'journal');
+    const release = holdPlaceholders([{ path: `${ws}/.mcp.json`, kind: 'file', content: '{}\n' }], journal);
+    expect(readFileSync(`${ws}/.mcp.json`, 'utf8')).toBe('{}\n');
+    expect(JSON.parse(readFileSync(path.join(journal, `placeholders-${process.pid}.json`), 'utf8'))).toEqual([
+      { path: `${ws}/.mcp.json`, kind: 'file', content: '{}\n' },
+    ]);
+    release();
+    expect(existsSync(`${ws}/.mcp.json`)).toBe(false);
+    expect(readdirSync(journal)).toEqual([]);
   });
 });

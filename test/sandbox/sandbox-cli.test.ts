@@ -121,7 +121,7 @@ describe('xagent sandbox check', () => {
       'no capabilities',
       'rest of the file system read-only',
       'workspace writable',
-      '.xagent, .mcp.json, .git/hooks read-only',
+      '.xagent, .claude, .mcp.json, .git/hooks, .git/config, .git/commondir read-only',
       'private /tmp',
       'own PID namespace',
       'secrets hidden',

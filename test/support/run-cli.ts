@@ -27,10 +27,20 @@ export interface CliOptions {
   onOutput?: (child: ChildProcess, output: { stdout: string; stderr: string }) => void;
 }
 
+/**
+ * The tests' workspaces are their own: the project files a test writes there (hooks, MCP servers,
+ * allow rules) are trusted, as a person would after reading them (issue 31's trust gate). A test
+ * of the gate itself passes `XAGENT_TRUST: undefined`, which leaves the variable out.
+ */
+export const TRUSTED_ENV = { XAGENT_TRUST: '1' } as const;
+
 /** Runs the built CLI as a child process, with a clean environment plus `env`. */
 export function runCli(args: string[], options: CliOptions = {}): Promise<CliRun> {
-  const env: Record<string, string> = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', NO_COLOR: '1' };
-  for (const [key, value] of Object.entries(options.env ?? {})) if (value !== undefined) env[key] = value;
+  const env: Record<string, string> = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', NO_COLOR: '1', ...TRUSTED_ENV };
+  for (const [key, value] of Object.entries(options.env ?? {})) {
+    if (value !== undefined) env[key] = value;
+    else if (key in TRUSTED_ENV) delete env[key];
+  }
   const child = spawn(process.execPath, [options.cli ?? CLI, ...args], { env, cwd: options.cwd, stdio: ['pipe', 'pipe', 'pipe'] });
   const output = { stdout: '', stderr: '' };
   child.stdout.on('data', (chunk: Buffer) => {

@@ -1,24 +1,28 @@
 import { streamJsonLine } from '../../run/stream-json.js';
+import { claudeCodeResultFold } from '../../run/claude-result.js';
 import type { Renderer, Streams } from '../../run/renderer.js';
 
-/** `--output-format json`: exactly one JSON object on stdout, at the end. */
+/** `--output-format json`: exactly one JSON object on stdout, at the end (with Claude Code's result fields). */
 export function jsonRenderer({ stdout }: Streams): Renderer {
+  const fold = claudeCodeResultFold();
   return {
-    onEvent: () => undefined,
+    onEvent: (event) => fold.observe(event),
     finish: (result) => {
-      stdout.write(`${JSON.stringify(result)}\n`);
+      stdout.write(`${JSON.stringify(fold.complete(result))}\n`);
     },
   };
 }
 
 /** `--output-format stream-json`: one JSON object per line, as it happens, the result last. */
 export function streamJsonRenderer({ stdout }: Streams): Renderer {
+  const fold = claudeCodeResultFold();
   return {
     onEvent: (event) => {
+      fold.observe(event);
       if (event.type !== 'result') stdout.write(`${streamJsonLine(event)}\n`);
     },
     finish: (result) => {
-      stdout.write(`${streamJsonLine(result)}\n`);
+      stdout.write(`${streamJsonLine(fold.complete(result))}\n`);
     },
   };
 }

@@ -56,7 +56,13 @@ export function createBashTool(options: { killGraceMs?: number; sandbox?: Comman
       if (signal.aborted) return fail('Interrupted before the command started; it did not run.');
 
       const plain = { command: 'bash', args: ['-c', command], cwd: workspace, env: process.env, release: () => {} };
-      const proc = sandbox ? sandbox.wrap(plain) : plain;
+      let proc: typeof plain;
+      try {
+        proc = sandbox ? sandbox.wrap(plain) : plain;
+      } catch (error) {
+        // The sandbox refused to set up (a protected path that is a symlink): the command did not run.
+        return { ...fail(`The sandbox did not run the command: ${(error as Error).message}`), sandboxed: true };
+      }
       // detached: the child leads a new process group, so the whole tree can be signalled at once.
       const child = spawn(proc.command, proc.args, { cwd: proc.cwd, env: proc.env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
       try {

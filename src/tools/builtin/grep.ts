@@ -79,16 +79,19 @@ export function createGrepTool(options: { engine?: GrepEngineChoice } = {}): Too
       if (outcome.kind === 'invalid-pattern') {
         return fail(`Invalid regular expression ${JSON.stringify(pattern)}: ${outcome.message}`);
       }
+      if (outcome.kind === 'too-slow') return fail(`grep ${JSON.stringify(pattern)}: ${outcome.message}.`);
       const toDisplay = (p: string) => (file ? display : display === '.' ? p : `${display}/${p}`);
+      const skipped = (outcome.longLines ?? []).map((l) => `${toDisplay(l.path)} (${l.lines})`);
+      const longNote = skipped.length === 0 ? '' : `\n[Lines over 64 MiB were not searched: ${skipped.slice(0, 10).join(', ')}.]`;
       const matches = outcome.matches.map((m) => ({ ...m, path: toDisplay(m.path) }));
       if (matches.length === 0) {
         const folder = display === '.' ? 'the workspace' : display;
         const where = glob === undefined ? folder : `${folder} (files matching ${glob})`;
         return fail(
-          `No matches for ${JSON.stringify(pattern)} in ${where}.${ignoreCase ? '' : ' Try ignore_case: true or a looser pattern.'}`,
+          `No matches for ${JSON.stringify(pattern)} in ${where}.${ignoreCase ? '' : ' Try ignore_case: true or a looser pattern.'}${longNote}`,
         );
       }
-      return ok(formatMatches(matches, outcome.truncated));
+      return ok(formatMatches(matches, outcome.truncated) + longNote);
     },
   };
 }

@@ -1,0 +1,100 @@
+import { createHash } from 'node:crypto';
+import path from 'node:path';
+import type { ResolvedHook } from '../hooks/types.js';
+import type { PermissionRule } from '../permissions/rules.js';
+import type { PermissionMode } from '../permissions/types.js';
+
+/**
+ * What a project's own files (under the workspace: `.mcp.json`, `.xagent/settings*.json`,
+ * `.claude/settings*.json`, ...) would make xagent run or allow: the things a cloned repository
+ * must not get on its first run without the person saying yes.
+ */
+export interface TrustItem {
+  kind: 'mcp_server' | 'hook' | 'allow_rule' | 'permission_mode';
+  /** The file, relative to the workspace. */
+  file: string;
+  /** One line for the person: the server's command line, the hook's command, the rule. */
+  text: string;
+  /** Stable over runs while the item is the same: what the trust store remembers. */
+  key: string;
+}
+
+export interface SettingsForTrust {
+  rules: readonly PermissionRule[];
+  hooks: readonly ResolvedHook[];
+  mcpServers: ReadonlyArray<{ source: string; value: unknown }>;
+  mode?: PermissionMode;
+  modeSource?: string;
+}
+
+/**
+ * True when `source` is a project file: a path inside the workspace that is not the user's own
+ * settings file (which lives inside it when the workspace is the home folder).
+ */
+export function isProjectSource(source: string, workspace: string, userSettingsFile: string): boolean {
+  if (!path.isAbsolute(source)) return false; // --allow, query(), the mcpServers option: the person's own
+  const file = path.resolve(source);
+  if (file === path.resolve(userSettingsFile)) return false;
+  const relative = path.relative(path.resolve(workspace), file);
+  return relative !== '' && !relative.startsWith('..') && !path.isAbsolute(relative);
+}
+
+/**
+ * The items of the project's files, in a stable order. Deny and ask rules are not items: they
+ * only ever take away, and always apply.
+ * @example projectItems(settings, '/ws', '/home/me/.xagent/settings.json') // [{ kind: 'mcp_server', file: '.mcp.json', text: 'fs: npx ...', key }]
+ */
+export function projectItems(settings: SettingsForTrust, workspace: string, userSettingsFile: string): TrustItem[] {
+  const isProject = (source: string) => isProjectSource(source, workspace, userSettingsFile);
+  const items: TrustItem[] = [];
+  for (const layer of settings.mcpServers) {
+    if (!isProject(layer.source) || !isObject(layer.value)) continue;
+    for (const [name, entry] of Object.entries(layer.value)) items.push(serverItem(layer.source, name, entry, workspace));
+  }
+  for (const hook of settings.hooks) if (isProject(hook.source) && hook.hook.type === 'command') items.push(hookItem(hook, workspace));
+  for (const rule of settings.rules) if (rule.behavior === 'allow' && isProject(rule.source)) items.push(ruleItem(rule, workspace));
+  if (settings.mode === 'acceptEdits' && settings.modeSource && isProject(settings.modeSource)) {
+    items.push(modeItem(settings.mode, settings.modeSource, workspace));
+  }
+  return items;
+}
+
+const rel = (source: string, workspace: string) => path.relative(path.resolve(workspace), path.resolve(source)).split(path.sep).join('/');
+
+export function serverItem(source: string, name: string, entry: unknown, workspace: string): TrustItem {
+  return item('mcp_server', rel(source, workspace), `MCP server ${name}: ${describeServer(entry)}`, { name, entry });
+}
+
+export function hookItem(hook: ResolvedHook, workspace: string): TrustItem {
+  const command = hook.hook.type === 'command' ? hook.hook.command : 'function';
+  const matcher = hook.matcher ? ` (${hook.matcher.source})` : '';
+  return item('hook', rel(hook.source, workspace), `hook ${hook.event}${matcher}: ${command}`, { event: hook.event, matcher, command });
+}
+
+/** Also the key of an allow rule an "always" answer saves: what the next run's projectItems gives it. */
+export function ruleItem(rule: PermissionRule, workspace: string): TrustItem {
+  return item('allow_rule', rel(rule.source, workspace), `allow rule ${rule.text}`, rule.text);
+}
+
+export function modeItem(mode: PermissionMode, source: string, workspace: string): TrustItem {
+  return item('permission_mode', rel(source, workspace), `permission mode ${mode}`, mode);
+}
+
+function item(kind: TrustItem['kind'], file: string, text: string, value: unknown): TrustItem {
+  const key = createHash('sha256')
+    .update(JSON.stringify([kind, file, value]))
+    .digest('hex')
+    .slice(0, 32);
+  return { kind, file, text, key };
+}
+
+function describeServer(entry: unknown): string {
+  if (!isObject(entry)) return JSON.stringify(entry);
+  if (typeof entry.url === 'string') return entry.url;
+  const args = Array.isArray(entry.args) ? entry.args.map(String) : [];
+  return [String(entry.command), ...args].join(' ');
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
