@@ -15,6 +15,8 @@ describe('redirections to xagent settings are protected', () => {
     'echo {} >>\\\n.xagent/settings.local.json',
     'echo {} > ./.xagent/x',
     'echo {} > .mcp.json',
+    'echo "[core] fsmonitor = x" >> .git/config',
+    'cd .git/hooks && echo x > pre-commit',
     `echo {} > ${WS}/.xagent/settings.json`,
     'cd .xagent && echo {} > settings.json',
     'cd src; cd ../.xagent; echo {} > settings.json',
