@@ -14,7 +14,7 @@ import { bash, rules, toolOf } from './helpers.js';
  * ask in default and acceptEdits modes and deny in bypassPermissions under a deny rule.
  */
 
-const ALLOW = ['bash(echo *)', 'bash(git status*)', 'bash(npm test*)', 'bash(cat *)'];
+const ALLOW = ['bash(echo *)', 'bash(git status*)', 'bash(npm test*)', 'bash(cat *)', 'Bash(echo:*)', 'Bash(git status:*)'];
 const DENY = ['bash(touch*)', 'write_file(**)', 'write_file(/**)'];
 
 /** `P` is the file each form creates; `~` is a throw-away home. */
@@ -129,6 +129,8 @@ describe('issue 31 M3: options that load code are evaluated, not matched', () =>
     ['npm test --node-options=--import=data:text/javascript,x', 'bash(npm test*)'],
     ['npm test --node-options=--require=./evil.cjs', 'bash(npm test*)'],
     ['npm test --node_options=x', 'bash(npm test*)'],
+    ['npm test --node-options=x', 'Bash(npm test:*)'],
+    ['git diff --output=x', 'Bash(git diff:*)'],
     ['npm test --node-opt=x', 'bash(npm test*)'],
     ['npm test --script-shell=/tmp/evil', 'bash(npm test*)'],
     ['npm test --prefix /tmp/other', 'bash(npm test*)'],
