@@ -1,4 +1,5 @@
 import { codeLoadingOption } from './bash-code-options.js';
+import { EVALUATING_COMMANDS } from './bash-evaluating.js';
 import { joinContinuations } from './bash-continuations.js';
 import { naiveParts, naiveWrites } from './bash-naive.js';
 import { readRedirect } from './bash-redirects.js';
@@ -14,6 +15,10 @@ import { children, commentOffsets, field, list, nodeType, offsets, parseShell, t
  * substitutions, heredocs, assignments, `declare`, `[[ ]]`, functions, ...) makes the result
  * `unsure`, and an unsure command is never allowed by a pattern rule. Deny and ask rules still
  * see every command the parser found, wherever it sits.
+ *
+ * The parser reads the command only after line continuations are resolved as bash resolves them
+ * (bash-continuations.ts), and its comments are checked against bash's; where the two readings
+ * could differ the command is unsure and also read naively (bash-naive.ts), for restrictions.
  */
 
 export interface SimpleCommand {
@@ -23,7 +28,7 @@ export interface SimpleCommand {
   plain: string;
   /** The words with quotes and escapes removed, one by one (redirections left out). */
   words: string[];
-  /** An output redirection writes to a file (anything but `/dev/null` or a file descriptor). */
+  /** A redirection writes to a file (any operator but `<`, `<<`, `<<<`, `<&`; not `/dev/null` or a descriptor). */
   writesFile: boolean;
   /** The command runs or evaluates its arguments (`eval`, `env`, `xargs`, `printf -v`...). */
   evaluates: boolean;
@@ -76,70 +81,7 @@ const WHY: Record<string, string> = {
   Assign: 'variable assignment',
 };
 
-/** Commands that run the rest of their words as a command, after options whose values vary (`nice -n 5 rm x`). */
-export const COMMAND_WRAPPERS: ReadonlySet<string> = new Set([
-  'sudo',
-  'doas',
-  'env',
-  'command',
-  'exec',
-  'nohup',
-  'builtin',
-  'nice',
-  'time',
-  'timeout',
-  'xargs',
-  'stdbuf',
-  'setsid',
-  'ionice',
-  'chrt',
-  'taskset',
-  'watch',
-  'flock',
-  'chroot',
-  'unbuffer',
-  'strace',
-  'ltrace',
-]);
-
-/**
- * Commands that run or evaluate their arguments (as code, as a command, or as an arithmetic or
- * array subscript): a wildcard rule never reaches through them, only an exact rule allows them.
- */
-export const EVALUATING_COMMANDS: ReadonlySet<string> = new Set([
-  'eval',
-  'source',
-  '.',
-  'trap',
-  'let',
-  'declare',
-  'typeset',
-  'local',
-  'readonly',
-  'export',
-  'read',
-  'mapfile',
-  'readarray',
-  'unset',
-  'alias',
-  'enable',
-  'hash',
-  'printf',
-  'test',
-  '[',
-  'shopt',
-  'set',
-  'fc',
-  'coproc',
-  'bash',
-  'sh',
-  'zsh',
-  'dash',
-  'ksh',
-  'su',
-  'find',
-  ...COMMAND_WRAPPERS,
-]);
+export { COMMAND_WRAPPERS, EVALUATING_COMMANDS } from './bash-evaluating.js';
 
 const MAX_INNER_DEPTH = 8;
 
