@@ -68,6 +68,8 @@ describe('write_file and edit_file deny and ask rules bite redirection targets',
     ['npm test > out.log', 'write_file'],
     // bash writes a file named CR; the parser reads the CR as half a newline.
     ['echo >>\r\n P', 'write_file(**)'],
+    // The parser rejects `>&1> -`; bash writes the file `-` (found by the nightly fuzz, seed 10).
+    ['ls x 2>&1> -', 'write_file(**)'],
   ])('%j is denied by %s in every mode', (command, rule) => {
     const spec = { allow: ['bash'], deny: [rule] };
     expect(decide(command, spec).behavior).toBe('deny');
