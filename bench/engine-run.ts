@@ -1,3 +1,4 @@
+import type { EvidenceListener } from '../src/sessions/session-writer.js';
 import type { AgentEvent, QueryResult } from '../src/engine/events.js';
 import { query } from '../src/engine/query.js';
 import type { ModelClient } from '../src/model/types.js';
@@ -13,6 +14,7 @@ export async function engineRun(
     model: ModelClient;
     rounds: number;
     observe?: (event: AgentEvent) => void;
+    onEvidence?: EvidenceListener;
   },
 ): Promise<QueryResult> {
   const { rounds } = options;
@@ -25,6 +27,7 @@ export async function engineRun(
     maxToolCalls: rounds + 1,
     timeoutMs: 3_600_000,
     ...(options.observe ? { observe: options.observe } : {}),
+    ...(options.onEvidence ? { onEvidence: options.onEvidence } : {}),
   });
   for await (const event of events) {
     if (event.type === 'result') {

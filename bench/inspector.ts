@@ -43,7 +43,7 @@ async function attachedPerRound(rounds: number): Promise<number> {
       'the history event',
     );
     const start = performance.now();
-    await engineRun({ ...kit, model: roundsModel(rounds), rounds, observe: feed });
+    await engineRun({ ...kit, model: roundsModel(rounds), rounds, observe: feed, onEvidence: feed.evidence });
     const perRound = ((performance.now() - start) * 1000) / rounds;
     await waitFor(
       () => output,

@@ -2,7 +2,7 @@
 // each new one), and shows the run at one step: the head while following live, or any earlier
 // step picked with the buttons or the scrubber. A step is a `state` record: a state entered.
 
-import { drawChart, edgesOf, enablePan, highlight, keepInView } from './chart.js';
+import { chartProvenance, drawChart, edgesOf, enablePan, highlight, keepInView } from './chart.js';
 import { embeddedRun } from './embedded.js';
 import { renderStepPanels, taskStartIndex } from './step-panels.js';
 import { KINDS, renderCost, renderFilters, renderGauges, renderLog, renderStop, renderTools } from './panels.js';
@@ -16,11 +16,12 @@ const view = {
   filters: new Set(KINDS.filter((k) => k !== 'usage')),
   chart: null,
   layout: null,
-  zoom: false,
+  /** The whole chart fitted to the panel; by default it is drawn at reading size and scrolls to the lit state. */
+  fit: false,
   labels: false,
 };
-/** How much larger than the fitted chart the zoomed one is drawn. */
-const ZOOM = 1.6;
+/** Screen pixels per layout unit at reading size: state names at 14 px. */
+const READING_SCALE = 1;
 const $ = (id) => document.getElementById(id);
 const exported = embeddedRun();
 
@@ -74,14 +75,16 @@ function draw() {
   const visits = new Map();
   const taken = new Set();
   let enteredBy;
+  const provenance = chartProvenance(meta);
   stepRecords.forEach((s, k) => {
     visits.set(s.name, (visits.get(s.name) ?? 0) + 1);
-    enteredBy = edgesOf(view.chart, s, stepRecords[k - 1]);
+    enteredBy = edgesOf(view.chart, s, stepRecords[k - 1], provenance);
     for (const id of enteredBy) taken.add(id);
   });
+  $('chart-note').hidden = provenance !== 'other';
   const recent = new Set(stepRecords.slice(-RECENT_STEPS).map((s) => s.name));
   highlight(view.chart, { current: state?.name, recent, visits, last: enteredBy, taken });
-  if (view.zoom) keepInView(view.chart, state?.name);
+  if (!view.fit) keepInView(view.chart, state?.name);
 
   $('current-state').textContent = state ? state.name : '–';
   $('current-state').dataset.state = state?.name ?? '';
@@ -136,14 +139,15 @@ function draw() {
     $('meta-model').textContent = meta.model ?? (meta.mode === 'replay' ? 'replay' : '–');
     $('meta-workspace').textContent = meta.workspace ?? meta.source ?? '–';
   }
-  renderStepPanels({ records, allRecords: model.records, steps: model.steps, follow: view.follow, exported: exported !== null });
+  renderStepPanels({ records, allRecords: model.records, steps: model.steps, follow: view.follow, exported: exported !== null, live });
 }
 
-/** (Re)draws the chart: the compact layout, or the labelled one; fitted, or zoomed. */
+/** (Re)draws the chart: the compact layout, or the labelled one; fitted, or at reading size. */
 function drawLayout() {
   if (!view.layout) return;
   const layout = view.labels && view.layout.labelled ? view.layout.labelled : view.layout;
-  view.chart = drawChart($('chart'), layout, { zoom: view.zoom ? ZOOM : 1 });
+  $('chart').classList.toggle('zoomed', !view.fit);
+  view.chart = drawChart($('chart'), layout, { scale: view.fit ? null : READING_SCALE });
   $('chart').dataset.ready = 'true';
   render();
 }
@@ -159,8 +163,8 @@ $('step-back').addEventListener('click', () => go(view.cursor - 1));
 $('step-forward').addEventListener('click', () => go(view.cursor + 1));
 $('scrubber').addEventListener('input', (e) => go(Number(e.target.value)));
 $('chart-zoom').addEventListener('click', () => {
-  view.zoom = $('chart').classList.toggle('zoomed');
-  $('chart-zoom').setAttribute('aria-pressed', String(view.zoom));
+  view.fit = !view.fit;
+  $('chart-zoom').setAttribute('aria-pressed', String(view.fit));
   drawLayout();
 });
 $('chart-labels').addEventListener('click', () => {

@@ -16,17 +16,36 @@ function pathOf(section) {
 }
 
 /**
- * The chart edges that entered a step's state. The trace names the edge (`via.transition`); lines
- * recorded before it did are matched by their two states and the event, which can leave several.
+ * Whether the shown trace was recorded by this chart, from the meta record's `chart: {recorded,
+ * current}` (fingerprints; recorded is null for a trace older than them). Unknown without it.
  */
-export function edgesOf(chart, step, previous) {
+export function chartProvenance(meta) {
+  const chart = meta?.chart;
+  if (!chart) return 'unknown';
+  return chart.recorded !== null && chart.recorded === chart.current ? 'same' : 'other';
+}
+
+/**
+ * The chart edges that entered a step's state: the one the trace names (`via.transition`), if this
+ * chart has it. A line without that name is matched by its two states and event (an edge may end on
+ * the state's parent box, which enters its initial child), but only for a trace of unknown origin:
+ * a trace recorded by another chart could match an edge it never took.
+ */
+export function edgesOf(chart, step, previous, provenance = 'unknown') {
   if (!chart || !step?.via) return new Set();
-  if (step.via.transition) return new Set([step.via.transition]);
-  if (!previous) return new Set();
+  if (step.via.transition) return new Set(chart.edges.some(({ edge }) => edge.id === step.via.transition) ? [step.via.transition] : []);
+  if (!previous || provenance !== 'unknown') return new Set();
   const event = step.via.event === 'always' ? '' : step.via.event;
-  const between = chart.edges.filter(({ edge }) => edge.from === previous.name && edge.to === step.name);
+  const entered = (to) => to === step.name || step.name.startsWith(`${to}.`);
+  const between = chart.edges.filter(({ edge }) => edge.from === previous.name && entered(edge.to));
   const exact = between.filter(({ edge }) => (edge.event ?? '') === event);
   return new Set((exact.length > 0 ? exact : between).map(({ edge }) => edge.id));
+}
+
+/** The compound states a state is nested in, innermost first (`ask_permission` for `ask_permission.asking_user`). */
+export function ancestorsOf(name) {
+  const parts = (name ?? '').split('.');
+  return parts.slice(0, -1).map((_, k) => parts.slice(0, parts.length - 1 - k).join('.'));
 }
 
 /** The point a label is pinned to: the middle of the edge's longest straight segment. */
@@ -68,11 +87,11 @@ function drawTip(g, edge, layout) {
 }
 
 /**
- * Builds the SVG once; returns the handle `highlight()` works on. The SVG fills its container
- * (the panel decides the size; the viewBox keeps the proportions), so at fit size the whole chart
- * is in view; `zoom` draws it larger inside a scrolling container instead.
+ * Builds the SVG once; returns the handle `highlight()` works on. With `scale` null the SVG fills
+ * its container (the viewBox keeps the proportions), so the whole chart is in view; with a number
+ * it is drawn that many pixels per layout unit inside a scrolling container instead.
  */
-export function drawChart(container, layout, { zoom = 1 } = {}) {
+export function drawChart(container, layout, { scale = null } = {}) {
   container.textContent = '';
   const pad = 12;
   const svg = el('svg', {
@@ -82,9 +101,9 @@ export function drawChart(container, layout, { zoom = 1 } = {}) {
     'aria-label': 'the engine statechart',
     'data-testid': 'chart-svg',
   });
-  if (zoom !== 1) {
-    svg.setAttribute('width', String(Math.round((layout.width + 2 * pad) * zoom)));
-    svg.setAttribute('height', String(Math.round((layout.height + 2 * pad) * zoom)));
+  if (scale !== null) {
+    svg.setAttribute('width', String(Math.round((layout.width + 2 * pad) * scale)));
+    svg.setAttribute('height', String(Math.round((layout.height + 2 * pad) * scale)));
   }
   const defs = el('defs', {}, svg);
   for (const [id, cls] of [
@@ -134,22 +153,36 @@ export function drawChart(container, layout, { zoom = 1 } = {}) {
     edges.push({ edge, g, tip });
   }
   const nodes = new Map();
+  // Compound states are boxes under everything else: their children, arrows and labels sit on them.
+  const boxLayer = el('g', { class: 'boxes' });
+  svg.insertBefore(boxLayer, edgeLayer);
   for (const node of layout.nodes ?? []) {
-    const classes = ['state', node.final && 'final', node.initial && 'initial', node.transient && 'transient', node.root && 'root'].filter(
-      Boolean,
-    );
-    const g = el('g', { class: classes.join(' '), 'data-state': node.id, 'data-testid': `state-${node.id}` }, nodeLayer);
-    el('rect', { x: node.x, y: node.y, width: node.width, height: node.height, rx: 8, ry: 8 }, g);
+    const classes = [
+      'state',
+      node.compound && 'compound',
+      node.final && 'final',
+      node.initial && 'initial',
+      node.transient && 'transient',
+      node.root && 'root',
+    ].filter(Boolean);
+    const attrs = { class: classes.join(' '), 'data-state': node.id, 'data-testid': `state-${node.id}` };
+    const g = el('g', node.parent ? { ...attrs, 'data-parent': node.parent } : attrs, node.compound ? boxLayer : nodeLayer);
+    el('rect', { x: node.x, y: node.y, width: node.width, height: node.height, rx: node.compound ? 12 : 8, ry: node.compound ? 12 : 8 }, g);
     if (node.final)
       el('rect', { x: node.x + 3, y: node.y + 3, width: node.width - 6, height: node.height - 6, rx: 6, ry: 6, class: 'inner' }, g);
     const details = node.details ?? (node.detail ? [node.detail] : []);
-    const title = el('text', { x: node.x + 12, y: node.y + (details.length ? 22 : node.height / 2 + 5), class: 'title' }, g);
-    title.textContent = node.root ? 'any state' : node.id;
+    const top = details.length || node.compound;
+    const title = el('text', { x: node.x + 12, y: node.y + (top ? 22 : node.height / 2 + 5), class: 'title' }, g);
+    // A nested state's box sits in its parent's, which names the rest of its path.
+    title.textContent = node.root ? 'any state' : node.parent ? node.id.slice(node.parent.length + 1) : node.id;
     details.forEach((line, k) => {
       const detail = el('text', { x: node.x + 12, y: node.y + 28 + 15 * k + 9, class: 'detail' }, g);
       detail.textContent = line;
     });
     const badge = el('text', { x: node.x + node.width - 6, y: node.y + 12, 'text-anchor': 'end', class: 'visits' }, g);
+    // The compact layout has no detail lines: the pointer shows them with the full path.
+    const tip = el('title', {}, g);
+    tip.textContent = [node.root ? 'any state' : node.id, ...(node.about ?? details)].join('\n');
     nodes.set(node.id, { g, badge, node });
   }
   container.appendChild(svg);
@@ -157,8 +190,8 @@ export function drawChart(container, layout, { zoom = 1 } = {}) {
 }
 
 /**
- * Scrolls a zoomed chart so that the lit state is in view (centred when it was out of view);
- * at fit size everything already is.
+ * Scrolls a chart drawn at reading size so that the lit state is in view (centred when it was
+ * out of view); at fit size everything already is.
  */
 export function keepInView(chart, current) {
   const entry = chart?.nodes.get(current);
@@ -192,14 +225,17 @@ export function enablePan(container) {
 }
 
 /**
- * Marks the chart for one step: `current` (lit), `recent` (passed in the last few steps, so the
- * transient states show), `visited` with a count, and the transition that entered the state:
- * `last` is a chart edge id from the trace; `taken` holds the ids of the task's transitions so far.
+ * Marks the chart for one step: `current` (lit) and the boxes it is nested in (`current-parent`),
+ * `recent` (passed in the last few steps, so the transient states show), `visited` with a count,
+ * and the transition that entered the state: `last` is a chart edge id from the trace; `taken`
+ * holds the ids of the task's transitions so far.
  */
 export function highlight(chart, { current, recent, visits, last, taken }) {
   if (!chart) return;
+  const parents = new Set(ancestorsOf(current));
   for (const [id, { g, badge }] of chart.nodes) {
     g.classList.toggle('current', id === current);
+    g.classList.toggle('current-parent', parents.has(id));
     g.classList.toggle('recent', id !== current && recent.has(id));
     g.classList.toggle('visited', visits.has(id));
     badge.textContent = visits.get(id) ? `×${visits.get(id)}` : '';
@@ -214,5 +250,6 @@ export function highlight(chart, { current, recent, visits, last, taken }) {
     for (const p of g.querySelectorAll('path')) p.setAttribute('marker-end', isLast ? 'url(#arrow-last)' : 'url(#arrow)');
   }
   chart.svg.setAttribute('data-current', current ?? '');
+  chart.svg.setAttribute('data-current-parent', [...parents].join(' '));
   chart.svg.setAttribute('data-last-transition', last ? [...last].join(' ') : '');
 }

@@ -43,7 +43,7 @@ export function buildConversation(records) {
       current = null;
       if (prompt) open('user').blocks.push({ type: 'text', text: prompt });
       prompt = null;
-    } else if (r.kind === 'state' && r.name === 'call_model') {
+    } else if (r.kind === 'state' && r.name === 'call_model.requesting') {
       newTurn = true;
     } else if (r.kind === 'text') {
       const message = open('assistant');

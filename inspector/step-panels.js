@@ -5,6 +5,17 @@ import { buildConversation, renderConversation, startsTask } from './conversatio
 import { renderTiming, roundTimings } from './timing.js';
 
 const $ = (id) => document.getElementById(id);
+/** The state in which the run waits for the person's answer to a permission dialog. */
+const WAITING_FOR_PERSON = 'ask_permission.asking_user';
+
+/** A call in a few words: `bash npm test`, `read_file notes.txt`, else its name and input. */
+export function callText(call) {
+  if (!call) return 'a tool call';
+  const input = call.input ?? {};
+  const main = ['command', 'path', 'file_path', 'pattern', 'url', 'description'].map((k) => input[k]).find((v) => typeof v === 'string');
+  const text = `${call.name} ${main ?? JSON.stringify(input)}`;
+  return text.length > 80 ? `${text.slice(0, 79)}…` : text;
+}
 let shownEnd = -1;
 let marksFor = '';
 let runningCall = null;
@@ -38,14 +49,19 @@ function renderTaskMarks(allRecords, steps) {
 
 /**
  * Draws the step panels. `records` are the records up to the step shown, `allRecords` the whole
- * history; `exported` says the page is a report file.
+ * history; `exported` says the page is a report file, `live` that the step shown is a live run's now.
  */
-export function renderStepPanels({ records, allRecords, steps, follow, exported }) {
+export function renderStepPanels({ records, allRecords, steps, follow, exported, live }) {
   const end = records.length;
+  // The state shown lasts until the next one was entered, or, while a live run rests in it, until now.
+  const next = allRecords[end];
+  const until = live ? Date.now() : Date.parse((next ?? records.at(-1))?.ts ?? '');
+  if (end !== shownEnd || live) {
+    renderTiming($('timing'), roundTimings(records.slice(taskStartIndex(records, end)), until));
+  }
   if (end !== shownEnd) {
     shownEnd = end;
     renderConversation($('conversation'), buildConversation(records));
-    renderTiming($('timing'), roundTimings(records.slice(taskStartIndex(records, end))));
   }
   renderTaskMarks(allRecords, steps);
 
@@ -59,6 +75,11 @@ export function renderStepPanels({ records, allRecords, steps, follow, exported 
     const ended = allRecords.slice(lastTask).some((r) => r.kind === 'result' || (r.kind === 'state' && r.name === 'done'));
     $('mode').textContent = ended ? 'finished' : source === 'live' ? 'running' : 'incomplete';
     $('mode').dataset.mode = $('mode').textContent;
+    // Like the mode, a fact about the run now: a live run resting in the dialog waits for a person.
+    const now = allRecords.findLast((r) => r.kind === 'state');
+    const waiting = !ended && source === 'live' && now?.name === WAITING_FOR_PERSON;
+    $('waiting').hidden = !waiting;
+    $('waiting').textContent = waiting ? `waiting for your answer: ${callText(now.call)}` : '';
   }
 
   // Following a live run, the tool list scrolls to the card of the tool that is running, once per

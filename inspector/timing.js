@@ -1,53 +1,96 @@
-// Where each model round of the shown task spent its time: the model (and, live, how long until
-// its first token), each tool, and the engine's own share (validation, permission, bookkeeping).
+// Where each model round of the shown task spent its time, read from the state records alone: a
+// state lasts from its record's ts to the next state's (the state the run is in now, up to now), so
+// a live page and an exported file add up the same way.
 
 import { formatMs } from './panels.js';
 
 const at = (r) => Date.parse(r.ts);
 
+/** The kinds of time a round is split into, in the strip's order. */
+export const TIME_KINDS = ['model', 'hooks', 'tool', 'person', 'engine'];
+const KIND_LABEL = { model: 'model', hooks: 'hooks', tool: 'tool', person: 'waiting for you', engine: 'engine' };
+
 /**
- * Rounds from the records of one task up to the step shown: a round starts when `call_model` is
- * entered and ends when the next one is (or the task stops).
+ * What a state's time counts as: the model (a request, or the summary a compaction asks for), hook
+ * runs, the tool, the person's answer to a permission dialog, or the engine itself (routing,
+ * validation, bookkeeping).
+ * @example timeKind('ask_permission.asking_user') // 'person'
  */
-export function roundTimings(records) {
+export function timeKind(name) {
+  if (name === 'call_model.requesting' || name === 'build_context.compacting') return 'model';
+  if (name.slice(name.lastIndexOf('.') + 1).endsWith('_hooks')) return 'hooks';
+  if (name === 'execute_tool') return 'tool';
+  if (name === 'ask_permission.asking_user') return 'person';
+  return 'engine';
+}
+
+const newRound = (n, start) => ({
+  n,
+  start,
+  end: start,
+  ms: { model: 0, hooks: 0, tool: 0, person: 0, engine: 0 },
+  tools: [],
+  ttftMs: null,
+  requested: false,
+});
+
+/**
+ * Rounds from the records of one task, `until` being when the last state shown ends (now, for the
+ * state a live run is in). A round runs from one model request's limit check to the next; the
+ * first one starts with the task. Text that arrives while a request waits gives the time to the
+ * first token (live only: a replayed text record carries the next state's time).
+ */
+export function roundTimings(records, until) {
+  const states = records.filter((r) => r.kind === 'state');
   const rounds = [];
   let round = null;
-  let modelOpen = false;
-  for (const r of records) {
-    if (r.kind === 'state') {
-      if (modelOpen && round) {
-        round.modelMs = at(r) - round.start;
-        modelOpen = false;
-      }
-      if (r.name === 'call_model') {
-        if (round) round.end = at(r);
-        round = { n: rounds.length + 1, start: at(r), end: at(r), modelMs: 0, ttftMs: null, tools: [] };
-        rounds.push(round);
-        modelOpen = true;
-      } else if (round) round.end = at(r);
-    } else if (round && r.kind === 'text' && modelOpen && round.ttftMs === null) {
-      round.ttftMs = at(r) - round.start;
-    } else if (round && r.kind === 'tool_result') {
-      round.tools.push({ name: r.call.name, ms: r.duration_ms ?? 0 });
-      round.end = Math.max(round.end, at(r));
+  states.forEach((s, k) => {
+    const start = at(s);
+    // A round ends where the next one heads for a request: the limit check, or (after tool results,
+    // which check the limits on their way out) the request itself. A compaction on the way is still that round.
+    const headsForRequest = s.name === 'call_model.checking_limits' || s.name === 'call_model.requesting';
+    if (!round || (headsForRequest && round.requested)) {
+      round = newRound(rounds.length + 1, start);
+      rounds.push(round);
     }
-  }
-  // A text record is stamped when it arrived only in a live run; in a replay it carries the next
-  // state's time, which says nothing about the first token.
-  for (const r of rounds) {
-    r.totalMs = Math.max(0, r.end - r.start);
-    if (r.ttftMs !== null && r.ttftMs >= r.modelMs) r.ttftMs = null;
-    r.engineMs = Math.max(0, r.totalMs - r.modelMs - r.tools.reduce((n, t) => n + t.ms, 0));
-  }
+    if (s.name === 'call_model.requesting') round.requested = true;
+    if (s.name === 'done') return;
+    const next = states[k + 1];
+    const end = next ? at(next) : Math.max(start, until ?? start);
+    const ms = Math.max(0, end - start);
+    const kind = timeKind(s.name);
+    round.ms[kind] += ms;
+    round.end = Math.max(round.end, end);
+    if (kind === 'tool') round.tools.push({ name: s.call?.name ?? 'tool', ms });
+    if (s.name === 'call_model.requesting' && round.ttftMs === null) {
+      const text = records.find((r) => r.kind === 'text' && r.i > s.i && (!next || r.i < next.i));
+      const ttft = text ? at(text) - start : null;
+      if (ttft !== null && ttft < ms) round.ttftMs = ttft;
+    }
+  });
+  for (const r of rounds) r.totalMs = Math.max(0, r.end - r.start);
   return rounds;
 }
 
-function segment(cls, ms, total, title) {
+function segment(kind, ms, total, title) {
   const seg = document.createElement('span');
-  seg.className = `seg ${cls}`;
+  seg.className = `seg ${kind}`;
+  seg.setAttribute('data-testid', 'timing-seg');
+  seg.dataset.kind = kind;
+  seg.dataset.ms = String(Math.round(ms));
   seg.style.flexGrow = String(Math.max(ms, total / 200));
   seg.title = title;
   return seg;
+}
+
+/** The round's line: its total, then each kind of time it spent (tools by name). */
+function headText(r) {
+  const parts = [`model ${formatMs(r.ms.model)}${r.ttftMs !== null ? ` (first token ${formatMs(r.ttftMs)})` : ''}`];
+  if (r.ms.hooks > 0) parts.push(`hooks ${formatMs(r.ms.hooks)}`);
+  for (const t of r.tools) parts.push(`${t.name} ${formatMs(t.ms)}`);
+  if (r.ms.person > 0) parts.push(`waiting for you ${formatMs(r.ms.person)}`);
+  parts.push(`engine ${formatMs(r.ms.engine)}`);
+  return `round ${r.n} · ${formatMs(r.totalMs)}: ${parts.join(' · ')}`;
 }
 
 /** One strip per round, widths proportional to time. */
@@ -59,19 +102,21 @@ export function renderTiming(container, rounds) {
       div.setAttribute('data-testid', 'timing-round');
       const head = document.createElement('div');
       head.className = 'round-head';
-      const tools = r.tools.map((t) => `${t.name} ${formatMs(t.ms)}`).join(', ');
-      head.textContent = `round ${r.n} · ${formatMs(r.totalMs)}: model ${formatMs(r.modelMs)}${r.ttftMs !== null ? ` (first token ${formatMs(r.ttftMs)})` : ''}${tools ? ` · ${tools}` : ''} · engine ${formatMs(r.engineMs)}`;
+      head.textContent = headText(r);
       const strip = document.createElement('div');
       strip.className = 'strip';
       const total = Math.max(1, r.totalMs);
-      if (r.ttftMs !== null) {
-        strip.append(
-          segment('ttft', r.ttftMs, total, `time to first token ${formatMs(r.ttftMs)}`),
-          segment('model', r.modelMs - r.ttftMs, total, `model, streaming ${formatMs(r.modelMs - r.ttftMs)}`),
-        );
-      } else strip.append(segment('model', r.modelMs, total, `model ${formatMs(r.modelMs)}`));
-      for (const t of r.tools) strip.append(segment('tool', t.ms, total, `${t.name} ${formatMs(t.ms)}`));
-      strip.append(segment('engine', r.engineMs, total, `engine ${formatMs(r.engineMs)}`));
+      for (const kind of TIME_KINDS) {
+        const ms = r.ms[kind];
+        if (kind === 'model' && r.ttftMs !== null) {
+          strip.append(
+            segment('ttft', r.ttftMs, total, `time to first token ${formatMs(r.ttftMs)}`),
+            segment('model', ms - r.ttftMs, total, `model, streaming ${formatMs(ms - r.ttftMs)}`),
+          );
+        } else if (ms > 0 || kind === 'model' || kind === 'engine') {
+          strip.append(segment(kind, ms, total, `${KIND_LABEL[kind]} ${formatMs(ms)}`));
+        }
+      }
       div.append(head, strip);
       return div;
     }),

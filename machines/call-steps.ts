@@ -1,6 +1,7 @@
 import { assign } from 'xstate';
 import { nextCall, toolBudgetSpent, type CurrentCall, type EngineContext, type EngineEvent } from './engine-context.js';
-import type { EngineError, ModelResponse, PermissionDecision, ToolCall, ToolUseBlock, Validation } from './types.js';
+import { isRecoverable, TOOL_ERROR_CODES } from './recovery.js';
+import type { EngineError, EngineErrorCode, ModelResponse, PermissionDecision, ToolCall, ToolUseBlock, Validation } from './types.js';
 
 /**
  * The steps of working through one tool call, as the chart's actions and guards use them. The two
@@ -28,7 +29,12 @@ export function validateCallAction(validate: (call: ToolCall) => Validation) {
   return assign<EngineContext, EngineEvent, undefined, EngineEvent, never>(({ context }) => {
     const current = nextCall(context);
     if (!current || toolBudgetSpent(context)) return { current };
-    const validation: Validation = checkCall(current, validate);
+    let validation: Validation;
+    try {
+      validation = checkCall(current, validate);
+    } catch (error) {
+      return { current: { ...current, error: ruleFailure(error) } };
+    }
     return { current: { ...current, validation, error: validation.ok ? null : validation.error } };
   });
 }
@@ -38,8 +44,25 @@ export function decidePermissionAction(decide: (call: ToolCall) => PermissionDec
   return assign<EngineContext, EngineEvent, undefined, EngineEvent, never>(({ context }) => {
     const { current } = context;
     if (!current) return {};
-    return { current: withDecision(current, decide(current.call)) };
+    try {
+      return { current: withDecision(current, decide(current.call)) };
+    } catch (error) {
+      return { current: { ...current, error: ruleFailure(error) } };
+    }
   });
+}
+
+/**
+ * A rule src provided threw (a tool schema that does not compile, a policy that crashed). The
+ * call records it and the `ruleFailed` guard stops the task with tool_error: a named stop, not a crash.
+ */
+export function ruleFailure(error: unknown): EngineError {
+  return { code: 'TOOL_FAILED', message: `internal error: ${errorMessage(error)}` };
+}
+
+/** The call's rules failed before anything ran (see ruleFailure). */
+export function ruleFailed(current: CurrentCall | null): boolean {
+  return current !== null && current.error?.code === 'TOOL_FAILED' && current.decision === null;
 }
 
 /** The call with a decision made; a denial is also the call's error. */
@@ -55,10 +78,13 @@ export function errorMessage(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-/** Failures thrown by the tool actor that carry one of our codes keep it; anything else is a crash. */
+/** The codes a tool can fail with that the model can fix; recovery.ts says which those are. */
+const MODEL_FIXABLE: ReadonlySet<string> = new Set(TOOL_ERROR_CODES.filter(isRecoverable));
+
+/** Failures thrown by the tool actor that carry a code the model can fix keep it; anything else is a crash. */
 export function toolFailure(error: unknown): EngineError {
   const code = (error as { code?: unknown } | null)?.code;
-  if (code === 'TOOL_INPUT_INVALID' || code === 'TOOL_NOT_FOUND') return { code, message: errorMessage(error) };
+  if (typeof code === 'string' && MODEL_FIXABLE.has(code)) return { code: code as EngineErrorCode, message: errorMessage(error) };
   return { code: 'TOOL_FAILED', message: errorMessage(error) };
 }
 

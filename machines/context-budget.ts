@@ -4,17 +4,23 @@ import type { Message, Usage } from './types.js';
 export type CompactionOutcome = {
   summary: Message;
   removed: number;
-  /** Estimated prompt tokens after the compaction. */
+  /** Estimated prompt tokens before and after the compaction. */
+  tokensBefore: number;
   tokensAfter: number;
   /** The summary request's usage (it is part of the task's bill). */
   usage: Usage;
+  /** Why it ran: the input's reason, handed back for the transcript's record. */
+  reason: CompactionReason;
 } | null;
+
+/** Why a compaction runs: the threshold was passed, or the API answered "prompt is too long". */
+export type CompactionReason = 'threshold' | 'prompt_too_long';
 
 export interface CompactContextInput {
   messages: Message[];
   turn: number;
   window: number;
-  reason: 'threshold' | 'prompt_too_long';
+  reason: CompactionReason;
   tokens: number;
 }
 
@@ -30,12 +36,10 @@ export const COMPACTION_THRESHOLD = 0.8;
 export interface ContextBudget {
   /** Prompt tokens the model takes; null = never compact. */
   window: number | null;
-  /** The next request's prompt tokens: the last usage (prompt + answer) plus what was appended since. */
+  /** The next request's prompt tokens: the last usage (prompt + answer) plus what was appended (or collected as a result) since. */
   tokens: number;
   /** The turn at which the conversation was last compacted: at most one compaction per round. */
   compactedAtTurn: number | null;
-  /** Set by a 400 "prompt is too long": compact even under the threshold. */
-  forced: boolean;
 }
 
 export function estimateTokens(value: unknown): number {
@@ -56,7 +60,6 @@ export function usageTokens(usage: Usage): number {
 /** The guard: compaction is due before the next request (and has not been done this round). */
 export function nearWindow(budget: ContextBudget, turn: number): boolean {
   if (budget.compactedAtTurn === turn) return false;
-  if (budget.forced) return true;
   return budget.window !== null && budget.tokens >= budget.window * COMPACTION_THRESHOLD;
 }
 

@@ -23,22 +23,8 @@ export interface CurrentCall {
   postToolUse: HookOutcome | null;
 }
 
-/** The children the chart spawns and waits for (hooks, the person's prompt, the summary request). */
-export type WaitedChild =
-  | 'askPermission'
-  | 'compactContext'
-  | 'preToolUseHooks'
-  | 'postToolUseHooks'
-  | 'userPromptSubmitHooks'
-  | 'stopHooks'
-  | 'sessionStartHooks';
-
-/** This task's prompt: whether it was sent, and what ran before it (SessionStart, UserPromptSubmit). */
+/** This task's prompt: what ran before it was sent (SessionStart, UserPromptSubmit). */
 export interface PromptState {
-  /** build_context has appended it (build_context is entered again to compact). */
-  appended: boolean;
-  /** The SessionStart hooks have run (once per task). */
-  sessionStarted: boolean;
   /** What the UserPromptSubmit hooks answered; a block stops the task before the prompt is sent. */
   hook: HookOutcome | null;
   /** Text the SessionStart and UserPromptSubmit hooks add to the prompt's message. */
@@ -79,13 +65,15 @@ export interface EngineContext {
   /** How full the context window is, and whether a compaction is due. */
   budget: ContextBudget;
   /**
-   * Which events have hooks configured (data only; src runs them; empty: no hook ever runs), and
-   * whether a Stop hook already sent the model back (Stop hooks then get `stop_hook_active: true`).
+   * Which events have hooks configured (data only; src runs them; empty: no hook ever runs),
+   * whether a Stop hook already sent the model back (Stop hooks then get `stop_hook_active: true`),
+   * and what this task tells SessionStart hooks (null: the session already started in this run).
    */
-  hooks: { events: readonly HookEventName[]; stopActive: boolean };
-  /** The spawned child the current state waits for; its `always` list stays put until it answers. */
-  running: WaitedChild | null;
+  hooks: { events: readonly HookEventName[]; stopActive: boolean; sessionStart: SessionStartSource | null };
 }
+
+/** What SessionStart hooks are told: a new session, or one resumed. */
+export type SessionStartSource = 'startup' | 'resume';
 
 export interface EngineInput {
   sessionId: string;
@@ -102,7 +90,18 @@ export interface EngineInput {
   baseTokens?: number;
   /** The events that have hooks configured; absent or empty: no hook runs and no hook guard holds. */
   hooks?: readonly HookEventName[];
+  /**
+   * The run's first task of a session opens it: SessionStart hooks run, told `startup` or `resume`.
+   * Absent or null: a later task of the same run, and SessionStart does not run again.
+   */
+  sessionStart?: SessionStartSource | null;
 }
+
+/** What the chart emits as it changes the conversation; src/engine writes each to the transcript, in order. */
+export type EngineEmitted =
+  | { type: 'message'; message: Message }
+  /** messages[0..removed) became `outcome.summary`; `messagesBefore` is the conversation's length before. */
+  | { type: 'compacted'; outcome: NonNullable<CompactionOutcome>; messagesBefore: number };
 
 export interface EngineOutput {
   reason: StopReason;
@@ -117,17 +116,8 @@ export interface EngineOutput {
   modelStopReason: string | null;
 }
 
-/** What a spawned child sends back when it answers (`on` handlers of the state that waits for it). */
-type ChildEvent<Id extends WaitedChild, Output> =
-  | { type: `xstate.done.actor.${Id}`; output: Output; actorId: Id }
-  | { type: `xstate.error.actor.${Id}`; error: unknown; actorId: Id };
-
-export type EngineEvent =
-  | { type: 'ABORT' }
-  | { type: 'CLOCK.TICK'; now: number }
-  | ChildEvent<'askPermission', PermissionDecision>
-  | ChildEvent<'compactContext', CompactionOutcome>
-  | ChildEvent<'preToolUseHooks' | 'postToolUseHooks' | 'userPromptSubmitHooks' | 'stopHooks' | 'sessionStartHooks', HookOutcome>;
+/** The events sent to the chart from outside; invoked actors answer with XState's done/error events. */
+export type EngineEvent = { type: 'ABORT' } | { type: 'CLOCK.TICK'; now: number };
 
 export function initialContext(input: EngineInput): EngineContext {
   return {
@@ -146,16 +136,14 @@ export function initialContext(input: EngineInput): EngineContext {
     lastStopReason: null,
     usage: { input_tokens: 0, output_tokens: 0 },
     stopReason: null,
-    prompt: { appended: false, sessionStarted: false, hook: null, context: [] },
+    prompt: { hook: null, context: [] },
     budget: {
       window: input.contextWindow ?? null,
       // A resumed conversation is measured once; from then on the counters follow each append.
       tokens: input.contextWindow ? (input.baseTokens ?? 0) + estimateMessages(input.messages ?? []) : 0,
       compactedAtTurn: null,
-      forced: false,
     },
-    hooks: { events: input.hooks ?? [], stopActive: false },
-    running: null,
+    hooks: { events: input.hooks ?? [], stopActive: false, sessionStart: input.sessionStart ?? null },
   };
 }
 

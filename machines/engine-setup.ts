@@ -1,14 +1,23 @@
-import { assign, fromCallback, fromPromise, setup, type EventObject } from 'xstate';
+import { assign, enqueueActions, fromCallback, fromPromise, setup, type EventObject, type ParameterizedObject } from 'xstate';
 import {
   addUsage,
   toolBudgetSpent,
   workingCall,
   type EngineContext,
+  type EngineEmitted,
   type EngineEvent,
   type EngineInput,
   type EngineOutput,
 } from './engine-context.js';
-import { decidePermissionAction, errorMessage, toolCalls, toolFailure, validateCallAction, withDecision } from './call-steps.js';
+import {
+  decidePermissionAction,
+  errorMessage,
+  ruleFailed,
+  toolCalls,
+  toolFailure,
+  validateCallAction,
+  withDecision,
+} from './call-steps.js';
 import { closingResults, errorResult } from './pending-results.js';
 import { isRecoverable } from './recovery.js';
 import {
@@ -17,18 +26,19 @@ import {
   nearWindow,
   statedWindow,
   usageTokens,
+  type CompactionReason,
   type CompactContextInput,
+  type ContextBudget,
   type CompactionOutcome,
 } from './context-budget.js';
-import type { Message, ModelResponse, PermissionDecision, StopReason, ToolCall, ToolResult, Usage } from './types.js';
-import { HOOK_ACTOR_IDS, type HookEventName, type HookOutcome, type HookRunInput } from './hooks.js';
+import type { Message, ModelResponse, PermissionDecision, StopReason, ToolCall, ToolResult, ToolResultBlock, Usage } from './types.js';
+import type { HookOutcome, HookRunInput } from './hooks.js';
 import {
   hasHooks,
-  hookInput,
   postToolUseAnswered,
   preToolUseAnswered,
   sessionStartAnswered,
-  stopAnswered,
+  stopHookMessage,
   toolHookDue,
   userPromptAnswered,
 } from './hook-steps.js';
@@ -36,7 +46,8 @@ import {
 /**
  * The chart's vocabulary: its types, and every guard, action and actor by name with a default
  * implementation (src/engine provides the real actors and rules with `.provide()`).
- * query-engine.ts builds the states from these names.
+ * query-engine.ts and states/ build the states from these names. Every change to the conversation
+ * is pushed in place and emitted (`message`, `compacted`), so the transcript follows the chart.
  */
 
 const notProvided = (what: string) => () => Promise.reject(new Error(`${what} is not provided`));
@@ -48,12 +59,40 @@ export interface CallModelInput {
   usage: Usage;
 }
 
+type ChangeCollect<P extends ParameterizedObject['params'] | undefined> = Parameters<
+  typeof enqueueActions<EngineContext, EngineEvent, P, EngineEvent, never, never, never, never, EngineEmitted>
+>[0];
+
+/**
+ * An action that changes the conversation: pushes in place, assigns the counters, emits what
+ * changed (the transcript is written from what the chart emits). Named actors, actions and guards
+ * are typed `never` here because it only assigns and emits; that also keeps TypeScript from
+ * inferring the action map from itself.
+ */
+function change<P extends ParameterizedObject['params'] | undefined = undefined>(collect: ChangeCollect<P>) {
+  return enqueueActions<EngineContext, EngineEvent, P, EngineEvent, never, never, never, never, EngineEmitted>(collect);
+}
+
 export const setupEngine = setup({
   types: {
     context: {} as EngineContext,
     events: {} as EngineEvent,
     input: {} as EngineInput,
     output: {} as EngineOutput,
+    emitted: {} as EngineEmitted,
+    /** The invoked actors by id: the chart's waits and the deadline. */
+    children: {} as {
+      sessionStartHooks: 'runHooks';
+      userPromptSubmitHooks: 'runHooks';
+      compactContext: 'compactContext';
+      callModel: 'callModel';
+      stopHooks: 'runHooks';
+      preToolUseHooks: 'runHooks';
+      askPermission: 'askPermission';
+      executeTool: 'executeTool';
+      postToolUseHooks: 'runHooks';
+      deadline: 'deadline';
+    },
   },
   actors: {
     callModel: fromPromise<ModelResponse, CallModelInput>(notProvided('callModel')),
@@ -67,13 +106,9 @@ export const setupEngine = setup({
     deadline: fromCallback<EventObject, { startedAt: number; timeoutMs: number }>(() => undefined),
   },
   guards: {
-    // A state that spawned a child (a hook, the prompt, the summary) stays put until it answers.
-    childRunning: ({ context }) => context.running !== null,
     // Hook guards: src provides the tool-name matchers; these defaults ask only whether any are configured.
-    sessionStartDue: ({ context }) => !context.prompt.sessionStarted && hasHooks(context, 'SessionStart'),
-    userPromptSubmitDue: ({ context }) => !context.prompt.appended && context.prompt.hook === null && hasHooks(context, 'UserPromptSubmit'),
-    promptBlocked: ({ context }) => context.prompt.hook?.decision === 'block',
-    promptUnsent: ({ context }) => !context.prompt.appended,
+    sessionStartDue: ({ context }) => context.hooks.sessionStart !== null && hasHooks(context, 'SessionStart'),
+    userPromptSubmitDue: ({ context }) => hasHooks(context, 'UserPromptSubmit'),
     preToolUseDue: toolHookDue('PreToolUse', () => true),
     postToolUseDue: toolHookDue('PostToolUse', () => true),
     stopHooksDue: ({ context }, _params: { response: ModelResponse }) => hasHooks(context, 'Stop'),
@@ -81,6 +116,8 @@ export const setupEngine = setup({
     maxTurnsReached: ({ context }) => context.turn >= context.maxTurns,
     maxToolCallsReached: ({ context }) => toolBudgetSpent(context),
     timedOut: ({ context, event }) => event.type === 'CLOCK.TICK' && event.now - context.deadline.startedAt >= context.deadline.timeoutMs,
+    /** A rule src provided threw (a schema that does not compile, a policy that crashed): the task stops, named. */
+    ruleFailed: ({ context }) => ruleFailed(context.current),
     callInvalid: ({ context }) => context.current?.validation?.ok === false,
     permissionAllowed: ({ context }) => context.current?.decision?.behavior === 'allow',
     permissionDeniedWithFeedback: ({ context }) =>
@@ -91,16 +128,12 @@ export const setupEngine = setup({
     responsePaused: (_, params: { response: ModelResponse }) => params.response.stopReason === 'pause_turn',
     toolErrorRecoverable: (_, params: { error: unknown }) => isRecoverable(toolFailure(params.error).code),
     contextNearWindow: ({ context }) => nearWindow(context.budget, context.turn),
-    contextFits: ({ context }) => !nearWindow(context.budget, context.turn),
     // One compaction per round: a prompt still too long after it is a model_error.
     promptTooLongOnce: ({ context }, params: { error: unknown }) =>
       isPromptTooLong(params.error) && context.budget.window !== null && context.budget.compactedAtTurn !== context.turn,
   },
   actions: {
-    // An assign, not a plain action: XState runs plain actions of the initial state only at
-    // start(), after the first microsteps were traced, so the prompt would reach the transcript late.
-    appendUserInput: assign(({ context }) => {
-      if (context.prompt.appended) return {};
+    appendUserInput: change(({ context, enqueue }) => {
       const message: Message = {
         role: 'user',
         content: [
@@ -108,16 +141,16 @@ export const setupEngine = setup({
           ...context.prompt.context.map((text) => ({ type: 'text' as const, text: `Context from hooks:\n${text}` })),
         ],
       };
+      // In place, like every change to the conversation: the array is shared with the session.
       context.messages.push(message);
-      return {
-        prompt: { ...context.prompt, appended: true },
-        budget: { ...context.budget, tokens: context.budget.tokens + estimateTokens(message) },
-      };
+      enqueue.assign({ budget: { ...context.budget, tokens: context.budget.tokens + estimateTokens(message) } });
+      enqueue.emit({ type: 'message', message });
     }),
-    recordResponse: assign(({ context }, params: { response: ModelResponse }) => {
+    recordResponse: change<{ response: ModelResponse }>(({ context, enqueue }, params) => {
       const { response } = params;
-      context.messages.push({ role: 'assistant', content: response.content });
-      return {
+      const message: Message = { role: 'assistant', content: response.content };
+      context.messages.push(message);
+      enqueue.assign({
         turn: context.turn + 1,
         usage: addUsage(context.usage, response.usage),
         queue: toolCalls(response),
@@ -127,7 +160,8 @@ export const setupEngine = setup({
         lastStopReason: response.stopReason,
         // The API's own count: this prompt plus the answer, which the next prompt carries.
         budget: { ...context.budget, tokens: usageTokens(response.usage) },
-      };
+      });
+      enqueue.emit({ type: 'message', message });
     }),
     validateCall: validateCallAction((call) => ({
       ok: false,
@@ -140,79 +174,84 @@ export const setupEngine = setup({
         params.decision.behavior === 'ask'
           ? { behavior: 'deny', decidedBy: `the prompt gave no answer (${params.decision.decidedBy})` }
           : params.decision;
-      return context.current ? { running: null, current: withDecision(context.current, decision) } : { running: null };
-    }),
-    // The children below are spawned, not invoked: a state that may wait for a hook first must not
-    // start the prompt or the summary with it, and an invoked actor starts whenever its state stays.
-    startPrompt: assign(({ context, spawn }) => {
-      const { call, decision } = workingCall(context);
-      spawn('askPermission', {
-        id: 'askPermission',
-        input: { call, decision: decision ?? { behavior: 'ask', decidedBy: 'no decision yet' } },
-      });
-      return { running: 'askPermission' as const };
-    }),
-    startCompaction: assign(({ context, spawn }) => {
-      const { budget } = context;
-      const reason = budget.forced ? ('prompt_too_long' as const) : ('threshold' as const);
-      const input = { messages: context.messages, turn: context.turn, window: budget.window ?? 0, reason, tokens: budget.tokens };
-      spawn('compactContext', { id: 'compactContext', input });
-      return { running: 'compactContext' as const };
-    }),
-    startHooks: assign(({ context, spawn }, params: { event: HookEventName }) => {
-      const id = HOOK_ACTOR_IDS[params.event];
-      spawn('runHooks', { id, input: hookInput(context, params.event) });
-      return { running: id };
+      return context.current ? { current: withDecision(context.current, decision) } : {};
     }),
     recordSessionStart: assign(({ context }, params: { outcome: HookOutcome }) => sessionStartAnswered(context, params.outcome)),
     recordUserPromptSubmit: assign(({ context }, params: { outcome: HookOutcome }) => userPromptAnswered(context, params.outcome)),
     recordPreToolUse: assign(({ context }, params: { outcome: HookOutcome }) => preToolUseAnswered(context, params.outcome)),
     recordPostToolUse: assign(({ context }, params: { outcome: HookOutcome }) => postToolUseAnswered(context, params.outcome)),
-    recordStopHooks: assign(({ context }, params: { outcome: HookOutcome }) => stopAnswered(context, params.outcome)),
+    /** A blocking Stop hook's reason goes to the model as a user message, and the loop goes on. */
+    recordStopHooks: change<{ outcome: HookOutcome }>(({ context, enqueue }, params) => {
+      if (params.outcome.decision !== 'block') return;
+      const message = stopHookMessage(params.outcome);
+      context.messages.push(message);
+      enqueue.assign({ hooks: { ...context.hooks, stopActive: true } });
+      enqueue.emit({ type: 'message', message });
+    }),
     collectResult: assign(({ context }, params: { result: ToolResult }) => {
       const { call } = workingCall(context);
-      return {
-        toolCallCount: context.toolCallCount + 1,
-        results: [
-          ...context.results,
-          { type: 'tool_result' as const, tool_use_id: call.id, content: params.result.content, is_error: params.result.isError },
-        ],
-      };
+      const block = { type: 'tool_result' as const, tool_use_id: call.id, content: params.result.content, is_error: params.result.isError };
+      return { toolCallCount: context.toolCallCount + 1, results: [...context.results, block], budget: withResult(context, block) };
     }),
     recordToolFailure: assign(({ context }, params: { error: unknown }) => ({
       toolCallCount: context.toolCallCount + 1,
       current: { ...workingCall(context), error: toolFailure(params.error) },
     })),
-    collectErrorResult: assign(({ context }) => ({ results: [...context.results, errorResult(workingCall(context))] })),
-    appendToolResults: assign(({ context }) => {
+    collectErrorResult: assign(({ context }) => {
+      const block = errorResult(workingCall(context));
+      return { results: [...context.results, block], budget: withResult(context, block) };
+    }),
+    // The results' tokens were counted as each was collected (withResult).
+    appendToolResults: change(({ context, enqueue }) => {
       const message: Message = { role: 'user', content: context.results };
       context.messages.push(message);
-      const budget =
-        context.budget.window === null ? context.budget : { ...context.budget, tokens: context.budget.tokens + estimateTokens(message) };
-      return { queue: [], truncatedIds: [], results: [], current: null, budget };
+      enqueue.assign({ queue: [], truncatedIds: [], results: [], current: null });
+      enqueue.emit({ type: 'message', message });
     }),
     // The API's answer names the real window; a configured one that was too big is corrected.
-    requestCompaction: assign(({ context }, params: { error: unknown }) => {
+    correctWindow: assign(({ context }, params: { error: unknown }) => {
       const stated = statedWindow(params.error);
       const window = stated !== null && context.budget.window !== null ? Math.min(stated, context.budget.window) : context.budget.window;
-      return { budget: { ...context.budget, window, forced: true } };
+      return { budget: { ...context.budget, window } };
     }),
-    applyCompaction: assign(({ context }, params: { outcome: CompactionOutcome }) => {
+    applyCompaction: change<{ outcome: CompactionOutcome }>(({ context, enqueue }, params) => {
       const { outcome } = params;
-      const budget = { ...context.budget, compactedAtTurn: context.turn, forced: false };
-      if (!outcome) return { budget, running: null };
+      const budget = { ...context.budget, compactedAtTurn: context.turn };
+      if (!outcome) {
+        enqueue.assign({ budget });
+        return;
+      }
+      const messagesBefore = context.messages.length;
       // In place, like every other change to the conversation: the array is shared with the session.
       context.messages.splice(0, outcome.removed, outcome.summary);
-      return { budget: { ...budget, tokens: outcome.tokensAfter }, usage: addUsage(context.usage, outcome.usage), running: null };
+      enqueue.assign({ budget: { ...budget, tokens: outcome.tokensAfter }, usage: addUsage(context.usage, outcome.usage) });
+      enqueue.emit({ type: 'compacted', outcome, messagesBefore });
     }),
     recordModelError: assign({
       modelError: (_, params: { error: unknown }) => ({ code: 'MODEL_ERROR' as const, message: errorMessage(params.error) }),
     }),
     stop: assign({ stopReason: (_, params: { reason: StopReason }) => params.reason }),
-    closeOpenToolUses: assign(({ context }) => {
-      if (context.queue.length === 0) return {};
-      context.messages.push({ role: 'user', content: closingResults(context, context.stopReason ?? 'user_abort') });
-      return { queue: [], truncatedIds: [], results: [] };
+    closeOpenToolUses: change(({ context, enqueue }) => {
+      if (context.queue.length === 0) return;
+      const message: Message = { role: 'user', content: closingResults(context, context.stopReason ?? 'user_abort') };
+      context.messages.push(message);
+      enqueue.assign({ queue: [], truncatedIds: [], results: [] });
+      enqueue.emit({ type: 'message', message });
     }),
   },
 });
+
+/**
+ * The budget once a result is collected: its tokens count toward the next request from now on, so
+ * the window guard after the last result sees them before the results are appended.
+ */
+function withResult(context: EngineContext, block: ToolResultBlock): ContextBudget {
+  const { budget } = context;
+  return budget.window === null ? budget : { ...budget, tokens: budget.tokens + estimateTokens(block) };
+}
+
+/** The input of the compactContext actor: why it runs (the 400 that sent it, or the threshold) and the numbers. */
+export function compactionInput(context: EngineContext, reason: CompactionReason): CompactContextInput {
+  const { budget } = context;
+  return { messages: context.messages, turn: context.turn, window: budget.window ?? 0, reason, tokens: budget.tokens };
+}

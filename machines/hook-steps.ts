@@ -1,4 +1,4 @@
-import { withDecision } from './call-steps.js';
+import { ruleFailed, withDecision } from './call-steps.js';
 import { workingCall, type EngineContext } from './engine-context.js';
 import { withHookVerdict, withPostToolUseNote, type HookEventName, type HookOutcome, type HookRunInput } from './hooks.js';
 import type { Message, PermissionDecision, ToolCall } from './types.js';
@@ -13,7 +13,7 @@ export function hookInput(context: EngineContext, event: HookEventName): HookRun
   const { turn } = context;
   switch (event) {
     case 'SessionStart':
-      return { event, turn };
+      return { event, turn, source: context.hooks.sessionStart ?? 'startup' };
     case 'UserPromptSubmit':
       return { event, turn, prompt: context.userInput };
     case 'PreToolUse':
@@ -38,35 +38,33 @@ export function hasHooks(context: EngineContext, event: HookEventName): boolean 
 }
 
 /**
- * The guard that says a tool event's hooks are due for the current call: configured, not yet run
- * for this call, and (src provides `matches`, the settings' matchers) taking the call's tool.
+ * The guard that says a tool event's hooks are due for the current call: configured, and (src
+ * provides `matches`, the settings' matchers) taking the call's tool.
  * @example toolHookDue('PreToolUse', (call) => call.name === 'bash')
  */
 export function toolHookDue(event: 'PreToolUse' | 'PostToolUse', matches: (call: ToolCall) => boolean) {
-  const field = event === 'PreToolUse' ? 'preToolUse' : 'postToolUse';
   return ({ context }: { context: EngineContext }): boolean =>
-    context.current !== null && context.current[field] === null && hasHooks(context, event) && matches(context.current.call);
+    context.current !== null && hasHooks(context, event) && matches(context.current.call);
 }
 
 export function sessionStartAnswered(context: EngineContext, outcome: HookOutcome): Partial<EngineContext> {
   const { prompt } = context;
-  return {
-    running: null,
-    prompt: { ...prompt, sessionStarted: true, context: outcome.context ? [...prompt.context, outcome.context] : prompt.context },
-  };
+  return { prompt: { ...prompt, context: outcome.context ? [...prompt.context, outcome.context] : prompt.context } };
 }
 
 export function userPromptAnswered(context: EngineContext, outcome: HookOutcome): Partial<EngineContext> {
   const { prompt } = context;
   const added = outcome.context && outcome.decision !== 'block' ? [...prompt.context, outcome.context] : prompt.context;
-  return { running: null, prompt: { ...prompt, hook: outcome, context: added } };
+  return { prompt: { ...prompt, hook: outcome, context: added } };
 }
 
 /** The rules decided on entry to ask_permission; the hooks' answer is combined with that decision. */
 export function preToolUseAnswered(context: EngineContext, outcome: HookOutcome): Partial<EngineContext> {
   const current = workingCall(context);
+  // The rules themselves failed: no hook answer can stand in for them (the ruleFailed guard stops next).
+  if (ruleFailed(current)) return { current: { ...current, preToolUse: outcome } };
   const rules: PermissionDecision = current.decision ?? { behavior: 'ask', decidedBy: 'no decision yet' };
-  return { running: null, current: withDecision({ ...current, preToolUse: outcome }, withHookVerdict(rules, outcome)) };
+  return { current: withDecision({ ...current, preToolUse: outcome }, withHookVerdict(rules, outcome)) };
 }
 
 /** The tool already ran: a block or added context is appended to the result the model gets. */
@@ -74,17 +72,13 @@ export function postToolUseAnswered(context: EngineContext, outcome: HookOutcome
   const current = workingCall(context);
   const last = context.results.at(-1);
   const results = last ? [...context.results.slice(0, -1), withPostToolUseNote(last, outcome)] : context.results;
-  return { running: null, results, current: { ...current, postToolUse: outcome } };
+  return { results, current: { ...current, postToolUse: outcome } };
 }
 
-/** A blocking Stop hook's reason goes to the model as a user message, and the loop goes on. */
-export function stopAnswered(context: EngineContext, outcome: HookOutcome): Partial<EngineContext> {
-  if (outcome.decision !== 'block') return { running: null };
-  const message: Message = {
+/** What the model is told when a blocking Stop hook sends it back to work. */
+export function stopHookMessage(outcome: HookOutcome): Message {
+  return {
     role: 'user',
     content: [{ type: 'text', text: `A Stop hook did not let you stop yet: ${outcome.reason || 'no reason given'}` }],
   };
-  // In place, like every other change to the conversation: the array is shared with the session.
-  context.messages.push(message);
-  return { running: null, hooks: { ...context.hooks, stopActive: true } };
 }

@@ -8,7 +8,7 @@ import type { PermissionDecision, ToolCall, ToolResultBlock } from './types.js';
 export const HOOK_EVENTS = ['PreToolUse', 'PostToolUse', 'UserPromptSubmit', 'Stop', 'SessionStart'] as const;
 export type HookEventName = (typeof HOOK_EVENTS)[number];
 
-/** The ids of the children the chart spawns to run one event's hooks (`xstate.done.actor.<id>`). */
+/** The ids of the invocations that run one event's hooks, each in the state that waits for them (`xstate.done.actor.<id>`). */
 export const HOOK_ACTOR_IDS = {
   PreToolUse: 'preToolUseHooks',
   PostToolUse: 'postToolUseHooks',
@@ -42,6 +42,8 @@ export interface HookRunInput {
   prompt?: string;
   /** Stop: the model is already continuing because a Stop hook blocked. */
   stopHookActive?: boolean;
+  /** SessionStart: a new session, or one resumed. */
+  source?: 'startup' | 'resume';
 }
 
 /**

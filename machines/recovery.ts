@@ -1,5 +1,14 @@
 import type { EngineErrorCode, StopReason } from './types.js';
 
+/** The codes a tool call can end with (validation, the tool itself); the model errors aside. */
+export const TOOL_ERROR_CODES: readonly EngineErrorCode[] = [
+  'TOOL_INPUT_INVALID',
+  'TOOL_NOT_FOUND',
+  'TOOL_INPUT_TRUNCATED',
+  'TOOL_FAILED',
+  'PERMISSION_DENIED',
+];
+
 /**
  * The one place that decides whether a failure goes back to the model as data (recoverable) or
  * ends the task. The model can fix a wrong name or a wrong input; it cannot fix a crashed tool.

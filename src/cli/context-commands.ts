@@ -1,13 +1,13 @@
-import path from 'node:path';
 import { estimateTokens } from '../../machines/context-budget.js';
 import { costUsd } from '../model/cost.js';
-import type { Message, Usage } from '../../machines/types.js';
+import type { Usage } from '../../machines/types.js';
 import { describeContext, describeCost } from '../context/describe.js';
 import { compactBetweenTasks } from '../context/run-compaction.js';
 import { loadTaskContext } from '../context/task-context.js';
 import type { QueryResult } from '../engine/events.js';
 import { addCost, addUsageTotals } from '../sessions/usage-totals.js';
 import type { RunConfig } from '../run/run-config.js';
+import type { RunSession } from '../sessions/open-for-run.js';
 import type { ToolRegistry } from '../tools/registry.js';
 
 /**
@@ -31,7 +31,7 @@ export const CONTEXT_COMMANDS = {
 
 export function contextCommands(
   config: RunConfig,
-  session: { sessionId: string; messages: Message[] },
+  session: Pick<RunSession, 'sessionId' | 'messages' | 'compacted'>,
   /** The tools a task gets (with the MCP servers'); default the run's built-ins and custom tools. */
   tools: () => ToolRegistry = () => config.tools,
 ): ContextCommands {
@@ -63,9 +63,10 @@ export function contextCommands(
         signal,
         // On demand, everything but the last answer goes into the summary.
         keepShare: 0,
-        transcriptFile: path.join(config.home, 'sessions', session.sessionId, 'transcript.jsonl'),
       });
       if (!compaction) return 'Nothing to compact yet.';
+      const { summary, removed, tokensBefore, tokensAfter } = compaction;
+      session.compacted({ summary, removed, reason: 'user', tokens_before: tokensBefore, tokens_after: tokensAfter });
       usage = addUsageTotals(usage, compaction.usage);
       cost = addCost({ total_cost_usd: cost }, config.model.modelId ? costUsd(config.model.modelId, compaction.usage) : null);
       return `Compacted ${compaction.removed} messages into a summary: ~${compaction.tokensBefore.toLocaleString('en-US')} → ~${compaction.tokensAfter.toLocaleString('en-US')} tokens.`;

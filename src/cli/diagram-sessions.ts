@@ -32,7 +32,7 @@ function sessionTraces(home: string): { traces: CountedLine[][]; unreadable: str
     .sort();
   for (const file of files) {
     try {
-      traces.push(readSessionRecords(file).states);
+      traces.push(readSessionRecords(file).lines);
     } catch (error) {
       if (!(error instanceof SessionError)) throw error;
       unreadable.push(error.message);
@@ -64,7 +64,7 @@ export async function diagramFromSessions(options: {
   options.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
 
   const never = neverTaken(graph, result.counts);
-  const skipped = result.skipped.withoutVia + result.skipped.unmatched;
+  const skipped = result.skipped.withoutVia + result.skipped.unmatched + result.skipped.otherChart;
   const lines = [
     `Counted ${result.counted} transitions in ${result.tasks} tasks of ${sessions} sessions under ${sessionsRoot(home)}${options.since ? ` since ${options.since}` : ''}.`,
     ...(result.skipped.withoutVia
@@ -73,11 +73,20 @@ export async function diagramFromSessions(options: {
     ...(result.skipped.unmatched
       ? [`Skipped ${result.skipped.unmatched} steps whose "via" event matches no transition of this chart (recorded by another version).`]
       : []),
+    ...(result.otherChartTasks
+      ? [
+          `${result.otherChartTasks} of the tasks were recorded by an older chart: only their steps whose transition id this chart still has are counted${
+            result.skipped.otherChart ? ` (skipped ${result.skipped.otherChart} steps)` : ''
+          }.`,
+        ]
+      : []),
     ...(skipped === 0 ? ['Skipped no steps.'] : []),
     ...unreadable.map((why) => `Left out a session: ${why}`),
     `Never taken (${never.length} of ${graph.edges.filter((e) => !e.internal).length}):`,
     ...never.map((e) => `  ${e.kind === 'root' ? 'any state' : e.from} --${eventLabel(e)}${e.guard ? ` [${e.guard}]` : ''}--> ${e.to}`),
-    'Targetless transitions (they stay in their state) leave no state line and are not counted.',
+    ...(graph.edges.some((e) => e.internal)
+      ? ['Targetless transitions (they stay in their state) leave no state line and are not counted.']
+      : []),
   ];
   options.stderr.write(`${lines.join('\n')}\n`);
 }

@@ -2,7 +2,9 @@ import type { McpServerStatus } from '../mcp/manager.js';
 import { visible } from '../permissions/request-view.js';
 import { sandboxForRun } from '../sandbox/index.js';
 import { subcommandSetup } from './subcommand-setup.js';
+import path from 'node:path';
 import { userSettingsPath } from '../permissions/index.js';
+import { defaultClaudeHome } from '../permissions/settings.js';
 import { describeItems, gateSettings } from '../trust/gate.js';
 import { trustedKeys } from '../trust/trust-store.js';
 import { TRUST_ENV, TRUST_FLAG } from '../run/trust-gate.js';
@@ -29,15 +31,11 @@ export async function runMcpList(
   const trustAll = options.trust === true || env[TRUST_ENV] === '1';
   const setup = subcommandSetup(options, streams.stderr, env, ({ workspace, home, settings }) => {
     // Listing starts each server: a project's untrusted ones are named, not started (issue 31, M5).
-    const gated = trustAll
-      ? null
-      : gateSettings(settings, { workspace, userSettingsFile: userSettingsPath(home), trusted: trustedKeys(home, workspace) });
+    const where = { workspace, userSettingsFile: [userSettingsPath(home), path.join(defaultClaudeHome(env), 'settings.json')] };
+    const gated = trustAll ? null : gateSettings(settings, { ...where, trusted: trustedKeys(home, workspace) });
     return {
       workspace,
-      servers: resolveMcpLayers(gated ? gated.mcpServers : settings.mcpServers, env, {
-        workspace,
-        userSettingsFile: userSettingsPath(home),
-      }),
+      servers: resolveMcpLayers(gated ? gated.mcpServers : settings.mcpServers, env, where),
       untrusted: (gated?.pending ?? []).filter((item) => item.kind === 'mcp_server'),
       sandboxed: sandboxForRun({ flag: undefined, layers: settings.sandbox, workspace, xagentHome: home, env }),
     };

@@ -3,6 +3,7 @@ import { PERMISSION_MODES } from '../permissions/types.js';
 import { buildRunConfig, OUTPUT_FORMATS, type ModelFactory, type RunConfig } from '../run/run-config.js';
 import { TRUST_ENV } from '../run/trust-gate.js';
 import { withholdAgentCredentials } from '../run/agent-credentials.js';
+import { tagThisRun } from '../tools/process-group.js';
 import { parseChoice, parseDuration, parsePositiveInt, splitInspectFlag, splitToolList } from '../run/parse-options.js';
 
 /** The flags as commander hands them over, all still strings. */
@@ -75,5 +76,7 @@ export function resolveRunConfig(raw: RawOptions, promptArgs: string[], env: Nod
   );
   // The model client has read the key: bash, hooks, MCP servers and git started from now on do not inherit it.
   withholdAgentCredentials(env);
+  // Every process the run starts carries its tag, so the ones that leave their group (setsid) end with it.
+  tagThisRun();
   return config;
 }

@@ -1,4 +1,3 @@
-import { appendFileSync } from 'node:fs';
 import { estimateTokens } from '../../machines/context-budget.js';
 import type { Message } from '../../machines/types.js';
 import type { ModelClient, ToolSpec } from '../model/types.js';
@@ -52,15 +51,12 @@ export function compactionRecord(compaction: Compaction, messageCount: number, r
 }
 
 /**
- * `/compact` between tasks: compacts `messages` in place and appends the record to the transcript.
- * @example await compactBetweenTasks({ model, system, tools, messages: session.messages, window, transcriptFile, signal })
+ * `/compact` between tasks: the summary of `messages`, or null when there is nothing to cut. The
+ * caller records it through the session (`RunSession.compacted`), which owns the transcript.
+ * @example const compaction = await compactBetweenTasks({ model, system, tools, messages: session.messages, window, signal });
  */
 export async function compactBetweenTasks(
-  options: Parameters<typeof runCompaction>[0] & { messages: Message[]; transcriptFile: string },
+  options: Parameters<typeof runCompaction>[0] & { messages: Message[] },
 ): Promise<Compaction | null> {
-  const compaction = await runCompaction(options);
-  if (!compaction) return null;
-  appendFileSync(options.transcriptFile, `${JSON.stringify(compactionRecord(compaction, options.messages.length, 'user'))}\n`);
-  options.messages.splice(0, compaction.removed, compaction.summary);
-  return compaction;
+  return runCompaction(options);
 }

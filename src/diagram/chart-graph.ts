@@ -10,8 +10,12 @@ import type { AnyStateMachine, AnyStateNode, AnyTransitionDefinition } from 'xst
 export type EdgeKind = 'on' | 'always' | 'done' | 'error' | 'root';
 
 export interface ChartNode {
-  /** The state's path joined by '.' (`call_model`); what the trace and the inspector call it. */
+  /** The state's path joined by '.' (`call_model.requesting`); what the trace and the inspector call it. */
   id: string;
+  /** The state it is nested in (`call_model`); absent for a top-level state. */
+  parent?: string;
+  /** Its child states, for a compound state (the leaves are where the trace's lines land). */
+  children?: string[];
   initial: boolean;
   final: boolean;
   /** Sources of the actors invoked while the state is active. */
@@ -21,7 +25,10 @@ export interface ChartNode {
 }
 
 export interface ChartEdge {
-  /** `<from>:<event or "always">:<index among that event's candidates>`; stable while the chart is. */
+  /**
+   * `<from>:<event or "always">[<guard>]><to>` (no `[...]` without a guard, no `>to` when targetless):
+   * derived from what the transition is, not where it sits in a list, so adding a branch renumbers nothing.
+   */
   id: string;
   /** A state id, or the machine id for handlers on the root (active in every state). */
   from: string;
@@ -41,6 +48,8 @@ export interface ChartEdge {
 export interface ChartGraph {
   /** The machine id; root-level edges come `from` it. */
   id: string;
+  /** A digest of every state and transition: traces record it (`task_start.chart`) to tell which chart wrote them. */
+  fingerprint: string;
   /** Actors invoked by the root, alive for the whole run (the deadline). */
   invoke?: string[];
   nodes: ChartNode[];
@@ -109,11 +118,11 @@ export function chartTransitions(machine: AnyStateMachine): ChartTransition[] {
     const lists: Array<[string, readonly AnyTransitionDefinition[]]> = [...node.transitions.entries()];
     if (node.always) lists.push(['', node.always]);
     return lists.flatMap(([eventType, candidates]) =>
-      candidates.map((transition, index): ChartTransition => {
+      candidates.map((transition): ChartTransition => {
         const target = transition.target?.[0];
         const guard = guardName(transition.guard);
         const edge: ChartEdge = {
-          id: `${from}:${eventType || 'always'}:${index}`,
+          id: transitionId(transition),
           from,
           to: target ? stateId(target) : from,
           event: eventType,
@@ -131,17 +140,39 @@ export function chartTransitions(machine: AnyStateMachine): ChartTransition[] {
 
 const transitionIds = new WeakMap<AnyTransitionDefinition, string>();
 
-/** The id of a transition the actor took (from an `@xstate.microstep` inspection event). */
+/**
+ * The id of a transition, from what it is: source, event, guard and target. Two transitions of one
+ * state that agree on all four would share it; the chart test forbids that (give one a guard).
+ * @example transitionId(t) // 'ask_permission.deciding:always[permissionAllowed]>execute_tool'
+ */
 export function transitionId(transition: AnyTransitionDefinition): string {
   // Asked for on every microstep of every run (trace lines): a transition's id never changes.
   let id = transitionIds.get(transition);
   if (id === undefined) {
-    const node = transition.source;
-    const candidates = transition.eventType === '' ? (node.always ?? []) : (node.transitions.get(transition.eventType) ?? []);
-    id = `${stateId(node)}:${transition.eventType || 'always'}:${candidates.indexOf(transition)}`;
+    const guard = guardName(transition.guard);
+    const target = transition.target?.[0];
+    id = `${stateId(transition.source)}:${transition.eventType || 'always'}${guard ? `[${guard}]` : ''}${target ? `>${stateId(target)}` : ''}`;
     transitionIds.set(transition, id);
   }
   return id;
+}
+
+/**
+ * A short digest (cyrb53, hex) of the chart's states and transitions with their actions: equal for
+ * the same chart, different when a state, a branch, a guard or an action changes.
+ */
+export function fingerprintOf(graph: Omit<ChartGraph, 'fingerprint'>): string {
+  const text = JSON.stringify([graph.id, graph.nodes, graph.edges.map((e) => [e.id, e.actions, e.reenter === true])]);
+  let h1 = 0xdeadbeef;
+  let h2 = 0x41c6ce57;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    h1 = Math.imul(h1 ^ c, 2654435761);
+    h2 = Math.imul(h2 ^ c, 1597334677);
+  }
+  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
+  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
+  return (4294967296 * (2097151 & h2) + (h1 >>> 0)).toString(16).padStart(14, '0');
 }
 
 /** A short label for an edge's trigger: `ABORT`, `done(callModel)`, `error(executeTool)`, `always`. */
@@ -156,24 +187,29 @@ export function eventLabel(edge: Pick<ChartEdge, 'event'>): string {
  * @example const graph = chartGraph(queryEngine); graph.nodes.map((n) => n.id) // ['build_context', ...]
  */
 export function chartGraph(machine: AnyStateMachine): ChartGraph {
-  const initialIds = new Set((machine.root.initial?.target ?? []).map((t: AnyStateNode) => stateId(t)));
   const nodes = allStates(machine.root)
     .slice(1)
     .map((node): ChartNode => {
-      const invoke = node.invoke.map((i) => (typeof i.src === 'string' ? i.src : i.id));
+      // The invocation's id says what is waited for (`preToolUseHooks`), where the source may be shared (`runHooks`).
+      const invoke = node.invoke.map((i) => i.id);
+      const children = Object.values(node.states).map((child) => stateId(child as AnyStateNode));
+      const parent = node.parent && node.parent.path.length > 0 ? stateId(node.parent) : undefined;
       return {
         id: stateId(node),
-        initial: initialIds.has(stateId(node)),
+        ...(parent ? { parent } : {}),
+        ...(children.length > 0 ? { children } : {}),
+        initial: (node.parent?.initial?.target ?? []).some((t: AnyStateNode) => t === node),
         final: node.type === 'final',
         ...(invoke.length > 0 ? { invoke } : {}),
         entry: node.entry.map(actionName),
       };
     });
   const rootInvoke = machine.root.invoke.map((i) => (typeof i.src === 'string' ? i.src : i.id));
-  return {
+  const graph = {
     id: machine.id,
     ...(rootInvoke.length > 0 ? { invoke: rootInvoke } : {}),
     nodes,
     edges: chartTransitions(machine).map((t) => t.edge),
   };
+  return { ...graph, fingerprint: fingerprintOf(graph) };
 }

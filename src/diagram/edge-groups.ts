@@ -36,15 +36,21 @@ export function edgeGroups(graph: ChartGraph): EdgeGroup[] {
 
 /**
  * A transition's label as short lines, narrow enough to sit on its arrow:
- * the trigger, then `[guard]`, then `/ actions`, and `(stays)` for a targetless one.
+ * the trigger, then `[guard]`, then `/ actions` (one a line when they are long), and `(stays)` for a targetless one.
  * @example edgeLines({ event: '', guard: 'callInvalid', actions: [] }) // ['always', '[callInvalid]']
  */
 export function edgeLines(edge: Pick<ChartEdge, 'event' | 'guard' | 'actions' | 'internal'>): string[] {
-  return [
-    eventLabel(edge) + (edge.internal ? ' (stays)' : ''),
-    ...(edge.guard ? [`[${edge.guard}]`] : []),
-    ...(edge.actions.length > 0 ? [`/ ${edge.actions.join(', ')}`] : []),
-  ];
+  return [eventLabel(edge) + (edge.internal ? ' (stays)' : ''), ...(edge.guard ? [`[${edge.guard}]`] : []), ...actionLines(edge.actions)];
+}
+
+/** Past this many characters a label's actions go one per line: long labels widen the whole picture. */
+const ACTIONS_WIDTH = 32;
+
+function actionLines(actions: string[]): string[] {
+  if (actions.length === 0) return [];
+  const oneLine = `/ ${actions.join(', ')}`;
+  if (oneLine.length <= ACTIONS_WIDTH) return [oneLine];
+  return actions.map((action, k) => `${k === 0 ? '/ ' : '  '}${action}${k < actions.length - 1 ? ',' : ''}`);
 }
 
 /** The line a heat map adds under a transition's label. */

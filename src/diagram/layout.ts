@@ -17,6 +17,11 @@ export interface Point {
 export interface LaidOutNode {
   /** A state id, or `any_state` for the box the root's handlers start from. */
   id: string;
+  /** The compound state it is drawn inside; absent at the top level. */
+  parent?: string;
+  /** A compound state: a box around its children, its title at the top. */
+  compound?: true;
+  /** Absolute, like every coordinate of the layout (parents come before their children). */
   x: number;
   y: number;
   width: number;
@@ -63,7 +68,10 @@ export interface ChartLayout {
 }
 
 export interface LayoutOptions {
-  /** Leave room for the labels (default) or lay out the bare arrows (the inspector shows labels on demand). */
+  /**
+   * Leave room for the labels and the boxes' detail lines (default), or lay out the bare arrows and
+   * titles (the inspector's compact view, which shows labels on demand).
+   */
   labels?: boolean;
   /** Times each transition was taken (a heat map): adds a line to each label. */
   counts?: ReadonlyMap<string, number>;
@@ -99,13 +107,43 @@ function nodeDetails(graph: ChartGraph, id: string): string[] {
   return [...(node?.entry.length ? [`entry ${node.entry.join(', ')}`] : []), ...(node?.invoke ? [`invoke ${node.invoke.join(', ')}`] : [])];
 }
 
-/** The title drawn in a state's box. */
-export const nodeTitle = (graph: ChartGraph, id: string) => (id === ANY_STATE ? `any state (${graph.id})` : id);
+/** The title drawn in a state's box: a nested state by its own name, its parent's box names the rest. */
+export const nodeTitle = (graph: ChartGraph, id: string) =>
+  id === ANY_STATE ? `any state (${graph.id})` : graph.nodes.find((n) => n.id === id)?.parent ? id.slice(id.lastIndexOf('.') + 1) : id;
 
 const blockHeight = (lines: string[]) => lines.length * LINE.label;
+/** A box's title and detail lines: the whole of a leaf, the header of a compound state. */
+const headerHeight = (details: string[]) => PAD + LINE.title + details.length * LINE.detail + PAD / 2;
+const headerWidth = (graph: ChartGraph, id: string, details: string[]) =>
+  Math.max(textWidth(nodeTitle(graph, id), FONT.title), ...details.map((d) => textWidth(d, FONT.detail))) + 2 * 12;
+
+const LAYERED = {
+  'elk.algorithm': 'layered',
+  'elk.direction': 'DOWN',
+  'elk.edgeRouting': 'ORTHOGONAL',
+  // Labels sit on their edge (the arrow runs through them) and take part in the layering,
+  // so ELK keeps them apart from each other and from the states.
+  'elk.edgeLabels.inline': 'true',
+  'elk.edgeLabels.placement': 'CENTER',
+  'elk.layered.spacing.nodeNodeBetweenLayers': '30',
+  'elk.spacing.nodeNode': '20',
+  'elk.spacing.edgeLabel': '3',
+  'elk.spacing.edgeEdge': '10',
+  'elk.spacing.edgeNode': '12',
+  'elk.layered.spacing.edgeNodeBetweenLayers': '12',
+  'elk.layered.spacing.edgeEdgeBetweenLayers': '8',
+  // Linear segments keeps long edges straight and the picture narrower than network simplex does.
+  'elk.layered.nodePlacement.strategy': 'SIMPLE',
+  // Depth first from the initial state, in declaration order: back edges are the ones that go up.
+  // (MODEL_ORDER, which said the same for the flat chart, throws inside elkjs 0.12 across a hierarchy.)
+  'elk.layered.cycleBreaking.strategy': 'DEPTH_FIRST',
+  'elk.layered.considerModelOrder.strategy': 'NODES_AND_EDGES',
+} as const;
 
 /**
- * Lays the chart out top to bottom: one arrow per pair of states, labels inline on their arrows.
+ * Lays the chart out top to bottom, the nested states inside their parent's box (ELK lays out the
+ * whole hierarchy at once, so an edge from a nested state to another top-level state is routed
+ * across the boxes): one arrow per pair of states, labels inline on their arrows.
  * @example const layout = await layoutChart(chartGraph(queryEngine)); layout.nodes[0].id // 'build_context'
  */
 export async function layoutChart(graph: ChartGraph, options: LayoutOptions = {}): Promise<ChartLayout> {
@@ -113,15 +151,28 @@ export async function layoutChart(graph: ChartGraph, options: LayoutOptions = {}
   const { counts } = options;
   const linesOf = (edge: ChartEdge) => [...edgeLines(edge), ...(counts ? [countLine(edge, counts.get(edge.id))] : [])];
   const groups = edgeGroups(graph);
-  const ids = [...graph.nodes.map((n) => n.id), ...(groups.some((g) => g.from === ANY_STATE) ? [ANY_STATE] : [])];
-  const children: ElkNode[] = ids.map((id) => {
-    const details = nodeDetails(graph, id);
+  const specs = new Map(graph.nodes.map((n) => [n.id, n]));
+  // Without labels (the inspector's compact view) a box holds its title only: 21 states must be
+  // legible in a laptop's panel, and the labelled layout has the rest.
+  const detailsOf = (id: string) => (withLabels ? nodeDetails(graph, id) : []);
+  const elkNode = (id: string): ElkNode => {
+    const details = detailsOf(id);
+    const width = headerWidth(graph, id, details);
+    const children = specs.get(id)?.children;
+    if (!children) return { id, width, height: headerHeight(details) };
     return {
       id,
-      width: Math.max(textWidth(nodeTitle(graph, id), FONT.title), ...details.map((d) => textWidth(d, FONT.detail))) + 2 * 12,
-      height: PAD + LINE.title + details.length * LINE.detail + PAD / 2,
+      layoutOptions: {
+        ...LAYERED,
+        // The header (title, entry, invoke) sits in the top padding, above the children.
+        'elk.padding': `[top=${headerHeight(details) + 8},left=14,bottom=14,right=14]`,
+        'elk.nodeSize.constraints': 'MINIMUM_SIZE',
+        'elk.nodeSize.minimum': `(${width},${headerHeight(details)})`,
+      },
+      children: children.map(elkNode),
     };
-  });
+  };
+  const top = [...graph.nodes.filter((n) => !n.parent).map((n) => n.id), ...(groups.some((g) => g.from === ANY_STATE) ? [ANY_STATE] : [])];
   const edges: ElkExtendedEdge[] = groups.map((group) => {
     const blocks = group.edges.map(linesOf);
     const lines = blocks.flat();
@@ -144,45 +195,35 @@ export async function layoutChart(graph: ChartGraph, options: LayoutOptions = {}
   const input: ElkNode = {
     id: graph.id,
     layoutOptions: {
-      'elk.algorithm': 'layered',
-      'elk.direction': 'DOWN',
-      'elk.edgeRouting': 'ORTHOGONAL',
-      // Labels sit on their edge (the arrow runs through them) and take part in the layering,
-      // so ELK keeps them apart from each other and from the states.
-      'elk.edgeLabels.inline': 'true',
-      'elk.edgeLabels.placement': 'CENTER',
-      'elk.layered.spacing.nodeNodeBetweenLayers': '30',
-      'elk.spacing.nodeNode': '20',
-      'elk.spacing.edgeLabel': '3',
-      'elk.spacing.edgeEdge': '10',
-      'elk.spacing.edgeNode': '12',
-      'elk.layered.spacing.edgeNodeBetweenLayers': '12',
-      'elk.layered.spacing.edgeEdgeBetweenLayers': '8',
-      // Linear segments keeps long edges straight and the picture about half as wide as network
-      // simplex does here: 1,180 px instead of 1,670 px, so it fits a 1,280 px slide unscaled.
-      'elk.layered.nodePlacement.strategy': 'LINEAR_SEGMENTS',
-      // The states' declaration order is the loop's order: back edges are the ones that go up.
-      'elk.layered.cycleBreaking.strategy': 'MODEL_ORDER',
-      'elk.layered.considerModelOrder.strategy': 'NODES_AND_EDGES',
+      ...LAYERED,
+      // One layout across the boxes, every coordinate relative to the picture.
+      'elk.hierarchyHandling': 'INCLUDE_CHILDREN',
+      'elk.json.edgeCoords': 'ROOT',
+      'elk.json.shapeCoords': 'ROOT',
       'elk.padding': '[top=20,left=20,bottom=20,right=20]',
       'elk.randomSeed': '1',
     },
-    children,
+    children: top.map(elkNode),
     edges,
   };
   const result = await elk.layout(input);
-  const nodes = (result.children ?? []).map((n): LaidOutNode => {
-    const details = nodeDetails(graph, n.id);
-    return {
-      id: n.id,
-      x: round(n.x ?? 0),
-      y: round(n.y ?? 0),
-      width: round(n.width ?? 0),
-      height: round(n.height ?? 0),
-      details,
-      detail: details.join(' · '),
-    };
-  });
+  const flatten = (list: ElkNode[] | undefined, parent?: string): LaidOutNode[] =>
+    (list ?? []).flatMap((n) => {
+      const details = detailsOf(n.id);
+      const node: LaidOutNode = {
+        id: n.id,
+        ...(parent ? { parent } : {}),
+        ...(n.children?.length ? { compound: true as const } : {}),
+        x: round(n.x ?? 0),
+        y: round(n.y ?? 0),
+        width: round(n.width ?? 0),
+        height: round(n.height ?? 0),
+        details,
+        detail: details.join(' · '),
+      };
+      return [node, ...flatten(n.children, n.id)];
+    });
+  const nodes = flatten(result.children);
   const laidOut = new Map((result.edges ?? []).map((e) => [e.id, e]));
   const laidOutEdges = groups.flatMap((group) => {
     const elkEdge = laidOut.get(group.id);

@@ -1,6 +1,6 @@
 import type { ChartEdge, ChartGraph, EdgeKind } from './chart-graph.js';
 import { ANY_STATE } from './edge-groups.js';
-import { FONT, LINE, layoutChart, nodeTitle, textWidth, type ChartLayout, type Section } from './layout.js';
+import { FONT, LINE, layoutChart, nodeTitle, textWidth, type ChartLayout, type LaidOutNode, type Section } from './layout.js';
 import { transientStates } from './mermaid.js';
 
 const escapeXml = (text: string) => text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;').replaceAll('"', '&quot;');
@@ -15,6 +15,7 @@ const STYLE = `
   .state rect { fill: #fff; stroke: #333; stroke-width: 1.2; }
   .state.transient rect { fill: #f4f4f4; stroke-dasharray: 4 3; }
   .state.final rect { stroke-width: 3; }
+  .state.compound > rect { fill: #f7f9fc; stroke: #6b7a90; stroke-width: 1.6; }
   .state.root rect { fill: #fafafa; stroke: #777; stroke-dasharray: 2 2; }
   .state.active rect { fill: #ffe9a8; stroke: #c80; stroke-width: 2.5; }
   .state .title { font: 600 ${FONT.title}px ${FONT.family}; fill: #111; }
@@ -24,7 +25,7 @@ const STYLE = `
   .arrow.kind-error path { stroke: #b22; marker-end: url(#arrow-error); }
   .arrow.kind-root path { stroke: #777; stroke-dasharray: 2 3; }
   .label-box { fill: #fff; fill-opacity: 0.92; stroke: #ddd; stroke-width: 0.8; }
-  .edge text { font: ${FONT.label}px ${FONT.family}; fill: #222; }
+  .edge text { font: ${FONT.label}px ${FONT.family}; fill: #222; white-space: pre; }
   .edge.kind-error text { fill: #b22; }
   .edge.kind-always text { fill: #335; font-style: italic; }
   .edge.taken text { fill: #c80; font-weight: 600; }
@@ -130,6 +131,28 @@ export async function toSvg(
     `</defs>`,
     `<rect width="100%" height="100%" fill="#fff"/>`,
   ];
+  const stateBox = (node: LaidOutNode): string[] => {
+    const spec = graph.nodes.find((n) => n.id === node.id);
+    const classes = [
+      'state',
+      ...(node.compound ? ['compound'] : []),
+      ...(node.id === ANY_STATE ? ['root'] : []),
+      ...(transient.has(node.id) ? ['transient'] : []),
+      ...(spec?.final ? ['final'] : []),
+      ...(spec?.initial ? ['initial'] : []),
+    ];
+    return [
+      `<g class="${classes.join(' ')}" data-state="${escapeXml(node.id)}"${node.parent ? ` data-parent="${escapeXml(node.parent)}"` : ''} transform="translate(${node.x},${node.y})">`,
+      `  <rect width="${node.width}" height="${node.height}" rx="${node.compound ? 12 : 8}"/>`,
+      `  <text class="title" x="12" y="${8 + FONT.title}">${escapeXml(nodeTitle(graph, node.id))}</text>`,
+      ...node.details.map(
+        (detail, k) => `  <text class="detail" x="12" y="${8 + LINE.title + k * LINE.detail + FONT.detail}">${escapeXml(detail)}</text>`,
+      ),
+      '</g>',
+    ];
+  };
+  // The top-level boxes first: their children, the arrows and the labels are drawn over them.
+  for (const node of laid.nodes.filter((n) => n.compound)) out.push(...stateBox(node));
   const groups = new Map<string, typeof laid.edges>();
   for (const edge of laid.edges) groups.set(edge.group, [...(groups.get(edge.group) ?? []), edge]);
   for (const [group, edges] of groups) {
@@ -156,25 +179,7 @@ export async function toSvg(
       out.push('</g>');
     }
   }
-  for (const node of laid.nodes) {
-    const spec = graph.nodes.find((n) => n.id === node.id);
-    const classes = [
-      'state',
-      ...(node.id === ANY_STATE ? ['root'] : []),
-      ...(transient.has(node.id) ? ['transient'] : []),
-      ...(spec?.final ? ['final'] : []),
-      ...(spec?.initial ? ['initial'] : []),
-    ];
-    out.push(
-      `<g class="${classes.join(' ')}" data-state="${escapeXml(node.id)}" transform="translate(${node.x},${node.y})">`,
-      `  <rect width="${node.width}" height="${node.height}" rx="8"/>`,
-      `  <text class="title" x="12" y="${8 + FONT.title}">${escapeXml(nodeTitle(graph, node.id))}</text>`,
-    );
-    node.details.forEach((detail, k) => {
-      out.push(`  <text class="detail" x="12" y="${8 + LINE.title + k * LINE.detail + FONT.detail}">${escapeXml(detail)}</text>`);
-    });
-    out.push('</g>');
-  }
+  for (const node of laid.nodes.filter((n) => !n.compound)) out.push(...stateBox(node));
   out.push(...legend(20, Math.round(laid.height), counts !== undefined));
   out.push('</svg>');
   return `${out.join('\n')}\n`;

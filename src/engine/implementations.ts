@@ -4,7 +4,7 @@ import type { HookOutcome, HookRunInput } from '../../machines/hooks.js';
 import { hooksFor, runHooks, type HookRunReport, type ResolvedHook } from '../hooks/index.js';
 import { transcriptPath } from '../sessions/layout.js';
 import { addUsage } from '../../machines/engine-context.js';
-import type { ModelResponse, PermissionDecision, ToolCall, ToolResult, Usage } from '../../machines/types.js';
+import type { ModelResponse, PermissionDecision, TextBlock, ToolCall, ToolResult, Usage } from '../../machines/types.js';
 import type { ModelClient } from '../model/types.js';
 import type { PermissionPolicy } from '../permissions/types.js';
 import { limitInputDepth } from '../tools/input-depth.js';
@@ -13,8 +13,12 @@ import type { CommandSandbox } from '../tools/types.js';
 import type { Clock } from './clock.js';
 import type { AgentEvent } from './events.js';
 import type { SessionSink } from '../sessions/session-writer.js';
+import type { EvidenceBody, EvidenceRecord } from '../sessions/records.js';
 import type { CompactContextInput, CompactionOutcome } from '../../machines/context-budget.js';
-import { compactionRecord, runCompaction } from '../context/run-compaction.js';
+import { runCompaction } from '../context/run-compaction.js';
+
+/** Writes one line of the evidence log (stamped by the session sink) and yields the event it is. */
+export type Note = <B extends EvidenceBody>(body: B) => B & EvidenceRecord;
 
 export interface EngineServices {
   model: ModelClient;
@@ -24,14 +28,15 @@ export interface EngineServices {
   system: string;
   clock: Clock;
   sink: SessionSink;
+  /** Yields an event that is no evidence line (the streamed deltas). */
   emit: (event: AgentEvent) => void;
+  /** Writes an evidence line and yields its event (query()'s `note`). */
+  note: Note;
   sessionId: string;
   /** Resolved hooks; empty: the chart's hook guards never hold and no hook actor starts. */
   hooks?: readonly ResolvedHook[];
   /** Command hooks run inside it. */
   hookSandbox?: CommandSandbox;
-  /** What SessionStart hooks are told: a new session, or a resumed one. */
-  sessionSource?: 'startup' | 'resume';
 }
 
 /** With a model and tools that answer at once, nothing else (SIGINT, timers) would ever run. */
@@ -39,19 +44,17 @@ const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resol
 
 /** The real actors and rules behind the chart's names, for `queryEngine.provide(...)`. */
 export function engineImplementations(services: EngineServices) {
-  const { model, tools, permissions, workspace, system, clock, sink, emit, sessionId } = services;
+  const { model, tools, permissions, workspace, system, clock, sink, emit, note, sessionId } = services;
   const hooks = services.hooks ?? [];
   const hookSession = {
     sessionId,
     transcriptPath: sink.dir ? transcriptPath(sink.dir) : null,
     cwd: workspace,
-    source: services.sessionSource ?? 'startup',
     ...(permissions.mode ? { permissionMode: permissions.mode } : {}),
   };
-  // Each hook run is evidence: an annotation in the trace and a `hook` event (stream-json, inspector).
+  // Each hook run is evidence: a line in the trace and a `hook` event (stream-json, inspector).
   const reportHook = (turn: number) => (report: HookRunReport) => {
-    sink.annotate({ event: 'hook', ts: new Date(clock.now()).toISOString(), session_id: sessionId, turn, ...report });
-    emit({ type: 'hook', ...report });
+    note({ event: 'hook', turn, ...report });
   };
   const toolHookMatches = (event: 'PreToolUse' | 'PostToolUse') => (call: ToolCall) => hooksFor(hooks, { event, call }).length > 0;
   // The tool list does not change during a task: built once, not per model round.
@@ -71,30 +74,30 @@ export function engineImplementations(services: EngineServices) {
             onTextDelta: (text) => emit({ type: 'text_delta', text }),
             onThinkingDelta: (thinking) => emit({ type: 'thinking_delta', thinking }),
             onRetry: ({ attempt, delayMs, status, message }) => {
-              sink.annotate({
+              note({
                 event: 'retry',
-                ts: new Date(clock.now()).toISOString(),
-                session_id: sessionId,
-                state: 'call_model',
+                state: 'call_model.requesting',
                 turn: input.turn,
                 attempt,
                 delay_ms: delayMs,
                 ...(status !== undefined ? { status } : {}),
                 message,
               });
-              emit({ type: 'retry', attempt, delay_ms: delayMs, status, message });
             },
           }),
         );
-        emit({ type: 'usage', usage: response.usage, total: addUsage(input.usage, response.usage) });
-        emit({ type: 'turn_end', reason: response.stopReason });
+        // The whole text of the turn is evidence (it streamed as deltas, which are not).
+        const text = responseText(response);
+        if (text) note({ event: 'text', turn: input.turn + 1, text });
+        note({ event: 'usage', usage: response.usage, total: addUsage(input.usage, response.usage) });
+        note({ event: 'turn_end', reason: response.stopReason });
         return response;
       }),
       askPermission: fromPromise<PermissionDecision, { call: ToolCall; decision: PermissionDecision }>(({ input, signal }) =>
         permissions.ask(input.call, input.decision, signal),
       ),
       executeTool: fromPromise<ToolResult, { call: ToolCall }>(async ({ input: { call }, signal }) => {
-        emit({ type: 'tool_start', call });
+        note({ event: 'tool_start', call });
         const started = clock.now();
         type AuditFields = { is_error: boolean; aborted: boolean; crashed?: boolean; sandboxed?: boolean; content: string };
         let audited = false;
@@ -121,12 +124,13 @@ export function engineImplementations(services: EngineServices) {
           const result = await tools.execute(call, { signal, workspace });
           const sandboxed = result.sandboxed ? { sandboxed: true } : {};
           audit({ is_error: result.isError, aborted: signal.aborted, ...sandboxed, content: result.content.slice(0, 2000) });
-          emit({ type: 'tool_result', call, result: { content: result.content, is_error: result.isError, ...sandboxed } });
+          const duration_ms = clock.now() - started;
+          note({ event: 'tool_result', call, result: { content: result.content, is_error: result.isError, ...sandboxed }, duration_ms });
           return result;
         } catch (error) {
           const message = error instanceof Error ? error.message : String(error);
           audit({ is_error: true, aborted: signal.aborted, crashed: true, content: message });
-          emit({ type: 'tool_result', call, result: { content: message, is_error: true } });
+          note({ event: 'tool_result', call, result: { content: message, is_error: true }, duration_ms: clock.now() - started });
           throw error;
         } finally {
           signal.removeEventListener('abort', onAbort);
@@ -135,26 +139,16 @@ export function engineImplementations(services: EngineServices) {
       compactContext: fromPromise<CompactionOutcome, CompactContextInput>(async ({ input, signal }) => {
         await yieldToEventLoop();
         const { reason, turn } = input;
-        const note = (fields: { tokens_after: number | null; removed: number; kept: number; usage?: Usage; error?: string }) => {
+        const noteCompaction = (fields: { tokens_after: number | null; removed: number; kept: number; usage?: Usage; error?: string }) => {
           const { removed, kept, ...rest } = fields;
-          sink.annotate({
+          note({
             event: 'compact',
-            ts: new Date(clock.now()).toISOString(),
-            session_id: sessionId,
             turn,
             reason,
             tokens_before: input.tokens,
             removed_messages: removed,
             kept_messages: kept,
             ...rest,
-          });
-          emit({
-            type: 'compact',
-            reason,
-            tokens_before: input.tokens,
-            tokens_after: fields.tokens_after,
-            removed_messages: removed,
-            ...(fields.error ? { error: fields.error } : {}),
           });
         };
         try {
@@ -167,16 +161,20 @@ export function engineImplementations(services: EngineServices) {
             signal,
           });
           if (!compaction) {
-            note({ tokens_after: null, removed: 0, kept: input.messages.length });
+            noteCompaction({ tokens_after: null, removed: 0, kept: input.messages.length });
             return null;
           }
-          const record = compactionRecord(compaction, input.messages.length, reason);
-          sink.compaction(record);
-          note({ tokens_after: compaction.tokensAfter, removed: compaction.removed, kept: record.kept, usage: compaction.usage });
-          return { summary: compaction.summary, removed: compaction.removed, tokensAfter: compaction.tokensAfter, usage: compaction.usage };
+          noteCompaction({
+            tokens_after: compaction.tokensAfter,
+            removed: compaction.removed,
+            kept: input.messages.length - compaction.removed,
+            usage: compaction.usage,
+          });
+          const { summary, removed, tokensBefore, tokensAfter, usage } = compaction;
+          return { summary, removed, tokensBefore, tokensAfter, usage, reason };
         } catch (error) {
           if (!signal.aborted)
-            note({
+            noteCompaction({
               tokens_after: null,
               removed: 0,
               kept: input.messages.length,
@@ -218,4 +216,11 @@ export function engineImplementations(services: EngineServices) {
       decidePermission: decidePermissionAction((call) => permissions.decide(call, { readOnly: tools.get(call.name)?.readOnly ?? false })),
     },
   };
+}
+
+function responseText(response: ModelResponse): string {
+  return response.content
+    .filter((b): b is TextBlock => b.type === 'text')
+    .map((b) => b.text)
+    .join('');
 }

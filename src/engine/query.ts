@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { createActor } from 'xstate';
-import type { EngineInput } from '../../machines/engine-context.js';
+import type { EngineInput, SessionStartSource } from '../../machines/engine-context.js';
+import { compactionRecord } from '../context/run-compaction.js';
 import { queryEngine } from '../../machines/query-engine.js';
 import type { Message, TextBlock } from '../../machines/types.js';
 import type { ModelClient } from '../model/types.js';
 import type { PermissionPolicy } from '../permissions/types.js';
-import { noSessionRecord, type SessionSink } from '../sessions/session-writer.js';
+import { noSessionRecord, type EvidenceListener, type SessionSink } from '../sessions/session-writer.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import type { CommandSandbox } from '../tools/types.js';
 import { loadTaskContext, type TaskContext } from '../context/task-context.js';
@@ -14,8 +15,10 @@ import { modelInfo } from '../model/models.js';
 import { estimateTokens } from '../../machines/context-budget.js';
 import { AsyncQueue } from './async-queue.js';
 import { systemClock, type Clock } from './clock.js';
-import type { AgentEvent, QueryResult } from './events.js';
-import { engineImplementations } from './implementations.js';
+import { eventOf, type AgentEvent, type QueryResult } from './events.js';
+import { engineImplementations, type Note } from './implementations.js';
+import { stateBody, type ResultFields } from '../sessions/records.js';
+import { chartFingerprint } from './chart-fingerprint.js';
 import { DEFAULT_LIMITS } from './limits.js';
 import { stepOf } from './step.js';
 import { observeMicrosteps, type Microstep } from './step-adapter.js';
@@ -55,12 +58,17 @@ export interface QueryOptions {
    * the settings files. Without any, no hook guard holds and no hook actor starts.
    */
   hooks?: HooksConfig | readonly ResolvedHook[];
-  /** What SessionStart hooks are told: a new session, or a resumed one; default `startup`. */
-  sessionSource?: 'startup' | 'resume';
+  /**
+   * Whether this task opens the session in this run, and how: SessionStart hooks run, told
+   * `startup` (a new session) or `resume`. null: a later task of the same run. Default `startup`.
+   */
+  sessionStart?: SessionStartSource | null;
   /** Command hooks run inside this sandbox (the CLI's --sandbox, unless the settings say `"hooks": false`). */
   hookSandbox?: CommandSandbox;
   /** Sees every event as it happens, before it is yielded (the live inspector attaches here). */
   observe?: (event: AgentEvent) => void;
+  /** Sees every line of the evidence log as it is written, with its JSON (the live inspector sends it as it is). */
+  onEvidence?: EvidenceListener;
   /** Sees every microstep of the engine, targetless ones too (coverage, benchmarks). */
   onMicrostep?: (microstep: Microstep) => void;
 }
@@ -73,18 +81,34 @@ export async function* query(userInput: string, options: QueryOptions): AsyncGen
   const clock = options.clock ?? systemClock;
   const sessionId = options.sessionId ?? randomUUID();
   const sink: SessionSink = options.session ?? noSessionRecord(sessionId);
+  const stopListening = options.onEvidence ? sink.listen(options.onEvidence) : undefined;
   const queue = new AsyncQueue<AgentEvent>();
   const emit = (event: AgentEvent) => {
     options.observe?.(event);
     queue.push(event);
   };
+  // Several lines share a millisecond (a round is ~10 lines in well under 1 ms): format each millisecond once.
+  let isoAt = Number.NaN;
+  let isoText = '';
+  const iso = () => {
+    const now = Math.floor(clock.now());
+    if (now !== isoAt) {
+      isoAt = now;
+      isoText = new Date(now).toISOString();
+    }
+    return isoText;
+  };
+  /** Writes one line of the evidence log and yields the event it is: the one way evidence leaves the engine. */
+  const note: Note = (body) => {
+    const record = sink.record(body, iso());
+    const event = eventOf(record);
+    if (event) emit(event);
+    return record;
+  };
   const messages = options.messages ?? [];
   const startedAt = clock.now();
-  let firstNew = messages.length;
-  let written = firstNew;
-  // Compaction replaces the start of the array in place; the last message written tells where the transcript is.
-  let lastWritten: Message | undefined = messages[written - 1];
-  let seq = 0;
+  // This task's last answer (never an earlier task's): the result's text.
+  let answer = '';
   // Read once per task: the same system prompt every round is what lets the API cache it. While git
   // runs, the event loop is free for what the first request also waits for (the model client loading).
   const taskContext =
@@ -101,7 +125,6 @@ export async function* query(userInput: string, options: QueryOptions): AsyncGen
   const implementations = engineImplementations({
     hooks,
     ...(options.hookSandbox ? { hookSandbox: options.hookSandbox } : {}),
-    ...(options.sessionSource ? { sessionSource: options.sessionSource } : {}),
     model: options.model,
     tools: options.tools,
     permissions: options.permissions,
@@ -111,24 +134,14 @@ export async function* query(userInput: string, options: QueryOptions): AsyncGen
     sink,
     sessionId,
     emit,
+    note,
   });
 
   // Transient states (validate_tool, recover...) appear only in microsteps, never in snapshots.
   const onMicrostep = (microstep: Microstep) => {
     options.onMicrostep?.(microstep);
     if (!microstep.entered) return;
-    const step = stepOf({ seq: seq++, state: microstep.state, via: microstep.entered, context: microstep.context });
-    const { v: _v, state, ...fields } = sink.step(step, new Date(clock.now()).toISOString());
-    emit({ type: 'state', name: state, ...fields });
-    // Every message goes to the transcript as soon as it is in the (shared, append-only) array.
-    if (lastWritten && messages[written - 1] !== lastWritten) {
-      const now = messages.lastIndexOf(lastWritten) + 1;
-      // The summary stands in for what was cut, this task's earlier messages included.
-      firstNew = Math.max(1, firstNew - (written - now));
-      written = now;
-    }
-    for (; written < messages.length; written++) sink.message(messages[written]!);
-    lastWritten = messages[written - 1];
+    note(stateBody(stepOf({ state: microstep.state, via: microstep.entered, context: microstep.context })));
   };
 
   const input: EngineInput = {
@@ -142,31 +155,38 @@ export async function* query(userInput: string, options: QueryOptions): AsyncGen
     contextWindow,
     baseTokens: estimateTokens(system) + estimateTokens(options.tools.specs()),
     hooks: hookEventsOf(hooks),
+    sessionStart: options.sessionStart === undefined ? 'startup' : options.sessionStart,
   };
-  // An annotation (it has `event`), not a state: what a replay needs to know of the task's limits.
-  sink.annotate({
-    event: 'task_start',
-    ts: new Date(startedAt).toISOString(),
-    session_id: sessionId,
-    model: options.model.name,
-    prompt: userInput,
-    limits: { max_turns: input.maxTurns, max_tool_calls: input.maxToolCalls, timeout_ms: input.timeoutMs },
-    instructions: taskContext?.instructions.map((f) => f.path) ?? [],
-    ...(contextWindow ? { context_window: contextWindow } : {}),
-  });
+  // The log's first line: what a replay needs to know of the task, and which chart ran it.
+  sink.record(
+    {
+      event: 'task_start',
+      model: options.model.name,
+      prompt: userInput,
+      limits: { max_turns: input.maxTurns, max_tool_calls: input.maxToolCalls, timeout_ms: input.timeoutMs },
+      instructions: taskContext?.instructions.map((f) => f.path) ?? [],
+      ...(contextWindow ? { context_window: contextWindow } : {}),
+      chart: chartFingerprint(),
+    },
+    new Date(startedAt).toISOString(),
+  );
   const actor = createActor(queryEngine.provide(implementations), { input, inspect: observeMicrosteps(onMicrostep) });
+  // The transcript follows what the chart says it changed, in the order it changed it.
+  actor.on('message', ({ message }) => {
+    sink.message(message);
+    if (message.role === 'assistant') answer = textOf(message);
+  });
+  actor.on('compacted', ({ outcome, messagesBefore }) => sink.compaction(compactionRecord(outcome, messagesBefore, outcome.reason)));
 
   let result: QueryResult | undefined;
   const finish = (
-    fields: Pick<QueryResult, 'reason' | 'turns' | 'tool_calls' | 'usage' | 'error' | 'decision' | 'call' | 'model_stop_reason'>,
+    outcome: Pick<QueryResult, 'reason' | 'turns' | 'tool_calls' | 'usage' | 'error' | 'decision' | 'call' | 'model_stop_reason'>,
   ) => {
-    const { reason, turns, tool_calls, usage, ...rest } = fields;
-    result = {
-      type: 'result',
+    const { reason, turns, tool_calls, usage, ...rest } = outcome;
+    const fields: ResultFields = {
       reason,
       is_error: reason !== 'final_answer',
-      text: lastAssistantText(messages, firstNew),
-      session_id: sessionId,
+      text: answer,
       turns,
       tool_calls,
       usage,
@@ -175,8 +195,11 @@ export async function* query(userInput: string, options: QueryOptions): AsyncGen
       trace_path: sink.tracePath,
       ...rest,
     };
+    sink.record({ event: 'result', ...fields }, iso());
+    const ended: QueryResult = { type: 'result', ...fields, session_id: sessionId };
+    result = ended;
     sink.close();
-    emit(result);
+    emit(ended);
     queue.close();
   };
   actor.subscribe({
@@ -215,6 +238,7 @@ export async function* query(userInput: string, options: QueryOptions): AsyncGen
     for await (const event of queue) yield event;
   } finally {
     options.signal?.removeEventListener('abort', abort);
+    stopListening?.();
     if (actor.getSnapshot().status === 'active') actor.send({ type: 'ABORT' });
     actor.stop();
   }
@@ -222,15 +246,9 @@ export async function* query(userInput: string, options: QueryOptions): AsyncGen
   return result;
 }
 
-/** The text of this task's last answer; never an earlier task's, when this one got none. */
-function lastAssistantText(messages: readonly Message[], from: number): string {
-  for (let i = messages.length - 1; i >= from; i--) {
-    const message = messages[i]!;
-    if (message.role !== 'assistant') continue;
-    return message.content
-      .filter((b): b is TextBlock => b.type === 'text')
-      .map((b) => b.text)
-      .join('');
-  }
-  return '';
+function textOf(message: Message): string {
+  return message.content
+    .filter((b): b is TextBlock => b.type === 'text')
+    .map((b) => b.text)
+    .join('');
 }

@@ -1,6 +1,6 @@
 import type { AnyTransitionDefinition, InspectionEvent } from 'xstate';
 import type { EngineContext } from '../../machines/engine-context.js';
-import type { EngineState } from '../../machines/query-engine.js';
+import type { EngineStatePath } from '../../machines/query-engine.js';
 import { transitionId } from '../diagram/chart-graph.js';
 import type { Via } from './step.js';
 
@@ -16,14 +16,14 @@ export interface TakenTransition {
   /** The state the transition leaves; `''` for a handler on the root. */
   source: string;
   /** null for a targetless transition (it runs actions in place). */
-  target: EngineState | null;
+  target: string | null;
   /** The transition's own event type; `''` for an eventless one. */
   eventType: string;
 }
 
 export interface Microstep {
-  /** The state after the microstep. */
-  state: EngineState;
+  /** The full path of the state after the microstep (`ask_permission.asking_user`). */
+  state: EngineStatePath;
   context: EngineContext;
   /** The event being processed (for eventless transitions, the one that started the macrostep). */
   eventType: string;
@@ -34,6 +34,20 @@ export interface Microstep {
 }
 
 const key = (node: { path: readonly string[] }) => node.path.join('.');
+
+/** The path of the one active leaf of a snapshot's value (the chart has no parallel states). */
+export function statePath(value: unknown): EngineStatePath {
+  const parts: string[] = [];
+  let node = value;
+  while (node !== null && typeof node === 'object') {
+    const [first] = Object.keys(node);
+    if (first === undefined) break;
+    parts.push(first);
+    node = (node as Record<string, unknown>)[first];
+  }
+  if (typeof node === 'string') parts.push(node);
+  return parts.join('.') as EngineStatePath;
+}
 const none = (): TakenTransition[] => [];
 const takenBy = (all: readonly AnyTransitionDefinition[]) => () => all.map(taken);
 const INIT: Via = { event: 'xstate.init' };
@@ -43,7 +57,7 @@ function taken(transition: AnyTransitionDefinition): TakenTransition {
   return {
     id: transitionId(transition),
     source: key(transition.source),
-    target: target ? (key(target) as EngineState) : null,
+    target: target ? key(target) : null,
     eventType: transition.eventType,
   };
 }
@@ -59,20 +73,26 @@ export function observeMicrosteps(onMicrostep: (microstep: Microstep) => void): 
     if (event.actorRef.sessionId !== event.rootId) return;
     if (event.type === '@xstate.snapshot' && !initialSeen) {
       // An initial state with no eventless transition: the first snapshot is that state.
-      const snapshot = event.snapshot as unknown as { value: EngineState; context: EngineContext };
+      const snapshot = event.snapshot as unknown as { value: unknown; context: EngineContext };
       initialSeen = true;
-      onMicrostep({ state: snapshot.value, context: snapshot.context, eventType: 'xstate.init', transitions: none, entered: INIT });
+      onMicrostep({
+        state: statePath(snapshot.value),
+        context: snapshot.context,
+        eventType: 'xstate.init',
+        transitions: none,
+        entered: INIT,
+      });
       return;
     }
     if (event.type !== '@xstate.microstep') return;
-    const snapshot = event.snapshot as unknown as { value: EngineState; context: EngineContext };
+    const snapshot = event.snapshot as unknown as { value: unknown; context: EngineContext };
     const all = event._transitions;
     if (!initialSeen) {
       initialSeen = true;
       const first = all[0];
       if (first)
         onMicrostep({
-          state: key(first.source) as EngineState,
+          state: key(first.source) as EngineStatePath,
           context: snapshot.context,
           eventType: 'xstate.init',
           transitions: none,
@@ -84,6 +104,12 @@ export function observeMicrosteps(onMicrostep: (microstep: Microstep) => void): 
     const entered: Via | null = moved
       ? { event: moved.eventType === '' ? 'always' : moved.eventType, transition: transitionId(moved) }
       : null;
-    onMicrostep({ state: snapshot.value, context: snapshot.context, eventType: event.event.type, transitions: takenBy(all), entered });
+    onMicrostep({
+      state: statePath(snapshot.value),
+      context: snapshot.context,
+      eventType: event.event.type,
+      transitions: takenBy(all),
+      entered,
+    });
   };
 }

@@ -1,22 +1,22 @@
 import { stopDecision, stopError, type EngineContext } from '../../machines/engine-context.js';
-import type { EngineState } from '../../machines/query-engine.js';
+import type { EngineStatePath } from '../../machines/query-engine.js';
 import type { EngineError, PermissionDecision, StopReason, ToolCall, Usage } from '../../machines/types.js';
 
 /** The transition that entered a state. */
 export interface Via {
   /** The event's type (`xstate.done.actor.callModel`, `ABORT`...), `always` when eventless, `xstate.init` for the first state. */
   event: string;
-  /** The chart edge taken (`call_model:xstate.done.actor.callModel:3`), as `chartTransitions` names it; absent for the first state. */
+  /** The chart edge taken (`call_model.requesting:xstate.done.actor.callModel[responseHasToolCalls]>validate_tool`), as `chartTransitions` names it; absent for the first state. */
   transition?: string;
 }
 
 /**
- * One state entered: what caused it and what the state holds. Built from the engine's context by
+ * One state entered: what caused it and what the state holds (its place in the log, `seq`, is the sink's to give). Built from the engine's context by
  * `stepOf`, so the call, decision and error are the current call's, never another one's.
  */
 export interface Step {
-  seq: number;
-  state: EngineState;
+  /** The full path of the state entered: `call_model.requesting`, `ask_permission.asking_user`, `done`. */
+  state: EngineStatePath;
   via: Via;
   turn: number;
   toolCallCount: number;
@@ -27,10 +27,10 @@ export interface Step {
   reason?: StopReason;
 }
 
-export function stepOf(options: { seq: number; state: EngineState; via: Via; context: EngineContext }): Step {
-  const { seq, state, via, context } = options;
+export function stepOf(options: { state: EngineStatePath; via: Via; context: EngineContext }): Step {
+  const { state, via, context } = options;
   const { current } = context;
-  const step: Step = { seq, state, via, turn: context.turn, toolCallCount: context.toolCallCount, usage: context.usage };
+  const step: Step = { state, via, turn: context.turn, toolCallCount: context.toolCallCount, usage: context.usage };
   if (current) step.call = current.call;
   // On `done`, a prompt that a UserPromptSubmit hook blocked has a decision too (and no call).
   const decision = state === 'done' ? stopDecision(context) : current?.decision;

@@ -54,7 +54,7 @@ export function hookInputJson(session: HookSession, input: AnyHookRunInput, opti
   }
   if (input.prompt !== undefined) json.prompt = input.prompt;
   if (input.stopHookActive !== undefined) json.stop_hook_active = input.stopHookActive;
-  if (input.event === 'SessionStart') json.source = session.source ?? 'startup';
+  if (input.event === 'SessionStart') json.source = input.source ?? session.source ?? 'startup';
   if ('fields' in input && input.fields) Object.assign(json, input.fields);
   return json;
 }

@@ -18,15 +18,22 @@ export interface ChartLayout {
   width: number;
   height: number;
   nodes: Array<{
+    /** The state's full path (`ask_permission.asking_user`), as the state records name it. */
     id: string;
+    /** The compound state whose box it is drawn in. */
+    parent?: string;
+    /** A box around its children (drawn under them); its title at the top. */
+    compound?: boolean;
     x: number;
     y: number;
     width: number;
     height: number;
     /** The box's second line: entry actions, invoked actors. */
     detail?: string;
-    /** The same, one line each. */
+    /** The same, one line each (none in the compact layout). */
     details?: string[];
+    /** Entry actions and invoked actors, for the box's tooltip whatever the layout draws. */
+    about?: string[];
     initial?: boolean;
     final?: boolean;
     /** Passed through without resting (only microsteps show it). */
@@ -52,7 +59,7 @@ export interface ChartLayout {
   labelled?: ChartLayout;
 }
 
-/** The eight states on a grid without transitions: what the page shows if the layout fails. */
+/** The eight top-level states on a grid without transitions: what the page shows if the layout fails. */
 export function placeholderChart(): ChartLayout {
   const w = 150;
   const h = 40;
@@ -83,6 +90,14 @@ function joined(graph: ChartGraph, layout: DiagramLayout): ChartLayout {
         ...(spec?.final ? { final: true } : {}),
         ...(transient.has(n.id) ? { transient: true } : {}),
         ...(n.id === ANY_STATE ? { root: true } : {}),
+        ...(spec
+          ? {
+              about: [
+                ...(spec.entry.length ? [`entry ${spec.entry.join(', ')}`] : []),
+                ...(spec.invoke ? [`invoke ${spec.invoke.join(', ')}`] : []),
+              ],
+            }
+          : {}),
       };
     }),
     edges: layout.edges.map((e) => {

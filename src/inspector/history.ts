@@ -19,6 +19,12 @@ export interface InspectorHistory {
   readonly capped: boolean;
   /** Adds a record (redacted and clipped); returns it, or null when the cap dropped it. */
   append(body: RecordBody, ts?: string): InspectorRecord | null;
+  /**
+   * Adds a record that is a line of the evidence log, `line` being that line's JSON: when the line
+   * holds nothing to redact or clip, the page gets it as it is (with `i`, `kind` and a state's
+   * `name` in front), serialized once for the file and every client; otherwise as `append` does.
+   */
+  appendLine(body: RecordBody, ts: string, line: string): InspectorRecord | null;
   /** The record as JSON, serialized once however many clients (and reconnects) send it. */
   json(record: InspectorRecord): string;
   /** Calls `listener` with each record appended from now on; returns the unsubscribe. */
@@ -48,7 +54,18 @@ export function createHistory(options: HistoryOptions = {}): InspectorHistory {
     return record;
   };
 
-  return {
+  const appendLine = (body: RecordBody, ts: string, line: string): InspectorRecord | null => {
+    if (capped || records.length >= maxRecords - 1 || !sanitize.untouched(line)) return history.append(body, ts);
+    const i = records.length;
+    const record = { ...body, i, ts } as InspectorRecord;
+    const name = body.kind === 'state' ? `,"name":${JSON.stringify(body.name)}` : '';
+    serialized[i] = `{"i":${i},"kind":"${body.kind}"${name},${line.slice(1)}`;
+    records.push(record);
+    for (const listener of listeners) listener(record);
+    return record;
+  };
+
+  const history: InspectorHistory = {
     records,
     get capped() {
       return capped;
@@ -69,6 +86,7 @@ export function createHistory(options: HistoryOptions = {}): InspectorHistory {
       }
       return push(body, ts);
     },
+    appendLine,
     json(record) {
       return (serialized[record.i] ??= JSON.stringify(record));
     },
@@ -77,4 +95,5 @@ export function createHistory(options: HistoryOptions = {}): InspectorHistory {
       return () => listeners.delete(listener);
     },
   };
+  return history;
 }

@@ -1,4 +1,6 @@
 import type { AgentEvent } from '../engine/events.js';
+import type { EvidenceRecord } from '../sessions/records.js';
+import type { EvidenceListener } from '../sessions/session-writer.js';
 import type { InspectorHistory } from './history.js';
 import type { InspectorLimits, RecordBody } from './records.js';
 import { createSanitizer } from './redact.js';
@@ -55,12 +57,24 @@ export function recordOf(event: AgentEvent, limits: InspectorLimits): RecordBody
   }
 }
 
+/** query()'s `observe` for one task, and the listener that reads its evidence log (`onEvidence`). */
+export type LiveFeed = ((event: AgentEvent) => void) & { evidence: EvidenceListener };
+
+/** The evidence lines the page shows as they are; the others are events (result) or streamed already (text). */
+function pageBody(record: EvidenceRecord): RecordBody | null {
+  if (!('event' in record)) return { kind: 'state', name: record.state, ...record } as RecordBody;
+  if (record.event === 'task_start' || record.event === 'text' || record.event === 'result') return null;
+  return { kind: record.event, ...record } as RecordBody;
+}
+
 /**
- * Feeds one live task into `history`, starting with a `meta` record: pass the returned function to
- * query()'s `observe`. The trace's state events already say which transition entered each state.
- * @example const observe = liveFeed(history, { sessionId, limits }); query(prompt, { ...options, observe })
+ * Feeds one live task into `history`, starting with a `meta` record. Pass the returned function to
+ * query()'s `observe`, and its `evidence` to `onEvidence`: the page then gets each evidence line as
+ * the session's log wrote it (serialized once for the file and every client), and from `observe`
+ * only the streamed deltas and the result. With `observe` alone it reads the events.
+ * @example const feed = liveFeed(history, { sessionId, limits }); query(prompt, { ...options, observe: feed, onEvidence: feed.evidence })
  */
-export function liveFeed(history: InspectorHistory, meta: RunMeta): (event: AgentEvent) => void {
+export function liveFeed(history: InspectorHistory, meta: RunMeta): LiveFeed {
   history.append({
     kind: 'meta',
     mode: 'live',
@@ -75,12 +89,23 @@ export function liveFeed(history: InspectorHistory, meta: RunMeta): (event: Agen
   const append = (parts: Array<{ channel: 'text' | 'thinking'; text: string }>) => {
     for (const part of parts) history.append({ kind: part.channel, text: part.text });
   };
-  return (event) => {
+  // Set by the first evidence line: from then on the log, not the events, carries the evidence.
+  let fromLog = false;
+  const feed = ((event: AgentEvent) => {
     if (event.type === 'text_delta' || event.type === 'thinking_delta') {
       append(event.type === 'text_delta' ? stream.push('text', event.text) : stream.push('thinking', event.thinking));
       return;
     }
+    if (fromLog && event.type !== 'result') return;
     append(stream.flush());
     history.append(recordOf(event, meta.limits), event.type === 'state' ? event.ts : undefined);
+  }) as LiveFeed;
+  feed.evidence = (record, line) => {
+    fromLog = true;
+    const body = pageBody(record);
+    if (!body) return;
+    append(stream.flush());
+    history.appendLine(body, record.ts, line);
   };
+  return feed;
 }

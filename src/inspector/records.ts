@@ -1,4 +1,4 @@
-import type { EngineState } from '../../machines/query-engine.js';
+import type { EngineStatePath } from '../../machines/query-engine.js';
 import type { TraceLine } from '../engine/events.js';
 import type { Via } from '../engine/step.js';
 import type { HookRunReport } from '../hooks/types.js';
@@ -33,8 +33,13 @@ export type RecordBody =
       prompt?: string;
       mode: 'live' | 'replay';
       source?: string;
+      /**
+       * The chart that recorded the run and the one this xagent runs (fingerprints); `recorded` is
+       * null for a trace older than fingerprints. When they differ, transitions are matched by id only.
+       */
+      chart?: { recorded: string | null; current: string };
     }
-  | ({ kind: 'state'; name: EngineState } & Omit<TraceLine, 'state' | 'ts' | 'session_id' | 'via'> & { via?: Via })
+  | ({ kind: 'state'; name: EngineStatePath } & Omit<TraceLine, 'state' | 'ts' | 'session_id' | 'via'> & { via?: Via })
   | { kind: 'text'; text: string }
   | { kind: 'thinking'; text: string }
   | { kind: 'tool_start'; call: ToolCall }

@@ -1,23 +1,21 @@
-import type { EventObject, Snapshot, SnapshotFrom } from 'xstate';
+import type { AnyStateNode, Snapshot, SnapshotFrom } from 'xstate';
 import { serializeSnapshot } from 'xstate/graph';
-import { nearWindow } from '../../machines/context-budget.js';
+import { COMPACTION_THRESHOLD, nearWindow } from '../../machines/context-budget.js';
 import type { EngineInput } from '../../machines/engine-context.js';
-import { HOOK_EVENTS, type HookOutcome } from '../../machines/hooks.js';
+import { HOOK_EVENTS } from '../../machines/hooks.js';
 import { decidePermissionAction, queryEngine, toolHookDue, validateCallAction } from '../../machines/query-engine.js';
-import type { ContentBlock, ModelResponse, PermissionDecision, ToolCall, ToolResult, Validation } from '../../machines/types.js';
+import type { ModelResponse, PermissionDecision, ToolCall, Validation } from '../../machines/types.js';
+import { statePath } from '../engine/step-adapter.js';
+import { CONTEXT_WINDOW, HOOKED_ANSWER, LIMITS, outcomesOf, type PathEvent, type Perm, rootEvents } from './path-events.js';
+
+export { ALL_VARIANTS, CONTEXT_WINDOW, HOOKED_ANSWER, LIMITS, NEAR_WINDOW_USAGE, type PathEvent, type Perm } from './path-events.js';
 
 /**
  * The model the paths are generated from: the real chart with small limits, a deterministic
  * validator and a permission policy read from the call's own input, and one event per outcome
- * of each invoked actor. Every event carries the name of its `variant`, so a path reads as a story
- * and a variant can be left out (PATHS_DROP=name) to show that the coverage check notices.
+ * of each invoked actor (path-events.ts). A variant can be left out (PATHS_DROP=name) to show that
+ * the coverage check notices.
  */
-
-export const LIMITS = { maxTurns: 2, maxToolCalls: 2, timeoutMs: 1_000, startedAt: 10_000 } as const;
-
-/** A window the near-window answer (usage 900) passes 80 % of, and the other answers (15) never do. */
-export const CONTEXT_WINDOW = 1000;
-export const NEAR_WINDOW_USAGE = { input_tokens: 890, output_tokens: 10 };
 
 /** Every event has hooks; the tool events' matchers take only calls marked `hooked`, Stop only answers marked so. */
 export const INPUT: EngineInput = {
@@ -27,20 +25,39 @@ export const INPUT: EngineInput = {
   contextWindow: CONTEXT_WINDOW,
   baseTokens: 0,
   hooks: HOOK_EVENTS,
+  sessionStart: 'startup',
 };
+
+/**
+ * How a task can start. The chart decides once, at the start, which of SessionStart and
+ * UserPromptSubmit run, so the other sides of those guards need other inputs. Only the first start
+ * is explored in full; the others stop at the first model answer, which is all they change.
+ */
+export interface Start {
+  /** Shown before the events of its paths; empty for the main start. */
+  name: string;
+  input: EngineInput;
+  /** Rounds explored: events stop once this many model answers came. */
+  turns: number;
+}
+
+export const STARTS: readonly Start[] = [
+  { name: '', input: INPUT, turns: Number.POSITIVE_INFINITY },
+  { name: 'no hooks', input: { ...INPUT, hooks: [] }, turns: 1 },
+  { name: 'next task of the run', input: { ...INPUT, sessionStart: null }, turns: 1 },
+  { name: 'resumed, SessionStart hooks only', input: { ...INPUT, hooks: ['SessionStart'], sessionStart: 'resume' }, turns: 1 },
+  // What every request carries (system prompt, tools) is already past the threshold: compact before the first request.
+  { name: 'no hooks, near the window', input: { ...INPUT, hooks: [], baseTokens: CONTEXT_WINDOW * COMPACTION_THRESHOLD }, turns: 1 },
+];
 
 /** The model's stand-in for a settings matcher: a call whose input says `hooked: true`. */
 export function hookMatches(call: ToolCall): boolean {
   return (call.input as { hooked?: unknown } | null)?.hooked === true;
 }
 
-/** A final answer the Stop hooks run for. */
-export const HOOKED_ANSWER = 'All done. (hooked)';
-
-export type Perm = 'allow' | 'ask' | 'deny' | 'plan';
-
-/** "echo" with `{text: string}` is the only valid tool; "nope" does not exist. */
+/** "echo" with `{text: string}` is the only valid tool; "nope" does not exist; the schema of "broken" does not compile. */
 export function validateEcho(call: ToolCall): Validation {
+  if (call.name === 'broken') throw new Error('the schema of "broken" does not compile');
   if (call.name !== 'echo') {
     return { ok: false, error: { code: 'TOOL_NOT_FOUND', message: `No tool named "${call.name}". Available tools: echo.` } };
   }
@@ -51,7 +68,7 @@ export function validateEcho(call: ToolCall): Validation {
   return { ok: true };
 }
 
-/** The call says what the policy answers: `input.perm`. */
+/** The call says what the policy answers: `input.perm` (`throw`: the policy crashes). */
 export function policyFromInput(call: ToolCall): PermissionDecision {
   const perm = (call.input as { perm?: Perm }).perm ?? 'ask';
   switch (perm) {
@@ -63,6 +80,8 @@ export function policyFromInput(call: ToolCall): PermissionDecision {
       return { behavior: 'deny', decidedBy: 'test rule: deny', message: 'echo is denied here' };
     case 'plan':
       return { behavior: 'deny', decidedBy: 'mode: plan', continueWithFeedback: true, message: 'plan mode: describe, do not run' };
+    case 'throw':
+      throw new Error('the permission policy crashed');
     default: {
       const unreachable: never = perm;
       return unreachable;
@@ -79,166 +98,39 @@ export const testMachine = queryEngine.provide({
   guards: {
     preToolUseDue: toolHookDue('PreToolUse', hookMatches),
     postToolUseDue: toolHookDue('PostToolUse', hookMatches),
-    stopHooksDue: (_, params: { response: ModelResponse }) =>
+    stopHooksDue: ({ context }, params: { response: ModelResponse }) =>
+      context.hooks.events.includes('Stop') &&
       params.response.content.some((b) => b.type === 'text' && (b as { text: string }).text === HOOKED_ANSWER),
   },
 });
 
 export type EngineSnapshot = SnapshotFrom<typeof testMachine>;
 
-/** An event of a generated path: a machine event, or the done/error of an invoked actor. */
-export type PathEvent = EventObject & {
-  variant: string;
-  output?: ModelResponse | PermissionDecision | ToolResult | HookOutcome | null;
-  error?: unknown;
-  now?: number;
-};
-
-const usage = { input_tokens: 10, output_tokens: 5 };
-
-function response(content: ContentBlock[], stopReason: string, extra: Partial<ModelResponse> = {}): ModelResponse {
-  return { content, stopReason, usage, ...extra };
-}
-
-function toolUse(id: string, name: string, input: unknown): ContentBlock {
-  return { type: 'tool_use', id, name, input };
-}
-
-function withCode(message: string, code?: string): Error {
-  return Object.assign(new Error(message), code ? { code } : {});
-}
-
-const done = (id: string, variant: string, output: PathEvent['output']): PathEvent => ({
-  type: `xstate.done.actor.${id}`,
-  variant,
-  output,
-});
-const failed = (id: string, variant: string, error: unknown): PathEvent => ({ type: `xstate.error.actor.${id}`, variant, error });
-
-/** What the model can answer; ids are unique per turn so every tool_use in a conversation is distinct. */
-function modelEvents(turn: number): PathEvent[] {
-  const id = (n: number) => `toolu_t${turn + 1}_${n}`;
-  const echo = (n: number, perm: Perm) => toolUse(id(n), 'echo', { text: `hi ${n}`, perm });
-  const hooked = (perm: Perm) => toolUse(id(1), 'echo', { text: 'hi 1', perm, hooked: true });
-  return [
-    done('callModel', 'text', response([{ type: 'text', text: 'All done.' }], 'end_turn')),
-    done('callModel', 'text-hooked', response([{ type: 'text', text: HOOKED_ANSWER }], 'end_turn')),
-    done('callModel', 'call-hooked', response([hooked('ask')], 'tool_use')),
-    done('callModel', 'call-hooked-allow', response([hooked('allow')], 'tool_use')),
-    done('callModel', 'call-hooked-deny', response([hooked('deny')], 'tool_use')),
-    done('callModel', 'call-allow', response([echo(1, 'allow')], 'tool_use')),
-    done('callModel', 'call-ask', response([echo(1, 'ask')], 'tool_use')),
-    done('callModel', 'call-deny', response([echo(1, 'deny')], 'tool_use')),
-    done('callModel', 'call-plan', response([echo(1, 'plan')], 'tool_use')),
-    done('callModel', 'invalid-input', response([toolUse(id(1), 'echo', { text: 42, perm: 'allow' })], 'tool_use')),
-    done('callModel', 'unknown-tool', response([toolUse(id(1), 'nope', { perm: 'allow' })], 'tool_use')),
-    done('callModel', 'two-calls', response([echo(1, 'allow'), echo(2, 'ask')], 'tool_use')),
-    done('callModel', 'truncated', response([echo(1, 'allow')], 'max_tokens', { truncatedToolUseIds: [id(1)] })),
-    done('callModel', 'pause-turn', response([{ type: 'text', text: 'Still searching...' }], 'pause_turn')),
-    done('callModel', 'call-near-window', response([echo(1, 'allow')], 'tool_use', { usage: NEAR_WINDOW_USAGE })),
-    failed('callModel', 'model-error', withCode('529 overloaded_error after 2 retries')),
-    failed('callModel', 'prompt-too-long', withCode('Invalid request (400): prompt is too long: 1200 tokens > 1000 maximum')),
-  ];
-}
-
 /**
- * The summary's outcomes. The output here is a stand-in: the replay swaps in a real cut of its own
- * conversation (the traversal's message array is shared by every path and means nothing).
+ * The events the model offers in a snapshot: the outcomes of the actor its state invokes, and the
+ * root's. `drop` leaves variants out (the tests' PATHS_DROP), to show that the coverage check notices.
  */
-const compactEvents: PathEvent[] = [
-  done('compactContext', 'compacted', null),
-  failed('compactContext', 'compact-fails', withCode('529 overloaded_error after 2 retries')),
-];
-
-const promptEvents: PathEvent[] = [
-  done('askPermission', 'user-allows', { behavior: 'allow', decidedBy: 'user: yes' }),
-  done('askPermission', 'user-denies', { behavior: 'deny', decidedBy: 'user: no', message: 'not now' }),
-  done('askPermission', 'user-denies-with-feedback', {
-    behavior: 'deny',
-    decidedBy: 'user: no, with feedback',
-    continueWithFeedback: true,
-    message: 'use a shorter text',
-  }),
-  failed('askPermission', 'prompt-fails', withCode('stdin closed')),
-];
-
-const toolEvents: PathEvent[] = [
-  done('executeTool', 'tool-ok', { content: 'echo: hi', isError: false }),
-  done('executeTool', 'tool-is-error', { content: 'no such file', isError: true }),
-  failed('executeTool', 'tool-input-invalid', withCode('input.text: too long', 'TOOL_INPUT_INVALID')),
-  failed('executeTool', 'tool-crash', withCode('disk on fire')),
-];
-
-const hook = (decision: HookOutcome['decision'], extra: Partial<HookOutcome> = {}): HookOutcome => ({
-  decision,
-  ...(decision ? { decidedBy: `hook: ${decision}` } : {}),
-  ...extra,
-});
-
-/** The answers of each event's hooks, by the id of the child that runs them. */
-const hookEvents: Record<string, PathEvent[]> = {
-  sessionStartHooks: [
-    done('sessionStartHooks', 'session-start-context', hook(null, { context: 'the build command is make' })),
-    failed('sessionStartHooks', 'session-start-fails', withCode('runner crashed')),
-  ],
-  userPromptSubmitHooks: [
-    done('userPromptSubmitHooks', 'prompt-hook-ok', hook(null)),
-    done('userPromptSubmitHooks', 'prompt-hook-blocks', hook('block', { reason: 'not this prompt' })),
-    failed('userPromptSubmitHooks', 'prompt-hook-fails', withCode('runner crashed')),
-  ],
-  preToolUseHooks: [
-    done('preToolUseHooks', 'pre-hook-allows', hook('allow')),
-    done('preToolUseHooks', 'pre-hook-asks', hook('ask')),
-    done('preToolUseHooks', 'pre-hook-blocks', hook('block', { reason: 'not with this input' })),
-    done('preToolUseHooks', 'pre-hook-silent', hook(null)),
-    failed('preToolUseHooks', 'pre-hook-fails', withCode('runner crashed')),
-  ],
-  postToolUseHooks: [
-    done('postToolUseHooks', 'post-hook-ok', hook(null)),
-    done('postToolUseHooks', 'post-hook-blocks', hook('block', { reason: 'run the linter' })),
-    failed('postToolUseHooks', 'post-hook-fails', withCode('runner crashed')),
-  ],
-  stopHooks: [
-    done('stopHooks', 'stop-hook-ok', hook(null)),
-    done('stopHooks', 'stop-hook-blocks', hook('block', { reason: 'tests still fail' })),
-    failed('stopHooks', 'stop-hook-fails', withCode('runner crashed')),
-  ],
-};
-
-const rootEvents: PathEvent[] = [
-  { type: 'ABORT', variant: 'abort' },
-  { type: 'CLOCK.TICK', variant: 'tick-late', now: LIMITS.startedAt + LIMITS.timeoutMs },
-  { type: 'CLOCK.TICK', variant: 'tick-early', now: LIMITS.startedAt + LIMITS.timeoutMs - 1 },
-];
-
-/**
- * The events the model offers in a snapshot: the outcomes of the actor it waits on, and the root's.
- * `drop` leaves variants out (the tests' PATHS_DROP), to show that the coverage check notices.
- */
-export function eventsFor(snapshot: EngineSnapshot, drop: ReadonlySet<string> = new Set()): PathEvent[] {
-  if (snapshot.status !== 'active') return [];
+export function eventsFor(snapshot: EngineSnapshot, start: Start, drop: ReadonlySet<string> = new Set()): PathEvent[] {
+  if (snapshot.status !== 'active' || snapshot.context.turn >= start.turns) return [];
   return [...waitingOn(snapshot), ...rootEvents].filter((e) => !drop.has(e.variant));
 }
 
-/** The outcomes of what the snapshot waits for: a spawned child (hooks, the prompt, the summary), else the state's invoked actor. */
-function waitingOn(snapshot: EngineSnapshot): PathEvent[] {
-  const { running } = snapshot.context;
-  if (running === 'askPermission') return promptEvents;
-  if (running === 'compactContext') return compactEvents;
-  if (running) return hookEvents[running] ?? [];
-  if (snapshot.value === 'call_model') return modelEvents(snapshot.context.turn);
-  if (snapshot.value === 'execute_tool') return toolEvents;
-  return [];
+/** The state node of a snapshot's active leaf. */
+function activeNode(snapshot: EngineSnapshot): AnyStateNode {
+  let node: AnyStateNode = testMachine.root;
+  for (const name of statePath(snapshot.value).split('.')) node = node.states[name] as AnyStateNode;
+  return node;
 }
 
-export const ALL_VARIANTS = [
-  ...modelEvents(0),
-  ...promptEvents,
-  ...toolEvents,
-  ...compactEvents,
-  ...Object.values(hookEvents).flat(),
-  ...rootEvents,
-].map((e) => e.variant);
+/** The ids of the actors the active state invokes (read from the chart: every wait is a state that invokes one). */
+export function invokedIn(snapshot: EngineSnapshot): string[] {
+  return activeNode(snapshot).invoke.map((i) => i.id);
+}
+
+/** The outcomes of what the snapshot waits for: the actors its state invokes. */
+function waitingOn(snapshot: EngineSnapshot): PathEvent[] {
+  return invokedIn(snapshot).flatMap((id) => outcomesOf(id, snapshot.context.turn));
+}
 
 /**
  * What decides the future of a snapshot. `messages` is left out: it is one array appended in place
@@ -263,15 +155,14 @@ export function routingView(snapshot: EngineSnapshot) {
       preToolUse: c.current.preToolUse?.decision ?? (c.current.preToolUse ? 'none' : null),
       postToolUse: c.current.postToolUse?.decision ?? (c.current.postToolUse ? 'none' : null),
     },
-    running: c.running,
-    sessionStarted: c.prompt.sessionStarted,
-    promptAppended: c.prompt.appended,
+    hooks: c.hooks.events,
+    sessionStart: c.hooks.sessionStart,
     promptHook: c.prompt.hook?.decision ?? (c.prompt.hook ? 'none' : null),
     stopHookActive: c.hooks.stopActive,
     modelError: c.modelError?.code ?? null,
     stopReason: c.stopReason,
     // The token count itself differs by result text; what routes is whether compaction is due.
-    budget: { near: nearWindow(c.budget, c.turn), compactedAtTurn: c.budget.compactedAtTurn, forced: c.budget.forced },
+    budget: { near: nearWindow(c.budget, c.turn), compactedAtTurn: c.budget.compactedAtTurn },
   };
 }
 

@@ -13,8 +13,10 @@ export function pathsMarkdown(report: PathsReport, limits: { maxTurns: number; m
     '# Generated paths through the query engine chart',
     '',
     `${report.paths.length} paths, generated from \`machines/query-engine.ts\` with \`xstate/graph\` (maxTurns ${limits.maxTurns},`,
-    `maxToolCalls ${limits.maxToolCalls}): one per edge of the chart's reachable state space. \`npm run test:paths\` replays`,
-    'each against a real actor with an independent oracle and the engine invariants checked at every step.',
+    `maxToolCalls ${limits.maxToolCalls}): one per edge of the chart's reachable state space, from every hook configured, and`,
+    'through the first model answer from the other starts (named before their events: no hooks, a later task of the run, ...).',
+    'States are named by their full path (`ask_permission.asking_user`). `npm run test:paths` replays each path against a',
+    'real actor with an independent oracle and the engine invariants checked at every step.',
     '',
     '## Coverage',
     '',
@@ -39,7 +41,7 @@ export function pathsMarkdown(report: PathsReport, limits: { maxTurns: number; m
     '| # | events | states entered | ends in | transitions taken |',
     '| ---: | --- | --- | --- | --- |',
     ...report.paths.map((p, k) => {
-      const end = p.stopReason ? `done (${p.stopReason})` : `${p.end} (still running)`;
+      const end = p.stopReason ? `done (${p.stopReason})` : `${p.end} (still waiting)`;
       return `| ${k + 1} | ${cell(p.name)} | ${p.states.join(' → ')} | ${end} | ${p.transitions.map((t) => `\`${t}\``).join(', ')} |`;
     }),
     '',

@@ -68,6 +68,12 @@ export function parseBashCall(call: ToolCall): ParsedCommand & { command: string
   return { ...parsed, command };
 }
 
+/** Claude Code's `Task(<agent>)` names the subagent a `task` call starts (`subagent_type`). */
+function subagentOf(call: ToolCall): unknown {
+  const input = call.input as { subagent_type?: unknown } | null;
+  return input && typeof input === 'object' ? input.subagent_type : undefined;
+}
+
 /** The path input of a file-tool call (`.` when absent); null when it is not a string. */
 export function filePathOf(call: ToolCall): string | null {
   const input = call.input as { path?: unknown } | null;
@@ -169,6 +175,7 @@ export function restrictionHit(rule: PermissionRule, call: ToolCall, workspace: 
     }
     return null;
   }
+  if (call.name === 'task') return subagentOf(call) === rule.pattern ? { what: `${call.name}(${rule.pattern})` } : null;
   if (isFileTool(call.name)) {
     const paths = callPaths(call, workspace, realPathOf);
     // A path the matcher cannot read is treated as matching: restrictions err on the side of biting.
@@ -187,6 +194,10 @@ export function allowCover(rules: readonly PermissionRule[], call: ToolCall, wor
   if (whole) return { rules: [whole] };
   if (own.length === 0) return { uncovered: `no allow rule for ${call.name}` };
   if (call.name === 'bash') return allowCoverBash(own, call);
+  if (call.name === 'task') {
+    const rule = own.find((r) => r.pattern === subagentOf(call));
+    return rule ? { rules: [rule] } : { uncovered: `no allow rule for the subagent "${String(subagentOf(call))}"` };
+  }
   if (isFileTool(call.name)) {
     const paths = callPaths(call, workspace, realPathOf);
     if (paths === null) return { uncovered: 'the path is not a string' };

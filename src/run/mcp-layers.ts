@@ -11,7 +11,7 @@ import { projectEnv } from './agent-credentials.js';
 export function resolveMcpLayers(
   layers: readonly McpServersLayer[],
   env: NodeJS.ProcessEnv,
-  where: { workspace: string; userSettingsFile: string },
+  where: { workspace: string; userSettingsFile: string | readonly string[] },
   warn: (warning: string) => void = () => undefined,
 ): McpServerConfig[] {
   const forProject = projectEnv(env);

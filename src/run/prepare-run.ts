@@ -1,3 +1,4 @@
+import type { EvidenceListener } from '../sessions/session-writer.js';
 import type { AgentEvent, QueryResult } from '../engine/events.js';
 import { query } from '../engine/query.js';
 import { loadTaskContext } from '../context/task-context.js';
@@ -5,7 +6,7 @@ import type { PermissionPolicy } from '../permissions/types.js';
 import { sessionDir, transcriptPath } from '../sessions/layout.js';
 import { runEventHooks } from '../hooks/run-event-hooks.js';
 import { visible } from '../permissions/request-view.js';
-import { partialAnswer, recordInterruption, resumedLine } from '../sessions/interruption.js';
+import { partialAnswer, resumedLine } from '../sessions/interruption.js';
 import { openSessionForRun, type RunSession } from '../sessions/open-for-run.js';
 import { openSessionWriter } from '../sessions/session-writer.js';
 import { startRunInspector, type RunInspector } from './run-inspector.js';
@@ -22,6 +23,8 @@ export interface TaskRequest {
   renderer: Renderer;
   /** Sees every event too (the terminal UI's /inspect attaches the inspector here). */
   observe?: (event: AgentEvent) => void;
+  /** Sees every evidence line as written (the inspector's `LiveFeed.evidence`). */
+  onEvidence?: EvidenceListener;
 }
 
 /** A run ready for tasks: its session is open (and locked), its inspector serving if asked for. */
@@ -87,12 +90,12 @@ export async function prepareRun(
     return tools;
   };
 
-  // SessionStart belongs to the session, not to each task: the run's first task runs it.
-  let sessionStartRan = false;
-  const runTask = async ({ prompt, permissions, signal, renderer, observe }: TaskRequest): Promise<QueryResult> => {
+  // SessionStart belongs to the session, not to each task: the chart runs it on the run's first task.
+  let sessionOpened = false;
+  const runTask = async ({ prompt, permissions, signal, renderer, observe, onEvidence }: TaskRequest): Promise<QueryResult> => {
     const taskTools = await toolsFor(signal);
-    const hooks = sessionStartRan ? config.hooks.filter((hook) => hook.event !== 'SessionStart') : config.hooks;
-    sessionStartRan = true;
+    const sessionStart = sessionOpened ? null : session.isNew ? 'startup' : 'resume';
+    sessionOpened = true;
     // Started first, so git runs while meta.json is written and the model client loads; query() awaits it.
     const built = config.systemPrompt === undefined ? loadTaskContext({ workspace: config.workspace, home: config.home }) : undefined;
     // --append-system-prompt goes after the built prompt (or after --system-prompt), as in Claude Code.
@@ -115,19 +118,27 @@ export async function prepareRun(
       sessionId: session.sessionId,
       session: openSessionWriter(sessionDir(config.home, session.sessionId), session.sessionId),
       messages: session.messages,
-      hooks,
-      sessionSource: session.isNew ? 'startup' : 'resume',
+      hooks: config.hooks,
+      sessionStart,
       ...(config.sandbox && config.sandboxSettings.hooks ? { hookSandbox: config.sandbox } : {}),
       observe: (event) => {
         partial.onEvent(event);
         inspect?.(event);
         observe?.(event);
       },
+      ...(inspect || onEvidence
+        ? {
+            onEvidence: (record, line) => {
+              inspect?.evidence(record, line);
+              onEvidence?.(record, line);
+            },
+          }
+        : {}),
     });
     for await (const event of events) {
       if (event.type === 'result') {
         // The partial answer and a marker go into the transcript, so the next request (even after --continue) says so.
-        if (event.reason === 'user_abort') recordInterruption({ dir: session.dir, messages: session.messages, partial: partial.text() });
+        if (event.reason === 'user_abort') session.interrupted(partial.text());
         renderer.finish(event);
         session.endTask(event);
         return event;

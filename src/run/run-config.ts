@@ -122,7 +122,8 @@ export function buildRunConfig(spec: RunSpec, env: NodeJS.ProcessEnv, createApiM
     });
     const given = spec.mcpServers === undefined ? [] : [{ source: 'the mcpServers option', value: spec.mcpServers }];
     const warn = (warning: string) => mcpWarnings.push(warning);
-    const where = { workspace, userSettingsFile: userSettingsPath(home) };
+    // The user's own files (xagent's and Claude Code's) are never project files, even in a workspace that is the home folder.
+    const where = { workspace, userSettingsFile: [userSettingsPath(home), path.join(defaultClaudeHome(env), 'settings.json')] };
     mcpServers = resolveMcpLayers([...given, ...settings.mcpServers], env, where, warn);
     // The trust gate filters what the loader returned by source; the full lists wait in `untrusted`.
     if (spec.trustProject === false) {

@@ -1,5 +1,5 @@
 import { withheldCredentials } from './agent-credentials.js';
-import type { AgentEvent } from '../engine/events.js';
+import type { LiveFeed } from '../inspector/live-feed.js';
 import type { InspectorServer } from '../inspector/server.js';
 import type { RunConfig } from './run-config.js';
 import { UsageError } from './usage-error.js';
@@ -9,8 +9,8 @@ import { UsageError } from './usage-error.js';
 export const secretsFrom = (env: NodeJS.ProcessEnv) => [env.ANTHROPIC_API_KEY, env.ANTHROPIC_AUTH_TOKEN, ...withheldCredentials()];
 
 export interface RunInspector {
-  /** query()'s `observe` for one task: feeds the page. */
-  observerFor(prompt: string): (event: AgentEvent) => void;
+  /** query()'s `observe` for one task, with its `evidence` listener (`onEvidence`): feeds the page. */
+  observerFor(prompt: string): LiveFeed;
   server: InspectorServer;
 }
 

@@ -1,6 +1,7 @@
 import { lstatSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { findNestedProtected } from './nested-protected.js';
 
 /** The user's secrets folders and files, hidden inside the sandbox (plus the xagent home and `sandbox.hide`). */
 export const DEFAULT_HIDDEN = [
@@ -12,6 +13,25 @@ export const DEFAULT_HIDDEN = [
   '~/.docker',
   '~/.netrc',
   '~/.git-credentials',
+  // Registry and CLI tokens, Claude Code's own login, keyrings and password stores, browser profiles (cookies).
+  '~/.npmrc',
+  '~/.yarnrc.yml',
+  '~/.pypirc',
+  '~/.cargo/credentials',
+  '~/.cargo/credentials.toml',
+  '~/.gem/credentials',
+  '~/.config/gh',
+  '~/.config/hub',
+  '~/.config/op',
+  '~/.azure',
+  '~/.terraform.d',
+  '~/.claude/.credentials.json',
+  '~/.claude.json',
+  '~/.local/share/keyrings',
+  '~/.password-store',
+  '~/.mozilla',
+  '~/.config/google-chrome',
+  '~/.config/chromium',
   '/run/docker.sock',
   '/var/run/docker.sock',
 ];
@@ -178,6 +198,10 @@ export function planMounts({ workspace, hidden }: { workspace: string; hidden: r
     if (linked && inside(linked, workspace) && linked !== workspace) protectGitDir(linked, protect, workspace);
   } else {
     protectGitDir(dotGit, protect, workspace);
+  }
+  // Below the top, the ones that exist are read-only too (not pinned against a rename of their folder, see nested-protected.ts).
+  for (const nested of findNestedProtected(workspace)) {
+    if (!after.some((mount) => inside(nested, mount.path))) protectedMounts.push({ type: 'ro-bind', path: nested });
   }
   return { mounts: [...before, { type: 'bind', path: workspace }, ...after, ...protectedMounts], placeholders };
 }

@@ -3,6 +3,7 @@ import { bwrapArgs } from './bwrap-args.js';
 import { findBwrap } from './find-bwrap.js';
 import { DEFAULT_HIDDEN, expandHome, homeOf, planMounts } from './mount-plan.js';
 import { holdPlaceholders } from './placeholders.js';
+import { withoutSecretEnv } from './secret-env.js';
 import type { SandboxSettings } from './sandbox-settings.js';
 
 /** A process to start: what `child_process.spawn` takes. */
@@ -48,9 +49,6 @@ export function placeholderJournal(xagentHome: string): string {
   return path.join(path.resolve(xagentHome), 'sandbox');
 }
 
-/** The agent's own credentials stay outside: a sandboxed command has no business with them. */
-const WITHHELD_ENV = ['ANTHROPIC_API_KEY', 'ANTHROPIC_AUTH_TOKEN'];
-
 /**
  * Turns `{command, args, cwd, env}` into the bwrap invocation that runs it sandboxed. The one
  * function every sandboxed process goes through: the bash tool uses it, and hooks and stdio MCP
@@ -65,8 +63,8 @@ export function wrapProcess(spec: ProcessSpec, options: SandboxOptions): Sandbox
   // Throws ProtectedLinkError: a protected path that is a link cannot be kept read-only.
   const plan = planMounts({ workspace: options.workspace, hidden: options.hidden });
   const release = holdPlaceholders(plan.placeholders, options.journal);
-  const env: NodeJS.ProcessEnv = { ...(spec.env ?? process.env) };
-  for (const name of WITHHELD_ENV) delete env[name];
+  // The agent's credentials and every other secret-named variable stay outside (secret-env.ts).
+  const env = withoutSecretEnv(spec.env ?? process.env);
   // The real TMPDIR may be anywhere, and everywhere but the workspace is read-only: use the private /tmp.
   delete env.TMPDIR;
   const args = bwrapArgs({ mounts: plan.mounts, network: options.network, cwd: spec.cwd, command: spec.command, args: spec.args });
@@ -87,6 +85,10 @@ export function createSandbox(input: {
 }): Sandbox {
   const home = homeOf(input.env);
   const hidden = [...DEFAULT_HIDDEN, ...input.settings.hide].map((entry) => expandHome(entry, home));
+  // The user's runtime folder holds the session bus, agent and keyring sockets: through the bus a
+  // command could ask systemd to start anything outside the sandbox.
+  const runtime = input.env.XDG_RUNTIME_DIR || (typeof process.getuid === 'function' ? `/run/user/${process.getuid()}` : undefined);
+  if (runtime && path.isAbsolute(runtime)) hidden.push(runtime);
   hidden.push(path.resolve(input.xagentHome));
   const options: SandboxOptions = {
     bwrap: findBwrap(input.env),

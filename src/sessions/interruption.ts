@@ -15,7 +15,7 @@ export function partialAnswer(): { onEvent(event: AgentEvent): void; text(): str
     onEvent(event) {
       if (event.type === 'text_delta') text += event.text;
       // A finished turn is in the messages already; a new call starts empty.
-      else if (event.type === 'turn_end' || (event.type === 'state' && event.name === 'call_model')) text = '';
+      else if (event.type === 'turn_end' || (event.type === 'state' && event.name === 'call_model.requesting')) text = '';
     },
     text: () => text,
   };

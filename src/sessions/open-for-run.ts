@@ -11,7 +11,9 @@ import { META_SCHEMA_VERSION, clipPrompt, readMeta, writeMeta, writeMetaAsync, t
 import { pairingProblems, repairPairing } from './repair.js';
 import { deriveMeta, latestSessionFor, resolveSessionId, sessionDir } from './store.js';
 import { AUDIT_FILE, TRACE_FILE, TRANSCRIPT_FILE } from './layout.js';
-import { transcriptRecord } from './records.js';
+import { RECORD_VERSION, transcriptRecord } from './records.js';
+import { applyCompactionRecord, type CompactionRecord } from './compaction-record.js';
+import { recordInterruption } from './interruption.js';
 import { loadTranscript, recordedResults } from './transcript.js';
 
 export interface OpenSessionOptions {
@@ -42,6 +44,13 @@ export interface RunSession {
   startTask(prompt: string): Promise<void>;
   /** Call after each task with its result (after query() has appended to `messages`); startTask's write must have ended. */
   endTask(result: { reason: StopReason; usage?: Usage; total_cost_usd?: number | null }): void;
+  /**
+   * A compaction between tasks (`/compact`): its record goes to the transcript and the summary
+   * takes the place of what it replaces in `messages`.
+   */
+  compacted(record: Omit<CompactionRecord, 'v' | 'type' | 'ts' | 'kept'>): void;
+  /** After an interrupted task: the partial answer and the interrupt marker, to `messages` and the transcript. */
+  interrupted(partial: string): void;
   /** Lets other processes open the session again. */
   release(): void;
 }
@@ -165,6 +174,12 @@ export function openSessionForRun(options: OpenSessionOptions): RunSession {
         }),
       );
     },
+    compacted: (fields) => {
+      const record = { v: RECORD_VERSION, type: 'compaction' as const, ts: now(), ...fields, kept: messages.length - fields.removed };
+      appendFileSync(path.join(dir, TRANSCRIPT_FILE), `${JSON.stringify(record)}\n`);
+      applyCompactionRecord(messages, record);
+    },
+    interrupted: (partial) => recordInterruption({ dir, messages, partial }),
     release: () => {
       if (released) return;
       released = true;

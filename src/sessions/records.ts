@@ -1,4 +1,4 @@
-import type { Message, ToolCall, Usage } from '../../machines/types.js';
+import type { EngineError, Message, PermissionDecision, StopReason, ToolCall, Usage } from '../../machines/types.js';
 import type { Step } from '../engine/step.js';
 import { SessionError } from './errors.js';
 import type { HookRunReport } from '../hooks/types.js';
@@ -7,8 +7,17 @@ import type { HookRunReport } from '../hooks/types.js';
  * The line formats of trace.jsonl, transcript.jsonl and audit.jsonl. Every line this xagent writes
  * carries `v`, the format's version. Lines without `v` are version 1 (written before versions
  * existed) and are read as they are; a line from a newer xagent is refused (SessionError `SESSION_UNREADABLE`, exit 2).
+ *
+ * trace.jsonl is the run's one ordered evidence log. Since version 3 every line has `seq` (one
+ * count per task, task_start is 0), `ts` and `session_id`, and the log holds everything the
+ * inspector, stream-json and a replay show: states, hook runs, retries, compactions, tool starts
+ * and results, each turn's text, usage, and the result. Version 2 had sequence numbers on state
+ * lines only, and the tool results and text lived only in audit.jsonl and transcript.jsonl.
  */
-export const RECORD_VERSION = 2;
+export const RECORD_VERSION = 3;
+
+/** The first version whose trace holds the whole run in order (a replay reads it instead of piecing it together). */
+export const ORDERED_LOG_VERSION = 3;
 
 /** The version of a parsed line; throws for one newer than this xagent reads. */
 export function recordVersion(value: unknown, file: string): number {
@@ -26,10 +35,19 @@ export function recordVersion(value: unknown, file: string): number {
 }
 
 /** A state line of trace.jsonl: a state entered, the event that entered it, what the state holds. */
-export type TraceStateRecord = { v: number; ts: string; session_id: string; state: Step['state'] } & Omit<
+export type TraceStateRecord = { v: number; seq: number; ts: string; session_id: string; state: Step['state'] } & Omit<
   Step,
   'state' | 'toolCallCount'
 > & { tool_call_count: number };
+
+/** What every line of the evidence log carries besides its own fields: stamped by the session sink. */
+export interface Stamp {
+  v: number;
+  /** Its place in the task's log: task_start is 0, every later line one more. Absent before version 3 on annotations. */
+  seq: number;
+  ts: string;
+  session_id: string;
+}
 
 /** Lines of trace.jsonl that are not states; told apart by `event`, which state lines never have. */
 export type TraceAnnotation =
@@ -45,18 +63,22 @@ export type TraceAnnotation =
       instructions?: string[];
       /** The window compaction keeps the conversation under. */
       context_window?: number;
+      /** The fingerprint of the chart that ran the task (chartGraph().fingerprint); absent before version 3. */
+      chart?: string;
+      seq?: number;
     }
   | {
       v: number;
       event: 'retry';
       ts: string;
       session_id: string;
-      state: 'call_model';
+      state: 'call_model' | 'call_model.requesting';
       turn: number;
       attempt: number;
       delay_ms: number;
       status?: number;
       message: string;
+      seq?: number;
     }
   | {
       v: number;
@@ -72,6 +94,7 @@ export type TraceAnnotation =
       kept_messages: number;
       usage?: Usage;
       error?: string;
+      seq?: number;
     }
   | ({
       v: number;
@@ -79,7 +102,38 @@ export type TraceAnnotation =
       ts: string;
       session_id: string;
       turn: number;
-    } & HookRunReport);
+      seq?: number;
+    } & HookRunReport)
+  | (Stamp & { event: 'tool_start'; call: ToolCall })
+  | (Stamp & {
+      event: 'tool_result';
+      call: ToolCall;
+      result: { content: string; is_error: boolean; sandboxed?: boolean };
+      duration_ms: number;
+    })
+  /** The text of one finished model response (it streamed as deltas, which are not evidence lines). */
+  | (Stamp & { event: 'text'; turn: number; text: string })
+  | (Stamp & { event: 'usage'; usage: Usage; total: Usage })
+  | (Stamp & { event: 'turn_end'; reason: string })
+  /** How the task ended, as the `result` event says it (its `type` aside). */
+  | (Stamp & { event: 'result' } & ResultFields);
+
+/** The fields of a task's result (src/engine/events.ts QueryResult without `type` and `session_id`). */
+export interface ResultFields {
+  reason: StopReason;
+  is_error: boolean;
+  text: string;
+  turns: number;
+  tool_calls: number;
+  usage: Usage;
+  total_cost_usd: number | null;
+  duration_ms: number;
+  trace_path: string | null;
+  error?: EngineError;
+  decision?: PermissionDecision;
+  call?: ToolCall;
+  model_stop_reason?: string;
+}
 
 export type TraceRecord = TraceStateRecord | TraceAnnotation;
 
@@ -94,10 +148,24 @@ export function isAnnotation<E extends TraceAnnotation['event']>(
   return typeof record === 'object' && record !== null && (record as { event?: unknown }).event === event;
 }
 
-export function traceStateRecord(step: Step, ts: string, sessionId: string): TraceStateRecord {
-  const { seq, state, via, turn, toolCallCount, usage, ...rest } = step;
-  return { v: RECORD_VERSION, seq, ts, session_id: sessionId, state, via, turn, tool_call_count: toolCallCount, usage, ...rest };
+/** A state line without its stamp: what the engine hands the sink. */
+export type StateBody = Omit<TraceStateRecord, keyof Stamp>;
+
+export function stateBody(step: Step): StateBody {
+  // Written field by field, not with a rest spread: this runs for every state of every round.
+  const body: StateBody = { state: step.state, via: step.via, turn: step.turn, tool_call_count: step.toolCallCount, usage: step.usage };
+  if (step.call) body.call = step.call;
+  if (step.decision) body.decision = step.decision;
+  if (step.error) body.error = step.error;
+  if (step.reason) body.reason = step.reason;
+  return body;
 }
+
+/** Any line of trace.jsonl without its stamp (v, seq, ts, session_id): what the engine hands the sink. */
+export type EvidenceBody = StateBody | (TraceAnnotation extends infer A ? (A extends unknown ? Omit<A, keyof Stamp> : never) : never);
+
+/** A line of trace.jsonl as this xagent writes it: a body with its stamp. */
+export type EvidenceRecord = TraceRecord & Stamp;
 
 /** A line of transcript.jsonl: one message as sent to the model. */
 export type TranscriptRecord = { v: number } & Message;

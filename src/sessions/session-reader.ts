@@ -2,11 +2,23 @@ import path from 'node:path';
 import type { Message } from '../../machines/types.js';
 import { readJsonLines } from './jsonl.js';
 import { AUDIT_FILE, TRACE_FILE, TRANSCRIPT_FILE } from './layout.js';
-import { isStateRecord, recordVersion, type AuditRecord, type TraceAnnotation, type TraceStateRecord } from './records.js';
+import {
+  isStateRecord,
+  RECORD_VERSION,
+  recordVersion,
+  type AuditRecord,
+  type TraceAnnotation,
+  type TraceRecord,
+  type TraceStateRecord,
+} from './records.js';
 import { toMessage } from './transcript.js';
 
 /** A recorded session's three files, read for showing (replay, reports): unusable lines are skipped. */
 export interface SessionRecords {
+  /** Every line of trace.jsonl that parsed, in file order. */
+  lines: TraceRecord[];
+  /** The oldest record version among them (1 for lines without `v`). */
+  oldestVersion: number;
   states: TraceStateRecord[];
   annotations: TraceAnnotation[];
   messages: Message[];
@@ -20,13 +32,17 @@ export interface SessionRecords {
  */
 export function readSessionRecords(traceFile: string): SessionRecords {
   const dir = path.dirname(traceFile);
-  const read = (file: string) =>
+  let oldestVersion = Number.POSITIVE_INFINITY;
+  const read = (file: string, track = false) =>
     readJsonLines(file).values.map(({ value }) => {
-      recordVersion(value, file);
+      const v = recordVersion(value, file);
+      if (track) oldestVersion = Math.min(oldestVersion, v);
       return value;
     });
-  const lines = read(traceFile);
+  const lines = read(traceFile, true);
   return {
+    lines: lines.filter((l): l is TraceRecord => isStateRecord(l) || typeof (l as { event?: unknown } | null)?.event === 'string'),
+    oldestVersion: Number.isFinite(oldestVersion) ? oldestVersion : RECORD_VERSION,
     states: lines.filter(isStateRecord),
     annotations: lines.filter((l): l is TraceAnnotation => typeof (l as { event?: unknown } | null)?.event === 'string'),
     messages: read(path.join(dir, TRANSCRIPT_FILE))

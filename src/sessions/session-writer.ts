@@ -1,27 +1,27 @@
 import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import type { Message } from '../../machines/types.js';
-import type { Step } from '../engine/step.js';
 import type { CompactionRecord } from './compaction-record.js';
 import { AUDIT_FILE, TRACE_FILE, TRANSCRIPT_FILE } from './layout.js';
-import {
-  RECORD_VERSION,
-  traceStateRecord,
-  transcriptRecord,
-  type AuditRecord,
-  type TraceAnnotation,
-  type TraceStateRecord,
-} from './records.js';
+import { RECORD_VERSION, transcriptRecord, type AuditRecord, type EvidenceBody, type EvidenceRecord } from './records.js';
 
-type WithoutVersion<T> = T extends unknown ? Omit<T, 'v'> : never;
+/** Sees each evidence line as it is written: the record, and its JSON (serialized once for the file and every reader). */
+export type EvidenceListener = (record: EvidenceRecord, line: string) => void;
 
-/** Where one session's evidence goes, appended record by record as it happens. query() writes through this. */
+/**
+ * Where one task's evidence goes, appended record by record as it happens. query() writes only
+ * through this: the trace (the ordered evidence log), the transcript and the audit.
+ */
 export interface SessionSink {
   readonly dir: string | null;
   readonly tracePath: string | null;
-  /** Writes the state line of `step`; returns the record (so an observer can reuse it, not rebuild it). */
-  step(step: Step, ts: string): TraceStateRecord;
-  annotate(record: WithoutVersion<TraceAnnotation>): void;
+  /**
+   * Appends one line to the evidence log: stamps it (`v`, the task's next `seq`, `ts`, `session_id`),
+   * writes it, and hands it to every listener. Returns the stamped record.
+   */
+  record<B extends EvidenceBody>(body: B, ts: string): B & EvidenceRecord;
+  /** Calls `listener` with every line recorded from now on; returns the unsubscribe. */
+  listen(listener: EvidenceListener): () => void;
   message(message: Message): void;
   /** Marks a compaction in the transcript (the messages before it stay in the file). */
   compaction(record: Omit<CompactionRecord, 'v'>): void;
@@ -29,28 +29,47 @@ export interface SessionSink {
   close(): void;
 }
 
+/** The stamping and fan-out every sink shares; `write` persists a trace line (absent: nothing is kept). */
+function evidenceLog(sessionId: string, write?: (line: string) => void) {
+  const listeners = new Set<EvidenceListener>();
+  let seq = 0;
+  return {
+    record<B extends EvidenceBody>(body: B, ts: string): B & EvidenceRecord {
+      const record = { v: RECORD_VERSION, seq: seq++, ts, session_id: sessionId, ...body } as B & EvidenceRecord;
+      // Serialized once for the file and every listener, and not at all when nobody reads it.
+      if (!write && listeners.size === 0) return record;
+      const line = JSON.stringify(record);
+      write?.(line);
+      for (const listener of listeners) listener(record, line);
+      return record;
+    },
+    listen(listener: EvidenceListener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+  };
+}
+
 /**
- * Opens (appending) trace.jsonl, transcript.jsonl and audit.jsonl in `dir`. Each line is one
- * write(2) to an O_APPEND descriptor, so a crash can tear at most the last line.
- * @example const sink = openSessionWriter(sessionDir(home, id)); for await (const e of query(p, { ...options, session: sink }));
+ * Opens (appending) trace.jsonl, transcript.jsonl and audit.jsonl in `dir` for one task. Each
+ * line is one write(2) to an O_APPEND descriptor, so a crash can tear at most the last line.
+ * @example const sink = openSessionWriter(sessionDir(home, id), id); for await (const e of query(p, { ...options, session: sink }));
  */
 export function openSessionWriter(dir: string, sessionId: string): SessionSink {
   mkdirSync(dir, { recursive: true });
   const open = (name: string) => openSync(path.join(dir, name), 'a');
   const fds = { trace: open(TRACE_FILE), transcript: open(TRANSCRIPT_FILE), audit: open(AUDIT_FILE) };
   let closed = false;
-  const append = (fd: number, value: object) => {
-    if (!closed) writeSync(fd, `${JSON.stringify(value)}\n`);
+  const writeLine = (fd: number, line: string) => {
+    if (!closed) writeSync(fd, `${line}\n`);
   };
+  const append = (fd: number, value: object) => writeLine(fd, JSON.stringify(value));
+  const log = evidenceLog(sessionId, (line) => writeLine(fds.trace, line));
   return {
     dir,
     tracePath: path.join(dir, TRACE_FILE),
-    step: (step, ts) => {
-      const record = traceStateRecord(step, ts, sessionId);
-      append(fds.trace, record);
-      return record;
-    },
-    annotate: (record) => append(fds.trace, { v: RECORD_VERSION, ...record }),
+    record: log.record,
+    listen: log.listen,
     message: (message) => append(fds.transcript, transcriptRecord(message)),
     compaction: (record) => append(fds.transcript, { v: RECORD_VERSION, ...record }),
     audit: (record) => append(fds.audit, { v: RECORD_VERSION, ...record }),
@@ -62,13 +81,14 @@ export function openSessionWriter(dir: string, sessionId: string): SessionSink {
   };
 }
 
-/** For benchmarks and embedders that keep no record. */
+/** For benchmarks and embedders that keep no record: the log is stamped and fanned out, nothing is written. */
 export function noSessionRecord(sessionId: string): SessionSink {
+  const log = evidenceLog(sessionId);
   return {
     dir: null,
     tracePath: null,
-    step: (step, ts) => traceStateRecord(step, ts, sessionId),
-    annotate: () => undefined,
+    record: log.record,
+    listen: log.listen,
     message: () => undefined,
     compaction: () => undefined,
     audit: () => undefined,

@@ -42,10 +42,71 @@ export function untrackGroup(pgid: number): void {
   tracked.delete(pgid);
 }
 
-/** SIGKILLs every tracked process group at once: the last step before the process exits. */
+/** SIGKILLs every tracked process group at once, and every process tagged with this run: the last step before the process exits. */
 export function killTrackedGroups(): void {
   for (const pgid of tracked) signalGroup(pgid, 'SIGKILL');
   tracked.clear();
+  const tag = process.env[RUN_TAG];
+  if (tag && tag === ownRunTag) killTagged(RUN_TAG, tag);
+}
+
+/**
+ * Tags. A process that calls setsid (or a daemon that double-forks) leaves its process group, and
+ * outside the sandbox no PID namespace holds it; but it keeps its environment. Every process a
+ * bash call starts carries CALL_TAG (unique per call), every process of the run RUN_TAG, and what
+ * still carries one when its call or the run ends is killed. A process that empties its own
+ * environment (`env -i`) is not found this way: only the sandbox's PID namespace holds that one.
+ */
+export const CALL_TAG = 'XAGENT_CALL_TAG';
+export const RUN_TAG = 'XAGENT_RUN_TAG';
+let ownRunTag: string | undefined;
+
+/**
+ * Puts this run's tag in its environment, so every child (bash, hooks, git, sandboxed servers)
+ * inherits it; the CLI calls it once. A tag inherited from an outer xagent is replaced, never shared.
+ */
+export function tagThisRun(): void {
+  ownRunTag = `${process.pid}.${Math.random().toString(36).slice(2)}`;
+  process.env[RUN_TAG] = ownRunTag;
+}
+
+/** A fresh value for CALL_TAG. */
+export function newCallTag(): string {
+  return `${process.pid}.${Date.now().toString(36)}.${Math.random().toString(36).slice(2)}`;
+}
+
+/**
+ * SIGKILLs every process (but this one) whose environment holds `name=value`; returns how many.
+ * Linux only (/proc); elsewhere 0. Processes of other users cannot be read and are left alone.
+ * @example killTagged(CALL_TAG, tag) // 1: the `setsid sleep` that left the group
+ */
+export function killTagged(name: string, value: string): number {
+  if (process.platform !== 'linux') return 0;
+  const needle = `\0${name}=${value}\0`;
+  let killed = 0;
+  let names: string[];
+  try {
+    names = readdirSync('/proc');
+  } catch {
+    return 0;
+  }
+  for (const entry of names) {
+    if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
+    let environ: string;
+    try {
+      environ = readFileSync(`/proc/${entry}/environ`, 'latin1');
+    } catch {
+      continue; // gone, or not ours to read
+    }
+    if (!`\0${environ}${environ.endsWith('\0') ? '' : '\0'}`.includes(needle)) continue;
+    try {
+      process.kill(Number(entry), 'SIGKILL');
+      killed += 1;
+    } catch {
+      // exited meanwhile
+    }
+  }
+  return killed;
 }
 
 /**
@@ -55,10 +116,65 @@ export function killTrackedGroups(): void {
  */
 export async function killProcessGroup(pgid: number, options: { graceMs?: number } = {}): Promise<void> {
   const graceMs = options.graceMs ?? 2000;
-  if (!signalGroup(pgid, 'SIGTERM')) return;
-  if (await waitUntilGone(pgid, graceMs)) return;
+  // Children that left the group (setsid) while their parent is still in it: found by parent pid
+  // now, before the parents die and they are handed to init (an MCP server's, a hook's).
+  const escaped = escapedDescendants(pgid);
+  for (const pid of escaped) signalPid(pid, 'SIGTERM');
+  if (!signalGroup(pgid, 'SIGTERM')) {
+    for (const pid of escaped) signalPid(pid, 'SIGKILL');
+    return;
+  }
+  const gone = await waitUntilGone(pgid, graceMs);
+  for (const pid of escaped) signalPid(pid, 'SIGKILL');
+  if (gone) return;
   signalGroup(pgid, 'SIGKILL');
   await waitUntilGone(pgid, 2000);
+}
+
+/**
+ * Live processes that descend (by parent pid) from a member of the group but are not in it. Linux
+ * only (/proc); elsewhere none. A process whose parent already exited is not found this way: the
+ * tags (CALL_TAG, RUN_TAG) or the sandbox's PID namespace are what hold those.
+ */
+export function escapedDescendants(pgid: number): number[] {
+  if (process.platform !== 'linux') return [];
+  const children = new Map<number, number[]>();
+  const group = new Map<number, number>();
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+    } catch {
+      continue;
+    }
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    if (fields[0] === 'Z' || fields[0] === 'X') continue;
+    const pid = Number(name);
+    const ppid = Number(fields[1]);
+    group.set(pid, Number(fields[2]));
+    children.set(ppid, [...(children.get(ppid) ?? []), pid]);
+  }
+  const found: number[] = [];
+  const queue = [...group].filter(([, g]) => g === pgid).map(([pid]) => pid);
+  const seen = new Set(queue);
+  while (queue.length > 0) {
+    for (const child of children.get(queue.shift() as number) ?? []) {
+      if (seen.has(child) || child === process.pid) continue;
+      seen.add(child);
+      queue.push(child);
+      if (group.get(child) !== pgid) found.push(child);
+    }
+  }
+  return found;
+}
+
+function signalPid(pid: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(pid, signal);
+  } catch {
+    // gone already
+  }
 }
 
 function signalGroup(pgid: number, signal: NodeJS.Signals): boolean {

@@ -31,7 +31,7 @@ export interface GatedSettings {
  */
 export function gateSettings(
   settings: SettingsForTrust,
-  where: { workspace: string; userSettingsFile: string; trusted: ReadonlySet<string> },
+  where: { workspace: string; userSettingsFile: string | readonly string[]; trusted: ReadonlySet<string> },
 ): GatedSettings {
   const { workspace, userSettingsFile, trusted } = where;
   const isProject = (source: string) => isProjectSource(source, workspace, userSettingsFile);

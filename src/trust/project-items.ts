@@ -28,13 +28,14 @@ export interface SettingsForTrust {
 }
 
 /**
- * True when `source` is a project file: a path inside the workspace that is not the user's own
- * settings file (which lives inside it when the workspace is the home folder).
+ * True when `source` is a project file: a path inside the workspace that is not one of the user's
+ * own settings files (xagent's and Claude Code's live inside it when the workspace is the home folder).
  */
-export function isProjectSource(source: string, workspace: string, userSettingsFile: string): boolean {
+export function isProjectSource(source: string, workspace: string, userSettingsFiles: string | readonly string[]): boolean {
   if (!path.isAbsolute(source)) return false; // --allow, query(), the mcpServers option: the person's own
   const file = path.resolve(source);
-  if (file === path.resolve(userSettingsFile)) return false;
+  const users = typeof userSettingsFiles === 'string' ? [userSettingsFiles] : userSettingsFiles;
+  if (users.some((user) => file === path.resolve(user))) return false;
   const relative = path.relative(path.resolve(workspace), file);
   return relative !== '' && !relative.startsWith('..') && !path.isAbsolute(relative);
 }
@@ -44,7 +45,7 @@ export function isProjectSource(source: string, workspace: string, userSettingsF
  * only ever take away, and always apply.
  * @example projectItems(settings, '/ws', '/home/me/.xagent/settings.json') // [{ kind: 'mcp_server', file: '.mcp.json', text: 'fs: npx ...', key }]
  */
-export function projectItems(settings: SettingsForTrust, workspace: string, userSettingsFile: string): TrustItem[] {
+export function projectItems(settings: SettingsForTrust, workspace: string, userSettingsFile: string | readonly string[]): TrustItem[] {
   const isProject = (source: string) => isProjectSource(source, workspace, userSettingsFile);
   const items: TrustItem[] = [];
   for (const layer of settings.mcpServers) {

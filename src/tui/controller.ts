@@ -1,3 +1,4 @@
+import type { EvidenceRecord } from '../sessions/records.js';
 import type { AgentEvent, QueryResult } from '../engine/events.js';
 import { stopMessage } from '../engine/stop-message.js';
 import { decisionFor, type PermissionAnswer } from '../permissions/answer.js';
@@ -122,7 +123,12 @@ export class TuiController {
       permissions: this.policy,
       signal: controller.signal,
       renderer: this.renderer(),
-      ...(feeds.length > 0 ? { observe: (event: AgentEvent) => feeds.forEach((feed) => feed(event)) } : {}),
+      ...(feeds.length > 0
+        ? {
+            observe: (event: AgentEvent) => feeds.forEach((feed) => feed(event)),
+            onEvidence: (record: EvidenceRecord, line: string) => feeds.forEach((feed) => feed.evidence(record, line)),
+          }
+        : {}),
     });
     this.running = { controller, finished };
     try {
@@ -162,7 +168,7 @@ export class TuiController {
         const state = store.get();
         switch (event.type) {
           case 'state':
-            if (event.name === 'call_model') store.update({ activity: { kind: 'model', since: Date.now() }, turnTokens: 0 });
+            if (event.name === 'call_model.requesting') store.update({ activity: { kind: 'model', since: Date.now() }, turnTokens: 0 });
             break;
           case 'text_delta':
             // Gathered and drawn a few times a second: a redraw per delta would starve the keyboard.

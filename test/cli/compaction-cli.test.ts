@@ -101,7 +101,8 @@ describe('compaction', () => {
       }),
     ).toBeGreaterThanOrEqual(3);
     expect(compactions.every((c) => c.reason === 'threshold' && typeof c.tokens_after === 'number')).toBe(true);
-    expect(trace.filter((l) => l.state === 'build_context').length).toBe(1 + compactions.length);
+    // Each compaction is a wait of its own: one build_context.compacting line per summary request.
+    expect(trace.filter((l) => l.state === 'build_context.compacting').length).toBe(compactions.length);
     // The transcript keeps the whole history, and marks each cut.
     const transcript = jsonLines(readFileSync(path.join(path.dirname(result!.trace_path), 'transcript.jsonl'), 'utf8'));
     expect(transcript.filter((l) => l.type === 'compaction')).toHaveLength(compactions.length);
@@ -146,7 +147,7 @@ describe('compaction', () => {
     const compact = events.find((e) => e.type === 'compact');
     expect(compact).toMatchObject({ reason: 'prompt_too_long', removed_messages: 3 });
     const states = events.filter((e) => e.type === 'state').map((e) => e.name);
-    expect(states.join(' ')).toContain('call_model build_context call_model');
+    expect(states.join(' ')).toContain('call_model.requesting build_context.compacting call_model.checking_limits call_model.requesting');
   });
 
   it('stops with model_error when the prompt is still too long after its one compaction', async () => {

@@ -12,7 +12,7 @@ describe('xagent diagram', () => {
     expect(run.stdout).toBe(readFileSync(path.join(root, 'machines/query-engine.mmd'), 'utf8'));
   });
 
-  it('prints a standalone SVG with every state marked for the inspector', async () => {
+  it('prints a standalone SVG with every state, nested ones inside their parent, marked for the inspector', async () => {
     const run = await runCli(['diagram', '--format', 'svg']);
     expect(run.code).toBe(0);
     for (const state of [
@@ -27,6 +27,33 @@ describe('xagent diagram', () => {
     ]) {
       expect(run.stdout).toContain(`data-state="${state}"`);
     }
+    expect(run.stdout).toContain('data-state="ask_permission.asking_user" data-parent="ask_permission"');
+  });
+
+  it('prints JSON with every state, nested ones included, and every transition with id, from, to, event and guard', async () => {
+    const run = await runCli(['diagram', '--format', 'json']);
+    expect(run.code).toBe(0);
+    const graph = JSON.parse(run.stdout) as {
+      fingerprint: string;
+      nodes: Array<{ id: string; parent?: string }>;
+      edges: Array<{ id: string; from: string; to: string; event: string; guard?: string }>;
+    };
+    expect(graph.nodes.filter((n) => n.parent === 'call_model').map((n) => n.id)).toEqual([
+      'call_model.checking_limits',
+      'call_model.requesting',
+      'call_model.stop_hooks',
+    ]);
+    expect(graph.edges).toContainEqual(
+      expect.objectContaining({
+        id: 'ask_permission.deciding:always[permissionAllowed]>execute_tool',
+        from: 'ask_permission.deciding',
+        to: 'execute_tool',
+        event: '',
+        guard: 'permissionAllowed',
+      }),
+    );
+    for (const edge of graph.edges) expect(Object.keys(edge)).toEqual(expect.arrayContaining(['id', 'from', 'to', 'event']));
+    expect(graph.fingerprint).toMatch(/^[0-9a-f]+$/);
   });
 
   it('refuses an unknown format with exit 2', async () => {

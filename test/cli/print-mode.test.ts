@@ -82,16 +82,16 @@ describe('xagent -p against the Anthropic API', () => {
     expect(run.code).toBe(0);
     const events = jsonLines(run.stdout);
     const types = events.map((e) => (e.type === 'state' ? `state:${String(e.name)}` : String(e.type)));
-    expect(types[0]).toBe('state:build_context');
+    expect(types[0]).toBe('state:build_context.starting');
     expect(types.at(-1)).toBe('result');
     const order = [
-      'state:call_model',
+      'state:call_model.requesting',
       'turn_end',
       'state:validate_tool',
       'state:execute_tool',
       'tool_start',
       'tool_result',
-      'state:append_tool_result',
+      'state:append_tool_result.collected',
       'text_delta',
       'state:done',
       'result',
@@ -102,6 +102,15 @@ describe('xagent -p against the Anthropic API', () => {
       expect(next, `${type} after position ${at} in ${types.join(', ')}`).toBeGreaterThan(at);
       at = next;
     }
+    // Every event but the streamed deltas is a line of the evidence log, in its order (the turn's
+    // whole text is a line too, but no event: it streamed as deltas).
+    const logged = events.filter((e) => e.type !== 'text_delta' && e.type !== 'thinking_delta' && e.type !== 'result');
+    const seqs = logged.map((e) => e.seq as number);
+    expect(seqs).toEqual([...seqs].sort((a, b) => a - b));
+    expect(new Set(seqs).size).toBe(seqs.length);
+    const trace = jsonLines(readFileSync(String(events.at(-1)!.trace_path), 'utf8'));
+    expect(trace.map((l) => l.seq)).toEqual(trace.map((_, i) => i));
+    expect(trace.filter((l) => l.event === 'text').map((l) => l.text)).toEqual([expect.any(String)]);
     const start = events.find((e) => e.type === 'tool_start') as { call: { id: string; name: string; input: unknown } };
     expect(start.call).toEqual({ id: 'toolu_1', name: 'read_file', input: { path: 'notes.txt' } });
   });

@@ -1,8 +1,9 @@
+import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { runCli } from '../support/run-cli.js';
+import { CLI, runCli } from '../support/run-cli.js';
 
 /**
  * Issue 31 M5: a cloned repository's MCP servers, hooks and allow rules take effect only once the
@@ -120,5 +121,70 @@ describe('a cloned repository with .mcp.json, hooks and an allow rule (issue 31,
     expect(changed.stderr).toContain(`hook SessionStart: touch ${s.marks}/changed`);
     expect(changed.stderr).not.toContain('MCP server planted');
     expect(existsSync(path.join(s.marks, 'changed'))).toBe(false);
+  });
+});
+
+const hasScript = (() => {
+  try {
+    return execFileSync('sh', ['-c', 'command -v script'], { encoding: 'utf8' }).trim() !== '';
+  } catch {
+    return false;
+  }
+})();
+
+/**
+ * Runs the CLI on a pseudo-terminal (util-linux `script`), typing `answer` once the question is
+ * shown; `stopAt`: ends it (SIGTERM) once that text shows (a permission prompt it would wait at).
+ */
+function onTerminal(
+  args: string[],
+  env: Record<string, string>,
+  answer: string,
+  stopAt?: RegExp,
+): Promise<{ code: number | null; output: string }> {
+  const line = [process.execPath, CLI, ...args].map((word) => `'${word.replaceAll("'", "'\\''")}'`).join(' ');
+  const child = spawn('script', ['-qec', line, '/dev/null'], {
+    env: { PATH: process.env.PATH ?? '', HOME: env.XAGENT_HOME ?? '/tmp', NO_COLOR: '1', ...env },
+  });
+  let output = '';
+  let typed = false;
+  child.stdout.on('data', (chunk: Buffer) => {
+    output += chunk.toString();
+    if (!typed && output.includes('[y/N]')) {
+      typed = true;
+      child.stdin.write(`${answer}\r`);
+    }
+    if (stopAt && typed && stopAt.test(output.slice(output.indexOf('[y/N]')))) child.kill('SIGTERM');
+  });
+  return new Promise((resolve) => child.on('close', (code) => resolve({ code, output })));
+}
+
+describe.skipIf(!hasScript)('on a terminal (issue 31, M5)', () => {
+  it('lists the items and asks; yes runs them and is remembered for the next run, even without a terminal', {
+    timeout: 60_000,
+  }, async () => {
+    const s = clonedRepository();
+    const run = await onTerminal(
+      ['-p', 'go', '--cwd', s.workspace, '--model-script', path.join(s.root, 'script.json')],
+      { XAGENT_HOME: s.home, MCP_TIMEOUT: '5s' },
+      'y',
+    );
+    expect(run.output).toContain('hook SessionStart: touch');
+    expect(run.code).toBe(0);
+    expect(readdirSync(s.marks).sort()).toEqual(['bash', 'hook', 'mcp']);
+    const again = await s.run();
+    expect(again.code).toBe(0);
+  });
+
+  it('anything else runs the task without them: no hook, no server, and bash asks (no allow rule)', { timeout: 60_000 }, async () => {
+    const s = clonedRepository();
+    const run = await onTerminal(
+      ['-p', 'go', '--cwd', s.workspace, '--model-script', path.join(s.root, 'script.json')],
+      { XAGENT_HOME: s.home },
+      'n',
+      /touch .*marks\/bash/,
+    );
+    expect(run.output).toContain('going on without them');
+    expect(readdirSync(s.marks)).toEqual([]);
   });
 });

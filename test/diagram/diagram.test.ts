@@ -13,12 +13,13 @@ import { renderDiagram } from '../../src/diagram/render.js';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const committed = diagramPaths(root);
 const regenerate = 'the machine changed: run `npm run diagrams` and commit machines/query-engine.{mmd,svg}';
+const escapeXml = (text: string) => text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;');
 
 describe('diagrams generated from the engine chart', () => {
   const graph = chartGraph(queryEngine);
 
-  it('lists the eight states with their entry actions and invoked actors', () => {
-    expect(graph.nodes.map((n) => n.id)).toEqual([
+  it('lists the eight top-level states, each wait nested inside one, with entry actions and invoked actors', () => {
+    expect(graph.nodes.filter((n) => !n.parent).map((n) => n.id)).toEqual([
       'build_context',
       'call_model',
       'validate_tool',
@@ -28,49 +29,50 @@ describe('diagrams generated from the engine chart', () => {
       'recover',
       'done',
     ]);
-    // The prompt is spawned (after the PreToolUse hooks, when still due), not invoked.
     expect(graph.nodes.find((n) => n.id === 'ask_permission')).toEqual({
       id: 'ask_permission',
+      children: ['ask_permission.pre_tool_hooks', 'ask_permission.deciding', 'ask_permission.asking_user'],
       initial: false,
       final: false,
       entry: ['decidePermission'],
     });
+    expect(graph.nodes.find((n) => n.id === 'ask_permission.asking_user')).toEqual({
+      id: 'ask_permission.asking_user',
+      parent: 'ask_permission',
+      initial: false,
+      final: false,
+      invoke: ['askPermission'],
+      entry: [],
+    });
     expect(graph.nodes.find((n) => n.id === 'execute_tool')).toMatchObject({ invoke: ['executeTool'] });
-    expect(graph.nodes.filter((n) => n.initial).map((n) => n.id)).toEqual(['build_context']);
+    expect(graph.nodes.filter((n) => n.initial && !n.parent).map((n) => n.id)).toEqual(['build_context']);
     expect(graph.nodes.filter((n) => n.final).map((n) => n.id)).toEqual(['done']);
     expect(graph.invoke).toEqual(['deadline']);
   });
 
   it('keeps what machine.toJSON() loses: always branches, guard names, root handlers, action params', () => {
-    expect(graph.edges.filter((e) => e.from === 'validate_tool')).toEqual([
-      {
-        id: 'validate_tool:always:0',
-        from: 'validate_tool',
-        to: 'done',
-        event: '',
-        guard: 'maxToolCallsReached',
-        actions: ['stop(max_tool_calls)'],
-        kind: 'always',
-      },
-      { id: 'validate_tool:always:1', from: 'validate_tool', to: 'recover', event: '', guard: 'callInvalid', actions: [], kind: 'always' },
-      { id: 'validate_tool:always:2', from: 'validate_tool', to: 'ask_permission', event: '', actions: [], kind: 'always' },
+    expect(graph.edges.filter((e) => e.from === 'validate_tool').map((e) => [e.id, e.to, e.guard, e.actions])).toEqual([
+      ['validate_tool:always[maxToolCallsReached]>done', 'done', 'maxToolCallsReached', ['stop(max_tool_calls)']],
+      ['validate_tool:always[ruleFailed]>done', 'done', 'ruleFailed', ['stop(tool_error)']],
+      ['validate_tool:always[callInvalid]>recover', 'recover', 'callInvalid', []],
+      ['validate_tool:always[preToolUseDue]>ask_permission.pre_tool_hooks', 'ask_permission.pre_tool_hooks', 'preToolUseDue', []],
+      ['validate_tool:always>ask_permission.deciding', 'ask_permission.deciding', undefined, []],
     ]);
     expect(graph.edges.filter((e) => e.kind === 'root').map((e) => [e.event, e.guard, e.to])).toEqual([
       ['ABORT', undefined, 'done'],
       ['CLOCK.TICK', 'timedOut', 'done'],
     ]);
-    expect(graph.edges.find((e) => e.id === 'call_model:xstate.done.actor.callModel:1')).toMatchObject({
+    // A target may be a compound state: the transition enters its initial child.
+    expect(graph.edges.find((e) => e.id === 'build_context.measuring:always>call_model')).toMatchObject({
+      from: 'build_context.measuring',
       to: 'call_model',
-      reenter: true,
-      kind: 'done',
+      actions: [],
+      kind: 'always',
     });
-    expect(graph.edges.find((e) => e.id === 'ask_permission:xstate.done.actor.askPermission:0')).toMatchObject({ internal: true });
-    expect(graph.edges.find((e) => e.id === 'ask_permission:always:1')).toMatchObject({
-      guard: 'preToolUseDue',
-      actions: ['startHooks(PreToolUse)'],
-      internal: true,
-    });
-    expect(graph.edges).toHaveLength(51);
+    // Every wait is a state now: no transition stays in its state or re-enters it, so no self-loop is drawn.
+    expect(graph.edges.filter((e) => e.internal || e.reenter || e.from === e.to)).toEqual([]);
+    expect(new Set(graph.edges.map((e) => e.id)).size).toBe(graph.edges.length);
+    expect(graph.edges).toHaveLength(53);
   });
 
   it('matches the committed Mermaid file', async () => {
@@ -84,7 +86,7 @@ describe('diagrams generated from the engine chart', () => {
   it('would catch a changed machine: a new state or transition changes the Mermaid text', () => {
     const changed = createMachine({
       ...queryEngine.config,
-      states: { ...queryEngine.config.states, compact_history: { always: 'call_model' } },
+      states: { ...queryEngine.config.states, compact_history: { always: 'done' } },
     });
     expect(toMermaid(chartGraph(changed))).not.toBe(readFileSync(committed.mermaid, 'utf8'));
   });
@@ -92,19 +94,60 @@ describe('diagrams generated from the engine chart', () => {
   it('renders SVG states and edges the inspector can find by data attributes', async () => {
     const svg = await renderDiagram('svg');
     for (const node of graph.nodes) expect(svg).toContain(`data-state="${node.id}"`);
-    for (const edge of graph.edges) expect(svg).toContain(`data-edge="${edge.id}"`);
+    for (const edge of graph.edges) expect(svg).toContain(`data-edge="${escapeXml(edge.id)}"`);
     expect(svg.startsWith('<svg xmlns="http://www.w3.org/2000/svg"')).toBe(true);
   });
 
-  it('lays out every node and routes every edge with ELK', async () => {
+  it('lays out every node and routes every edge with ELK, the same way every time', async () => {
     const layout = await layoutChart(graph);
     expect(layout.nodes.map((n) => n.id).sort()).toEqual([...graph.nodes.map((n) => n.id), 'any_state'].sort());
     for (const edge of layout.edges) expect(edge.sections.length).toBeGreaterThan(0);
     expect(await layoutChart(graph)).toEqual(layout);
   });
 
-  it('renders JSON that parses back to the graph model', async () => {
-    expect(JSON.parse(await renderDiagram('json'))).toEqual(JSON.parse(JSON.stringify(graph)));
+  it('draws each nested state inside its parent box; the compound top-level states are the big boxes', async () => {
+    const layout = await layoutChart(graph);
+    const byId = new Map(layout.nodes.map((n) => [n.id, n]));
+    expect(layout.nodes.filter((n) => n.compound).map((n) => n.id)).toEqual([
+      'build_context',
+      'call_model',
+      'ask_permission',
+      'append_tool_result',
+    ]);
+    const outside = layout.nodes.flatMap((n) => {
+      if (!n.parent) return [];
+      const box = byId.get(n.parent)!;
+      const inside = n.x >= box.x && n.y >= box.y && n.x + n.width <= box.x + box.width && n.y + n.height <= box.y + box.height;
+      return inside ? [] : [n.id];
+    });
+    expect(outside).toEqual([]);
+    expect(layout.nodes.filter((n) => n.parent).length).toBe(graph.nodes.filter((n) => n.parent).length);
+  });
+
+  it('draws compound states as SVG boxes around their children and as Mermaid composite states', async () => {
+    const svg = await renderDiagram('svg');
+    expect(svg).toMatch(/<g class="state compound[^"]*" data-state="call_model" transform/);
+    // A nested state is titled by its own name; its box says the rest.
+    expect(svg).toMatch(
+      /data-state="call_model\.requesting" data-parent="call_model"[^>]*>\s*<rect[^>]*\/>\s*<text class="title"[^>]*>requesting</,
+    );
+    const mermaid = toMermaid(graph);
+    expect(mermaid).toContain('  state call_model {\n    state "checking_limits" as call_model__checking_limits\n');
+    expect(mermaid).toContain('    [*] --> call_model__checking_limits\n');
+    // An arrow inside one box is written in it; one across boxes after all of them.
+    expect(mermaid).toMatch(/state call_model \{[^}]*\n {4}call_model__checking_limits --> call_model__requesting : always\n[^}]*\}/);
+    expect(mermaid).toContain('\n  append_tool_result__collected --> call_model__requesting : always / appendToolResults\n');
+  });
+
+  it('renders JSON that lists every state and transition with id, from, to, event and guard', async () => {
+    const json = JSON.parse(await renderDiagram('json')) as typeof graph;
+    expect(json).toEqual(JSON.parse(JSON.stringify(graph)));
+    expect(json.nodes.map((n) => n.id)).toContain('ask_permission.asking_user');
+    expect(json.edges.find((e) => e.from === 'ask_permission.asking_user' && e.event === 'xstate.done.actor.askPermission')).toMatchObject({
+      id: 'ask_permission.asking_user:xstate.done.actor.askPermission>ask_permission.deciding',
+      to: 'ask_permission.deciding',
+    });
+    expect(json.fingerprint).toMatch(/^[0-9a-f]{14}$/);
   });
 });
 

@@ -62,45 +62,40 @@ describe('xagent diagram --from-sessions', () => {
     const run = await runCli(['diagram', '--from-sessions', '--format', 'json'], { env: { XAGENT_HOME: home } });
     expect(run.code, run.stderr).toBe(0);
     const counts = new Map((JSON.parse(run.stdout) as { edges: Array<{ id: string; count: number }> }).edges.map((e) => [e.id, e.count]));
-    // Unambiguous from the states alone: one transition joins each of these pairs.
-    expect(counts.get(edge('build_context', 'call_model', 'contextFits'))).toBe(4);
-    expect(counts.get(edge('call_model', 'validate_tool', 'responseHasToolCalls'))).toBe(2);
+    expect(counts.get(edge('build_context.starting', 'build_context.measuring'))).toBe(4);
+    expect(counts.get(edge('build_context.measuring', 'call_model'))).toBe(4);
+    // Four first requests; the two after a tool round go straight to requesting.
+    expect(counts.get(edge('call_model.checking_limits', 'call_model.requesting'))).toBe(4);
+    expect(counts.get(edge('append_tool_result.collected', 'call_model.requesting'))).toBe(2);
+    expect(counts.get(edge('call_model.requesting', 'validate_tool', 'responseHasToolCalls'))).toBe(2);
     expect(counts.get(edge('validate_tool', 'recover', 'callInvalid'))).toBe(1);
-    expect(counts.get(edge('validate_tool', 'ask_permission'))).toBe(1);
-    expect(counts.get(edge('ask_permission', 'execute_tool', 'permissionAllowed'))).toBe(1);
-    expect(counts.get(edge('execute_tool', 'append_tool_result'))).toBe(1);
-    expect(counts.get(edge('append_tool_result', 'call_model'))).toBe(1);
-    expect(counts.get(edge('recover', 'call_model'))).toBe(1);
-    expect(counts.get('queryEngine:ABORT:0')).toBe(0);
-    // call_model -> done is three transitions of call_model and two of the root: only `via` tells them apart.
-    const withVia = traces().every((t) =>
-      t
-        .split('\n')
-        .filter((l) => l.includes('"state"'))
-        .every((l) => l.includes('"via"')),
-    );
-    if (withVia) {
-      expect(counts.get('call_model:xstate.done.actor.callModel:3')).toBe(4); // final_answer
-      expect(run.stderr).toContain('Skipped no steps.');
-    } else {
-      expect(counts.get('call_model:xstate.done.actor.callModel:3')).toBe(0);
-      expect(run.stderr).toContain('Skipped 4 steps of traces without "via"');
-    }
-    expect(run.stderr).toMatch(/Counted \d+ transitions in 4 tasks of 4 sessions/);
-    expect(run.stderr).toContain('call_model --error(callModel)--> done');
-    expect(run.stderr).not.toMatch(/^ {2}build_context --always \[contextFits\]--> call_model$/m);
+    expect(counts.get(edge('validate_tool', 'ask_permission.deciding'))).toBe(1);
+    expect(counts.get(edge('ask_permission.deciding', 'execute_tool', 'permissionAllowed'))).toBe(1);
+    expect(counts.get(edge('execute_tool', 'append_tool_result.collected'))).toBe(1);
+    expect(counts.get(edge('recover', 'append_tool_result.collected'))).toBe(1);
+    expect(counts.get('call_model.requesting:xstate.done.actor.callModel>done')).toBe(4); // final_answer
+    expect(counts.get('queryEngine:ABORT>done')).toBe(0);
+    expect(run.stderr).toContain('Skipped no steps.');
+    // Every step of every task is a transition of this chart: the tasks' steps minus their first states.
+    const steps = traces().reduce((n, t) => n + t.split('\n').filter((l) => l.includes('"state"')).length - 1, 0);
+    expect(run.stderr).toContain(`Counted ${steps} transitions in 4 tasks of 4 sessions`);
+    expect(run.stderr).toContain('call_model.requesting --error(callModel)--> done');
+    expect(run.stderr).not.toContain('older chart');
+    expect(run.stderr).not.toContain('Targetless transitions');
   }, 30_000);
 
-  it('draws the counts into the SVG and Mermaid heat maps', async () => {
+  it('draws the counts on the new edges of the SVG and Mermaid heat maps', async () => {
     const svg = await runCli(['diagram', '--from-sessions', '--format', 'svg'], { env: { XAGENT_HOME: home } });
     expect(svg.stdout).toMatch(
-      /data-edge="build_context:always:5"[^>]*>\s*<text[^>]*>always<\/text>\s*<text[^>]*>\[contextFits\]<\/text>\s*<text[^>]*>taken 4×<\/text>/,
+      /data-edge="build_context\.measuring:always&gt;call_model"[^>]*>\s*<text[^>]*>always<\/text>\s*<text[^>]*>taken 4×<\/text>/,
     );
-    expect(svg.stdout).toContain('class="edge kind-error heat-0" data-edge="call_model:xstate.error.actor.callModel:1"');
-    expect(svg.stdout).toMatch(/class="arrow kind-[a-z]+ heat-4" data-group="build_context&gt;call_model"/);
+    expect(svg.stdout).toContain('class="edge kind-error heat-0" data-edge="call_model.requesting:xstate.error.actor.callModel&gt;done"');
+    expect(svg.stdout).toMatch(/class="arrow kind-[a-z]+ heat-4" data-group="build_context\.measuring&gt;call_model"/);
     const mermaid = await runCli(['diagram', '--from-sessions'], { env: { XAGENT_HOME: home } });
-    expect(mermaid.stdout).toContain('always [contextFits] (taken 4×)');
-    expect(mermaid.stdout).toContain('validate_tool --> done : always [maxToolCallsReached] / stop(max_tool_calls) (never taken)');
+    expect(mermaid.stdout).toContain('  build_context__measuring --> call_model : always (taken 4×)\n');
+    expect(mermaid.stdout).toContain(
+      'validate_tool --> done : always [maxToolCallsReached] / stop(max_tool_calls) (never taken)<br/>always [ruleFailed] / stop(tool_error) (never taken)',
+    );
   }, 30_000);
 
   it('counts only steps from --since on, and refuses a --since that is not a date', async () => {
@@ -114,6 +109,7 @@ describe('xagent diagram --from-sessions', () => {
 });
 
 describe('countTransitions', () => {
+  const start = { event: 'task_start', ts: '2026-12-01T00:00:00Z', chart: graph.fingerprint };
   const line = (seq: number, state: string, via?: string) => ({
     seq,
     state,
@@ -121,30 +117,33 @@ describe('countTransitions', () => {
     ...(via ? { via: { event: via } } : {}),
   });
 
-  it('tells the three ways from call_model to done apart by the event in via', () => {
-    const result = countTransitions(graph, [
-      [line(0, 'build_context', 'xstate.init'), line(1, 'call_model', 'always'), line(2, 'done', 'xstate.error.actor.callModel')],
-      [line(0, 'build_context', 'xstate.init'), line(1, 'call_model', 'always'), line(2, 'done', 'ABORT')],
-      [line(0, 'build_context', 'xstate.init'), line(1, 'call_model', 'always'), line(2, 'done', 'always')],
-    ]);
-    expect(result.counts.get('call_model:xstate.error.actor.callModel:1')).toBe(1);
-    expect(result.counts.get('queryEngine:ABORT:0')).toBe(1);
-    expect(result.counts.get('call_model:always:1')).toBe(1);
-    expect(result.counts.get('build_context:always:5')).toBe(3);
-    expect(result).toMatchObject({ counted: 6, tasks: 3, skipped: { withoutVia: 0, unmatched: 0 } });
+  it('tells the ways from call_model.requesting to done apart by the event in via', () => {
+    const task = (last: string) => [
+      start,
+      line(1, 'build_context.measuring', 'xstate.init'),
+      line(2, 'call_model.checking_limits', 'always'),
+      line(3, 'call_model.requesting', 'always'),
+      line(4, 'done', last),
+    ];
+    const result = countTransitions(graph, [task('xstate.error.actor.callModel'), task('ABORT'), task('xstate.done.actor.callModel')]);
+    expect(result.counts.get('call_model.requesting:xstate.error.actor.callModel>done')).toBe(1);
+    expect(result.counts.get('queryEngine:ABORT>done')).toBe(1);
+    expect(result.counts.get('call_model.requesting:xstate.done.actor.callModel>done')).toBe(1);
+    expect(result.counts.get('call_model.checking_limits:always>call_model.requesting')).toBe(3);
+    expect(result).toMatchObject({ counted: 9, tasks: 3, otherChartTasks: 0, skipped: { withoutVia: 0, unmatched: 0, otherChart: 0 } });
   });
 
-  it('counts an old trace without via only where one transition joins the two states, and says how many it skipped', () => {
+  it('never guesses the edge of a trace without task_start (an older chart): flat states with no ids count nothing', () => {
     const annotation: CountedLine = JSON.parse('{"event":"retry","ts":"x"}');
     const result = countTransitions(graph, [[line(0, 'build_context'), line(1, 'call_model'), line(2, 'done'), annotation]]);
-    // build_context -> call_model is three transitions since compaction (done/error of compactContext, always):
-    // without via neither step is certain.
-    expect(result.counts.get('build_context:always:5')).toBe(0);
-    expect(result).toMatchObject({ counted: 0, tasks: 1, skipped: { withoutVia: 2, unmatched: 0 } });
+    expect([...result.counts.values()].every((n) => n === 0)).toBe(true);
+    expect(result).toMatchObject({ counted: 0, tasks: 1, otherChartTasks: 1, skipped: { withoutVia: 0, unmatched: 0, otherChart: 2 } });
   });
 
   it('reports a via event that no transition of the chart has', () => {
-    const result = countTransitions(graph, [[line(0, 'build_context', 'xstate.init'), line(1, 'call_model', 'SOMETHING.ELSE')]]);
-    expect(result).toMatchObject({ counted: 0, skipped: { withoutVia: 0, unmatched: 1 } });
+    const result = countTransitions(graph, [
+      [start, line(1, 'call_model.checking_limits', 'xstate.init'), line(2, 'call_model.requesting', 'SOMETHING.ELSE')],
+    ]);
+    expect(result).toMatchObject({ counted: 0, skipped: { withoutVia: 0, unmatched: 1, otherChart: 0 } });
   });
 });

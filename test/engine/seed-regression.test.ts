@@ -7,17 +7,21 @@ describe('seed regression: invalid tool input, corrected, then an answer', () =>
     { content: [{ type: 'tool_use', id: 'toolu_2', name: 'echo', input: { text: 'hello' } }] },
     { text: 'The echo said hello.' },
   ];
+  // The seed's eight states at the top level; the waits and routing inside them by their full path.
   const expected = [
-    'build_context',
-    'call_model',
+    'build_context.starting',
+    'build_context.measuring',
+    'call_model.checking_limits',
+    'call_model.requesting',
     'validate_tool',
     'recover',
-    'call_model',
+    'append_tool_result.collected',
+    'call_model.requesting',
     'validate_tool',
-    'ask_permission',
+    'ask_permission.deciding',
     'execute_tool',
-    'append_tool_result',
-    'call_model',
+    'append_tool_result.collected',
+    'call_model.requesting',
     'done',
   ];
 
@@ -31,7 +35,10 @@ describe('seed regression: invalid tool input, corrected, then an answer', () =>
   it('writes the same sequence to trace.jsonl with turn count, error code and corrected input', async () => {
     const run = await runTask(script);
     expect(run.trace.map((l) => l.state)).toEqual(expected);
-    expect(run.trace.map((l) => l.seq)).toEqual(expected.map((_, i) => i));
+    // One ordered log: the task_start line is 0, and every line after it (states and the rest) one more.
+    const seqs = run.log.map((l) => l.seq);
+    expect(seqs).toEqual(seqs.map((_, i) => i));
+    expect(run.log[0]).toMatchObject({ event: 'task_start', chart: expect.stringMatching(/^[0-9a-f]{14}$/) });
     const recover = run.trace.find((l) => l.state === 'recover')!;
     expect(recover.error?.code).toBe('TOOL_INPUT_INVALID');
     expect(recover.error?.message).toContain('input.text');

@@ -15,7 +15,7 @@ describe('stop reasons through query()', () => {
   it('max_turns: a model that keeps calling tools stops at the turn limit with its last results paired', async () => {
     const run = await runTask([{ content: [echo('a')] }, { content: [echo('b')] }, { content: [echo('c')] }], { maxTurns: 2 });
     expect(run.result).toMatchObject({ reason: 'max_turns', turns: 2, tool_calls: 2 });
-    expect(run.states.slice(-2)).toEqual(['call_model', 'done']);
+    expect(run.states.slice(-2)).toEqual(['append_tool_result.collected', 'done']);
     expect(unpairedToolUses(run.messages)).toEqual([]);
   });
 
@@ -54,14 +54,20 @@ describe('stop reasons through query()', () => {
   it('timeout: a model slower than the deadline stops with timeout', async () => {
     const run = await runTask([{ text: 'late', delay_ms: 10_000 }], { timeoutMs: 30 });
     expect(run.result.reason).toBe('timeout');
-    expect(run.states).toEqual(['build_context', 'call_model', 'done']);
+    expect(run.states).toEqual([
+      'build_context.starting',
+      'build_context.measuring',
+      'call_model.checking_limits',
+      'call_model.requesting',
+      'done',
+    ]);
   });
 
   it('permission_denied: a refused call stops the task, names what decided, and is paired', async () => {
     const deny = policy(() => ({ behavior: 'deny', decidedBy: 'deny rule "echo" from --deny' }));
     const run = await runTask([{ content: [echo('a', 't1'), echo('b', 't2')] }], { permissions: deny });
     expect(run.result).toMatchObject({ reason: 'permission_denied', decision: { decidedBy: 'deny rule "echo" from --deny' } });
-    expect(run.trace.find((l) => l.state === 'ask_permission')?.decision?.behavior).toBe('deny');
+    expect(run.trace.find((l) => l.state === 'ask_permission.deciding')?.decision?.behavior).toBe('deny');
     expect(run.states).not.toContain('execute_tool');
     expect(unpairedToolUses(run.messages)).toEqual([]);
     expect(JSON.stringify(run.messages.at(-1))).toContain('deny rule \\"echo\\" from --deny');
@@ -99,7 +105,7 @@ describe('stop reasons through query()', () => {
     const run = await runTask([], {
       model: hanging,
       signal: controller.signal,
-      onEvent: (e) => e.type === 'state' && e.name === 'call_model' && setTimeout(() => controller.abort(), 10),
+      onEvent: (e) => e.type === 'state' && e.name === 'call_model.requesting' && setTimeout(() => controller.abort(), 10),
     });
     expect(run.result.reason).toBe('user_abort');
     expect(requestSignal?.aborted).toBe(true);

@@ -37,17 +37,21 @@ describe('several tool calls in one response', () => {
     expect(c).toMatchObject({ tool_use_id: 'c', is_error: true });
     expect(c!.content).toContain('required property');
     expect(run.states).toEqual([
-      'build_context',
-      'call_model',
+      'build_context.starting',
+      'build_context.measuring',
+      'call_model.checking_limits',
+      'call_model.requesting',
       'validate_tool',
-      'ask_permission',
+      'ask_permission.deciding',
       'execute_tool',
-      'append_tool_result',
+      'append_tool_result.collected',
       'validate_tool',
       'recover',
+      'append_tool_result.collected',
       'validate_tool',
       'recover',
-      'call_model',
+      'append_tool_result.collected',
+      'call_model.requesting',
       'done',
     ]);
   });
@@ -62,7 +66,15 @@ describe('several tool calls in one response', () => {
 
   it('continues a paused turn with another model call', async () => {
     const run = await runTask([{ text: 'part one', stop_reason: 'pause_turn' }, { text: 'part two' }]);
-    expect(run.states).toEqual(['build_context', 'call_model', 'call_model', 'done']);
+    expect(run.states).toEqual([
+      'build_context.starting',
+      'build_context.measuring',
+      'call_model.checking_limits',
+      'call_model.requesting',
+      'call_model.checking_limits',
+      'call_model.requesting',
+      'done',
+    ]);
     expect(run.result).toMatchObject({ reason: 'final_answer', text: 'part two', turns: 2 });
   });
 });
@@ -79,7 +91,7 @@ describe('permission decisions in the loop', () => {
     );
     const run = await runTask([{ content: [use('a', 'echo', { text: 'x' })] }, { text: 'ok' }], { permissions: askThenAllow });
     expect(asked).toEqual(['a']);
-    expect(run.trace.find((l) => l.state === 'ask_permission')?.decision?.behavior).toBe('ask');
+    expect(run.trace.find((l) => l.state === 'ask_permission.asking_user')?.decision?.behavior).toBe('ask');
     expect(run.trace.find((l) => l.state === 'execute_tool')?.decision).toEqual({ behavior: 'allow', decidedBy: 'the user: yes' });
     expect(run.result.reason).toBe('final_answer');
   });

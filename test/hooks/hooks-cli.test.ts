@@ -170,6 +170,10 @@ describe('hooks through the CLI', () => {
       exit_code: 0,
       duration_ms: expect.any(Number),
       outcome: 'ok',
+      turn: 0,
+      seq: expect.any(Number),
+      ts: expect.any(String),
+      session_id: expect.any(String),
     });
   });
 

@@ -1,4 +1,4 @@
-import { type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { browserTestsRun, launchChromium } from '../support/chromium.js';
 import type { HooksConfig } from '../../src/hooks/index.js';

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createHistory } from '../../src/inspector/history.js';
@@ -116,16 +117,44 @@ describe('the live feed of a run', () => {
     expect(states.map((s) => s.name)).toEqual(run.states);
     expect(states.find((s) => s.name === 'recover')).toMatchObject({
       error: { code: 'TOOL_INPUT_INVALID' },
-      via: { event: 'always', transition: 'validate_tool:always:1' },
+      via: { event: 'always', transition: 'validate_tool:always[callInvalid]>recover' },
     });
     expect(states.find((s) => s.name === 'validate_tool')?.via).toEqual({
       event: 'xstate.done.actor.callModel',
-      transition: 'call_model:xstate.done.actor.callModel:0',
+      transition: 'call_model.requesting:xstate.done.actor.callModel[responseHasToolCalls]>validate_tool',
     });
     expect(states[0]?.via).toEqual({ event: 'xstate.init' });
     expect(history.records.at(-1)).toMatchObject({ kind: 'result', reason: 'final_answer', stop_message: 'All done.' });
     expect(JSON.stringify(history.records)).not.toContain('"messages"');
     expect(JSON.stringify(history.records)).not.toContain('"role"');
+  });
+
+  it('reads the evidence log when given it: the same records, each sent as the line the log wrote (serialized once)', async () => {
+    const byEvents = createHistory();
+    await runTask(seedScript, { observe: liveFeed(byEvents, { sessionId: 's1', limits: {} }) });
+    const byLog = createHistory();
+    const feed = liveFeed(byLog, { sessionId: 's1', limits: {} });
+    const run = await runTask(seedScript, { observe: feed, onEvidence: feed.evidence });
+    const said = (records: readonly InspectorRecord[]) =>
+      records.map((r) => (r.kind === 'state' ? `${r.kind} ${r.name} ${r.via?.transition ?? ''}` : r.kind));
+    expect(said(byLog.records)).toEqual(said(byEvents.records));
+    // A state record goes out as the trace line, with the page's index, kind and name in front.
+    const trace = readFileSync(path.join(run.sessionDir, 'trace.jsonl'), 'utf8').split('\n');
+    const state = byLog.records.find((r) => r.kind === 'state' && r.name === 'recover')!;
+    const line = trace.find((l) => l.includes('"state":"recover"'))!;
+    expect(byLog.json(state)).toBe(`{"i":${state.i},"kind":"state","name":"recover",${line.slice(1)}`);
+    expect(JSON.parse(byLog.json(state))).toMatchObject({ i: state.i, kind: 'state', name: 'recover', via: { event: 'always' } });
+  });
+
+  it('still redacts an evidence line that holds a secret, key or value', async () => {
+    const history = createHistory({ secrets: [KEY] });
+    const feed = liveFeed(history, { sessionId: 's5', limits: {}, secrets: [KEY] });
+    const leaky = [{ content: [{ type: 'tool_use' as const, id: 't1', name: 'echo', input: { text: KEY } }] }, { text: 'ok' }];
+    await runTask(leaky, { observe: feed, onEvidence: feed.evidence });
+    const sent = history.records.map((r) => history.json(r)).join('\n');
+    expect(sent).toContain('echo');
+    expect(sent).not.toContain(KEY);
+    expect(sent).toContain('[redacted]');
   });
 
   it('gives the stop message the user saw for a stop that is not an answer', async () => {
@@ -149,7 +178,7 @@ describe('replay of a recorded session', () => {
     expect(lastStep(replay.records)).toMatchObject({
       name: 'done',
       reason: 'final_answer',
-      via: { event: 'xstate.done.actor.callModel', transition: 'call_model:xstate.done.actor.callModel:3' },
+      via: { event: 'xstate.done.actor.callModel', transition: 'call_model.requesting:xstate.done.actor.callModel>done' },
     });
   });
 
@@ -159,7 +188,7 @@ describe('replay of a recorded session', () => {
     expect(lastStep(replay.records)).toMatchObject({
       name: 'done',
       reason: 'max_turns',
-      via: { event: 'always', transition: 'call_model:always:1' },
+      via: { event: 'always', transition: 'append_tool_result.collected:always[maxTurnsReached]>done' },
     });
   });
 
@@ -185,6 +214,30 @@ describe('replay of a recorded session', () => {
     ]);
     expect(replay.records.filter((r) => r.kind === 'text').map((r) => (r as { text: string }).text)).toEqual(['Let me echo.', 'All done.']);
     expect(replay.records.at(-1)).toMatchObject({ kind: 'result', reason: 'final_answer', stop_message: 'All done.' });
+  });
+
+  it('folds the same evidence live and replayed: one ordered log, read the same way', async () => {
+    const live = createHistory();
+    const run = await runTask(seedScript, { observe: liveFeed(live, { sessionId: 's4', limits: {} }) });
+    const replay = loadSessionHistory(path.join(run.sessionDir, 'trace.jsonl'));
+    // What each record says, text deltas joined into the turn's text; meta and notices aside.
+    const fold = (records: readonly InspectorRecord[]) =>
+      records
+        .filter((r) => r.kind !== 'meta' && r.kind !== 'notice')
+        .reduce<string[]>((out, r) => {
+          const said =
+            r.kind === 'state' ? `state ${r.name} ${r.via?.transition ?? ''}` : r.kind === 'text' ? `text ${r.text}` : `${r.kind}`;
+          const last = out.at(-1);
+          if (r.kind === 'text' && last?.startsWith('text ')) out[out.length - 1] = last + r.text;
+          else out.push(said);
+          return out;
+        }, []);
+    expect(fold(replay.records)).toEqual(fold(live.records));
+    expect(fold(replay.records)).toContain('tool_result');
+    expect(fold(replay.records).at(-1)).toBe('result');
+    // This chart recorded it: no older-chart note.
+    expect(replay.records[0]).toMatchObject({ kind: 'meta', chart: { recorded: expect.any(String) } });
+    expect(replay.records.some((r) => r.kind === 'notice')).toBe(false);
   });
 
   it('shows the recorded task limits and model on the replay gauges', async () => {

@@ -29,18 +29,23 @@ const script = [
   { delay_ms: 600, text: 'Waited; all done.', usage: { input_tokens: 120, output_tokens: 30 } },
 ];
 const EXPECTED = [
-  'build_context',
-  'call_model',
+  'build_context.starting',
+  'build_context.measuring',
+  'call_model.checking_limits',
+  'call_model.requesting',
   'validate_tool',
   'recover',
-  'call_model',
+  'append_tool_result.collected',
+  'call_model.requesting',
   'validate_tool',
-  'ask_permission',
+  'ask_permission.deciding',
   'execute_tool',
-  'append_tool_result',
-  'call_model',
+  'append_tool_result.collected',
+  'call_model.requesting',
   'done',
 ];
+/** The trail under the chart shows the last fourteen states passed. */
+const TRAIL = 14;
 
 /** Records every value the lit state takes, as the page shows it, from inside the page. */
 async function watchLitState(page: Page): Promise<void> {
@@ -99,14 +104,14 @@ describe.skipIf(!browserTestsRun)('the inspector in a browser', () => {
     await run;
     const lit = await page.evaluate(() => (window as unknown as { __lit: string[] }).__lit);
     // The resting states are lit while the engine waits in them; transient ones may pass within one frame.
-    expect(isSubsequence(['call_model', 'execute_tool', 'call_model', 'done'], lit), lit.join(' > ')).toBe(true);
+    expect(isSubsequence(['call_model.requesting', 'execute_tool', 'call_model.requesting', 'done'], lit), lit.join(' > ')).toBe(true);
     expect(lit.every((name) => EXPECTED.includes(name))).toBe(true);
     await expect.poll(() => page.locator('svg [data-state="done"]').getAttribute('class')).toContain('current');
   });
 
   it('shows every state passed, transient ones included, in order', async () => {
     const trail = await page.locator('[data-testid="trail-item"]').allTextContents();
-    expect(trail).toEqual(EXPECTED);
+    expect(trail).toEqual(EXPECTED.slice(-TRAIL));
     await expect(page.locator('#stop-reason').textContent()).resolves.toBe('final_answer');
     await expect(page.locator('#stop-message').textContent()).resolves.toBe('Waited; all done.');
     await expect(page.locator('#gauge-turn .value').textContent()).resolves.toBe('3 / 8');
@@ -133,7 +138,7 @@ describe.skipIf(!browserTestsRun)('the inspector in a browser', () => {
     await page.screenshot({ path: path.join(ARTIFACTS, 'inspector.png'), fullPage: true });
   });
 
-  it('moves the highlight with the scrubber and the step buttons, and follows live again on request', async () => {
+  it('moves the highlight, and its parent box, with the scrubber and the step buttons, and follows live again on request', async () => {
     const lit = () => page.locator('svg').first().getAttribute('data-current');
     const executeStep = EXPECTED.indexOf('execute_tool');
     await page.locator('#scrubber').fill(String(executeStep));
@@ -143,15 +148,17 @@ describe.skipIf(!browserTestsRun)('the inspector in a browser', () => {
     // The task has not stopped at that step; one step earlier the call was still being decided.
     await expect(page.locator('#stop').isHidden()).resolves.toBe(true);
     await expect(page.locator('#gauge-turn .value').textContent()).resolves.toBe('2 / 8');
+    await expect(page.locator('svg [data-state="ask_permission"]').getAttribute('class')).resolves.not.toContain('current-parent');
     await page.locator('#step-back').click();
-    await expect.poll(lit).toBe('ask_permission');
+    await expect.poll(lit).toBe('ask_permission.deciding');
+    await expect(page.locator('svg [data-state="ask_permission"]').getAttribute('class')).resolves.toContain('current-parent');
     const call = page.locator('[data-testid="tool-call"]').nth(1);
     await expect.poll(() => call.getAttribute('data-status')).toBe('deciding');
     await expect(call.locator('[data-testid="tool-result"]').count()).resolves.toBe(0);
     await page.locator('#step-first').click();
-    await expect.poll(lit).toBe('build_context');
+    await expect.poll(lit).toBe('build_context.starting');
     await page.locator('#step-forward').click();
-    await expect.poll(lit).toBe('call_model');
+    await expect.poll(lit).toBe('build_context.measuring');
     await page.locator('#follow-live').click();
     await expect.poll(lit).toBe('done');
   });
@@ -185,7 +192,7 @@ describe.skipIf(!browserTestsRun)('the inspector in a browser', () => {
   it('marks exactly the transition that entered the lit state', async () => {
     await expect
       .poll(() => page.locator('svg').first().getAttribute('data-last-transition'))
-      .toBe('call_model:xstate.done.actor.callModel:3');
+      .toBe('call_model.requesting:xstate.done.actor.callModel>done');
     await expect(page.locator('svg g.edge.last').count()).resolves.toBe(1);
   });
 
@@ -206,12 +213,12 @@ describe.skipIf(!browserTestsRun)('the inspector in a browser', () => {
   }
 
   it('replays a final answer as done(callModel) into done, and a max_turns run as its maxTurnsReached transition', async () => {
-    expect(await replayedLastEdges((await run).sessionDir)).toEqual(['call_model:xstate.done.actor.callModel:3']);
+    expect(await replayedLastEdges((await run).sessionDir)).toEqual(['call_model.requesting:xstate.done.actor.callModel>done']);
     const maxTurns = await runTask([{ content: [{ type: 'tool_use', name: 'slow', input: { ms: 1 } }] }, { text: 'never' }], {
       maxTurns: 1,
     });
     expect(maxTurns.result.reason).toBe('max_turns');
-    expect(await replayedLastEdges(maxTurns.sessionDir)).toEqual(['call_model:always:1']);
+    expect(await replayedLastEdges(maxTurns.sessionDir)).toEqual(['append_tool_result.collected:always[maxTurnsReached]>done']);
   });
 
   it('refuses the page and the API without the token', async () => {

@@ -112,7 +112,7 @@ describe.skipIf(!browserTestsRun)('reading a run in the inspector at 1,280 x 800
       await server?.close();
     });
 
-    it('fits the chart in its panel with every state name at least 11 px tall and the lit state in view, at every step', async () => {
+    it('draws the chart with every state name at least 11 px tall and the lit state in view, at every step', async () => {
       const steps = Number(await page.locator('#scrubber').getAttribute('max'));
       expect(steps).toBeGreaterThan(8);
       for (let k = 0; k <= steps; k++) {
@@ -124,7 +124,7 @@ describe.skipIf(!browserTestsRun)('reading a run in the inspector at 1,280 x 800
       }
     }, 30_000);
 
-    it('shows the label of the transition just taken, and keeps the lit state in view when zoomed', async () => {
+    it('shows the label of the transition just taken, and keeps the lit state in view when the whole chart is fitted', async () => {
       await page.locator('#follow-live').click();
       const tip = page.locator('.tip-holder.last [data-testid="edge-tip"]');
       await expect.poll(() => tip.count()).toBe(1);
@@ -154,7 +154,7 @@ describe.skipIf(!browserTestsRun)('reading a run in the inspector at 1,280 x 800
       );
       expect(askStep).toBeGreaterThan(0);
       await page.locator('#scrubber').fill(String(askStep));
-      await expect.poll(() => page.locator('#current-state').textContent()).toBe('ask_permission');
+      await expect.poll(() => page.locator('#current-state').textContent()).toBe('ask_permission.deciding');
       expect(await conversation(page)).toEqual([
         'user: text "wait for me"',
         'assistant: text "Let me wait a bit.", tool_use slow {"ms":"soon"}',
@@ -257,7 +257,7 @@ describe.skipIf(!browserTestsRun)('reading a run in the inspector at 1,280 x 800
     it('marks the two tasks on the scrubber and shows each task in the conversation', async () => {
       await expect(page.locator('[data-testid="task-mark"]').allTextContents()).resolves.toEqual(['task 1', 'task 2']);
       const secondTask = Number(await page.locator('[data-testid="task-mark"]').nth(1).getAttribute('data-step'));
-      expect(trace[secondTask]).toBe('build_context');
+      expect(trace[secondTask]).toBe('build_context.starting');
       await page.locator('#scrubber').fill(String(secondTask - 1));
       await expect.poll(() => page.locator('[data-testid="conversation-task"]').count()).toBe(1);
       expect(await conversation(page)).toEqual([

@@ -1,19 +1,19 @@
 import type { AnyStateMachine } from 'xstate';
-import { ENGINE_STATES, queryEngine } from '../../machines/query-engine.js';
+import { queryEngine } from '../../machines/query-engine.js';
 import { STOP_REASONS, type StopReason } from '../../machines/types.js';
 import { chartTransitions, eventLabel } from '../../src/diagram/chart-graph.js';
 import { ALL_VARIANTS } from '../../src/paths/engine-model.js';
-import { withGuardCounts } from '../../src/paths/path-coverage.js';
+import { CHART_STATES, withAncestors, withGuardCounts } from '../../src/paths/path-coverage.js';
+import { RECOVERABLE_CODES, TOOL_RECOVERABLE_CODES } from '../../src/paths/path-events.js';
 
 /**
  * Outcomes the chart routes the same way but that differ in what the model or the user sees:
  * the error code in a recovered call's result, who allowed or refused a call, the result's flag.
  */
 export const OUTCOMES = [
-  'recover from validate_tool after TOOL_NOT_FOUND',
-  'recover from validate_tool after TOOL_INPUT_INVALID',
-  'recover from validate_tool after TOOL_INPUT_TRUNCATED',
-  'recover from execute_tool after TOOL_INPUT_INVALID',
+  // Each code recovery.ts calls recoverable, where the chart can meet it.
+  ...RECOVERABLE_CODES.map((code) => `recover from validate_tool after ${code}`),
+  ...TOOL_RECOVERABLE_CODES.map((code) => `recover from execute_tool after ${code}`),
   'recover from ask_permission after PERMISSION_DENIED by the policy',
   'recover from ask_permission after PERMISSION_DENIED by the user',
   'recover from ask_permission after PERMISSION_DENIED by a hook',
@@ -28,10 +28,10 @@ export const OUTCOMES = [
   'the prompt carries a hook context',
   'tool result ok',
   'tool result is_error',
-] as const;
+];
 
 /**
- * What the replayed paths exercised on the real actor: states entered, transitions taken (by id,
+ * What the replayed paths exercised on the real actor: states entered (every node, nested ones too), transitions taken (by id,
  * from `@xstate.microstep`), both outcomes of every guard, every stop reason and event variant.
  * The chart's own transitions, read from `machine.root`, are the denominator.
  */
@@ -50,8 +50,9 @@ export class Coverage {
     return withGuardCounts(machine, this.guards);
   }
 
-  state(name: string): void {
-    this.states.add(name);
+  /** A leaf's full path; the states it is nested in are entered with it. */
+  state(path: string): void {
+    for (const state of withAncestors(path)) this.states.add(state);
   }
   transition(id: string): void {
     this.transitions.add(id);
@@ -68,7 +69,7 @@ export class Coverage {
 
   uncovered() {
     return {
-      states: ENGINE_STATES.filter((s) => !this.states.has(s)),
+      states: CHART_STATES.filter((s) => !this.states.has(s)),
       transitions: this.chart.filter((e) => !this.transitions.has(e.id)).map((e) => e.id),
       guardOutcomes: this.guardNames.flatMap((g) => {
         const c = this.guards.get(g) ?? { true: 0, false: 0 };
@@ -88,16 +89,16 @@ export class Coverage {
     const lines = [
       `generated paths replayed against the real actor: ${paths}`,
       `${'covered'.padEnd(16)}${'n/total'.padStart(8)}${'%'.padStart(8)}`,
-      row('states', ENGINE_STATES.length - this.uncovered().states.length, ENGINE_STATES.length),
+      row('states', CHART_STATES.length - this.uncovered().states.length, CHART_STATES.length),
       row('transitions', this.chart.length - this.uncovered().transitions.length, this.chart.length),
       row('guard outcomes', guardOutcomes, this.guardNames.length * 2),
       row('stop reasons', STOP_REASONS.length - this.uncovered().reasons.length, STOP_REASONS.length),
       row('data outcomes', OUTCOMES.length - this.uncovered().outcomes.length, OUTCOMES.length),
       '',
-      'transition'.padEnd(74) + 'taken',
+      `${'transition'.padEnd(100)}taken`,
       ...this.chart.map((e) => {
         const label = `${e.from} --${eventLabel(e)}${e.guard ? ` [${e.guard}]` : ''}--> ${e.to}`;
-        return `${label.padEnd(74)}${this.transitions.has(e.id) ? 'yes' : 'NO'}`;
+        return `${label.padEnd(100)}${this.transitions.has(e.id) ? 'yes' : 'NO'}`;
       }),
     ];
     return lines.join('\n');

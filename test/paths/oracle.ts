@@ -1,5 +1,9 @@
-import type { EngineState } from '../../machines/query-engine.js';
-import type { HookOutcome } from '../../machines/hooks.js';
+import { toolFailure } from '../../machines/call-steps.js';
+import { COMPACTION_THRESHOLD } from '../../machines/context-budget.js';
+import type { EngineInput } from '../../machines/engine-context.js';
+import type { HookEventName, HookOutcome } from '../../machines/hooks.js';
+import type { EngineStatePath } from '../../machines/query-engine.js';
+import { isRecoverable } from '../../machines/recovery.js';
 import type { ModelResponse, PermissionDecision, StopReason, ToolCall, ToolResult, ToolUseBlock } from '../../machines/types.js';
 import {
   CONTEXT_WINDOW,
@@ -14,12 +18,14 @@ import {
 /**
  * What a path implies, worked out without the chart: a straight reading of the seed's rules
  * (validate, then permission, then execute; results back before the next model call; limits,
- * abort and timeout stop) and of the hooks as Claude Code has them (SessionStart and
- * UserPromptSubmit before the prompt is sent, PreToolUse before the permission prompt, PostToolUse
- * after a result, Stop after a final answer). The replay checks the real actor against this after every event.
+ * abort and timeout stop; recovery.ts says which failures go back to the model) and of the hooks
+ * as Claude Code has them (SessionStart and UserPromptSubmit before the prompt is sent, PreToolUse
+ * before the permission prompt, PostToolUse after a result, Stop after a final answer). The state
+ * it expects is the wait the task is in, by its full path. The replay checks the real actor against
+ * this after every event.
  */
 export interface Expected {
-  state: EngineState;
+  state: EngineStatePath;
   reason: StopReason | null;
   turn: number;
   toolCalls: number;
@@ -33,8 +39,7 @@ interface Queued {
 }
 
 export class Oracle {
-  /** Every event has hooks in the model: the task starts waiting for the SessionStart hooks. */
-  private state: EngineState = 'build_context';
+  private state: EngineStatePath = 'build_context.starting';
   private reason: StopReason | null = null;
   private turn = 0;
   private toolCalls = 0;
@@ -44,12 +49,22 @@ export class Oracle {
   private transcript: string[][] = [];
   /** Text blocks the prompt's message gets: the prompt, then one per hook context. */
   private promptBlocks = ['user:text'];
-  /** The rules' decision for the call whose PreToolUse hooks are running. */
+  /** The rules' decision for the call whose PreToolUse hooks are running; null when the rules threw. */
   private rulesDecision: PermissionDecision | null = null;
   /** The last answer's usage passed 80 % of the window: the next model call compacts first. */
   private near = false;
   /** At most one compaction per round; a prompt too long after it is a model_error. */
   private compactedAtTurn: number | null = null;
+  private readonly hooks: ReadonlySet<HookEventName>;
+
+  /** The task opens the session (SessionStart hooks, if any), then its prompt's hooks run, if any. */
+  constructor(input: EngineInput) {
+    this.hooks = new Set(input.hooks ?? []);
+    // What every request carries counts from the start; the prompt only adds to it.
+    this.near = (input.baseTokens ?? 0) >= CONTEXT_WINDOW * COMPACTION_THRESHOLD;
+    if (input.sessionStart && this.hooks.has('SessionStart')) this.state = 'build_context.session_start_hooks';
+    else this.promptHooks();
+  }
 
   expected(): Expected {
     return { state: this.state, reason: this.reason, turn: this.turn, toolCalls: this.toolCalls, transcript: this.transcript };
@@ -67,7 +82,7 @@ export class Oracle {
         return this.modelAnswered(event.output as ModelResponse);
       case 'xstate.error.actor.callModel':
         if (/prompt is too long/.test(String((event.error as Error).message)) && this.compactedAtTurn !== this.turn) {
-          this.state = 'build_context';
+          this.state = 'build_context.compacting';
           return;
         }
         return this.stop('model_error');
@@ -75,25 +90,24 @@ export class Oracle {
         this.compactedAtTurn = this.turn;
         this.near = false;
         this.cutBeforeLastAnswer();
-        this.state = 'call_model';
-        return;
+        return this.nextModelCall();
       case 'xstate.error.actor.compactContext':
         this.compactedAtTurn = this.turn;
         this.near = false;
-        this.state = 'call_model';
-        return;
+        return this.nextModelCall();
       case 'xstate.done.actor.sessionStartHooks':
         if ((event.output as HookOutcome).context) this.promptBlocks.push('user:text');
-        return;
+        return this.promptHooks();
       case 'xstate.error.actor.sessionStartHooks':
-        return;
-      case 'xstate.done.actor.userPromptSubmitHooks':
+        return this.promptHooks();
+      case 'xstate.done.actor.userPromptSubmitHooks': {
+        const outcome = event.output as HookOutcome;
+        if (outcome.decision === 'block') return this.stop('permission_denied');
+        if (outcome.context) this.promptBlocks.push('user:text');
+        return this.sendPrompt();
+      }
       case 'xstate.error.actor.userPromptSubmitHooks':
-        if (event.type.startsWith('xstate.done') && (event.output as HookOutcome).decision === 'block')
-          return this.stop('permission_denied');
-        this.transcript.push(this.promptBlocks);
-        this.state = 'call_model';
-        return;
+        return this.sendPrompt();
       case 'xstate.done.actor.preToolUseHooks':
         return this.preToolUseAnswered(event.output as HookOutcome);
       case 'xstate.error.actor.preToolUseHooks':
@@ -117,14 +131,15 @@ export class Oracle {
       case 'xstate.done.actor.executeTool':
         this.toolCalls++;
         this.result((event.output as ToolResult).isError);
-        if (hookMatches(this.queue[this.results.length - 1]!.call)) {
-          this.state = 'append_tool_result';
+        if (this.hooks.has('PostToolUse') && hookMatches(this.queue[this.results.length - 1]!.call)) {
+          this.state = 'append_tool_result.post_tool_hooks';
           return;
         }
         return this.route();
       case 'xstate.error.actor.executeTool':
         this.toolCalls++;
-        if ((event.error as { code?: string }).code !== 'TOOL_INPUT_INVALID') return this.stop('tool_error');
+        // recovery.ts decides, on the code the tool's failure carries.
+        if (!isRecoverable(toolFailure(event.error).code)) return this.stop('tool_error');
         this.result(true);
         return this.route();
       default:
@@ -132,9 +147,20 @@ export class Oracle {
     }
   }
 
+  /** After the session is open: the prompt's own hooks, or the prompt goes out. */
+  private promptHooks(): void {
+    if (this.hooks.has('UserPromptSubmit')) this.state = 'build_context.prompt_hooks';
+    else this.sendPrompt();
+  }
+
+  private sendPrompt(): void {
+    this.transcript.push(this.promptBlocks);
+    this.nextModelCall();
+  }
+
   private modelAnswered(response: ModelResponse): void {
     this.turn++;
-    this.near = response.usage.input_tokens + response.usage.output_tokens >= CONTEXT_WINDOW * 0.8;
+    this.near = response.usage.input_tokens + response.usage.output_tokens >= CONTEXT_WINDOW * COMPACTION_THRESHOLD;
     const calls = response.content.filter((b): b is ToolUseBlock => b.type === 'tool_use');
     this.transcript.push(
       response.content.map((b) => (b.type === 'tool_use' ? `assistant:tool_use:${(b as ToolUseBlock).id}` : `assistant:${b.type}`)),
@@ -146,8 +172,9 @@ export class Oracle {
       return this.route();
     }
     if (response.stopReason === 'pause_turn') return this.nextModelCall();
-    if (response.content.some((b) => b.type === 'text' && (b as { text: string }).text === HOOKED_ANSWER)) {
-      this.state = 'call_model';
+    const hooked = response.content.some((b) => b.type === 'text' && (b as { text: string }).text === HOOKED_ANSWER);
+    if (hooked && this.hooks.has('Stop')) {
+      this.state = 'call_model.stop_hooks';
       return;
     }
     this.stop('final_answer');
@@ -155,8 +182,10 @@ export class Oracle {
 
   /** Claude Code's rules: a block refuses the call (the model is told); allow skips the prompt, ask forces it; a rule's deny stands. */
   private preToolUseAnswered(outcome: HookOutcome): void {
-    const rules = this.rulesDecision!;
+    const rules = this.rulesDecision;
     this.rulesDecision = null;
+    // No hook answer stands in for rules that crashed.
+    if (!rules) return this.stop('tool_error');
     if (rules.behavior === 'deny' || outcome.decision === null) return this.decided(rules);
     if (outcome.decision === 'block') {
       this.result(true);
@@ -172,7 +201,7 @@ export class Oracle {
       return;
     }
     if (decision.behavior === 'ask') {
-      this.state = 'ask_permission';
+      this.state = 'ask_permission.asking_user';
       return;
     }
     if (!decision.continueWithFeedback) return this.stop('permission_denied');
@@ -197,24 +226,21 @@ export class Oracle {
     while (this.results.length < this.queue.length) {
       if (this.toolCalls >= LIMITS.maxToolCalls) return this.stop('max_tool_calls');
       const { call, truncated } = this.queue[this.results.length]!;
-      if (truncated || !validateEcho(call).ok) {
+      const valid = truncated ? false : ruleOf(() => validateEcho(call).ok);
+      // A rule that throws is a named stop, not a crash and not the model's fault.
+      if (valid === null) return this.stop('tool_error');
+      if (!valid) {
         this.result(true);
         continue;
       }
-      const decision = policyFromInput(call);
-      if (hookMatches(call)) {
+      const decision = ruleOf(() => policyFromInput(call));
+      if (this.hooks.has('PreToolUse') && hookMatches(call)) {
         this.rulesDecision = decision;
-        this.state = 'ask_permission';
+        this.state = 'ask_permission.pre_tool_hooks';
         return;
       }
-      if (decision.behavior === 'allow') {
-        this.state = 'execute_tool';
-        return;
-      }
-      if (decision.behavior === 'ask') {
-        this.state = 'ask_permission';
-        return;
-      }
+      if (!decision) return this.stop('tool_error');
+      if (decision.behavior === 'allow' || decision.behavior === 'ask') return this.decided(decision);
       if (!decision.continueWithFeedback) return this.stop('permission_denied');
       this.result(true);
     }
@@ -226,7 +252,7 @@ export class Oracle {
 
   private nextModelCall(): void {
     if (this.turn >= LIMITS.maxTurns) return this.stop('max_turns');
-    this.state = this.near && this.compactedAtTurn !== this.turn ? 'build_context' : 'call_model';
+    this.state = this.near && this.compactedAtTurn !== this.turn ? 'build_context.compacting' : 'call_model.requesting';
   }
 
   /** A compaction keeps the last answer and what follows, after one summary message. */
@@ -250,5 +276,14 @@ export class Oracle {
     }
     this.state = 'done';
     this.reason = reason;
+  }
+}
+
+/** A rule's answer, or null when it threw. */
+function ruleOf<T>(rule: () => T): T | null {
+  try {
+    return rule();
+  } catch {
+    return null;
   }
 }

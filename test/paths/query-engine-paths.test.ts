@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { Coverage } from './coverage.js';
-import { generatePaths } from '../../src/paths/generate-paths.js';
-import { pathName, replay } from './replay.js';
+import { generatePaths, pathName } from '../../src/paths/generate-paths.js';
+import { statePath } from '../../src/engine/step-adapter.js';
+import { replay } from './replay.js';
 
 /**
- * Model-based tests of the engine chart: one shortest path to every distinct routing state
- * (maxTurns 2, maxToolCalls 2), each replayed against a real actor with the model's, the
+ * Model-based tests of the engine chart: one path per edge of its routing state space from each
+ * way a task can start (maxTurns 2, maxToolCalls 2), each replayed against a real actor with the model's, the
  * oracle's and the engine's invariants checked at every step; then coverage of the chart.
  */
 /** Variants left out for this run (PATHS_DROP=a,b): the coverage check must then fail. */
@@ -22,7 +23,7 @@ describe('generated paths through the query engine chart', () => {
   });
 
   for (const path of paths) {
-    it(`keeps the invariants on: ${pathName(path)} => ${String(path.state.value)}${
+    it(`keeps the invariants on: ${pathName(path)} => ${statePath(path.state.value)}${
       path.state.context.stopReason ? `(${path.state.context.stopReason})` : ''
     }`, async () => {
       await replay(path, coverage);

@@ -1,42 +1,31 @@
 import { createActor, fromCallback, fromPromise, type EventObject } from 'xstate';
 import { stopDecision, type EngineContext } from '../../machines/engine-context.js';
 import type { CallModelInput } from '../../machines/query-engine.js';
-import type { EngineState } from '../../machines/query-engine.js';
 import type { Message, ModelResponse, PermissionDecision, ToolCall, ToolResult } from '../../machines/types.js';
 import type { CompactContextInput, CompactionOutcome } from '../../machines/context-budget.js';
-import { HOOK_ACTOR_IDS, type HookOutcome, type HookRunInput } from '../../machines/hooks.js';
-import { observeMicrosteps, type Microstep } from '../../src/engine/step-adapter.js';
+import type { HookOutcome, HookRunInput } from '../../machines/hooks.js';
+import { observeMicrosteps, statePath, type Microstep } from '../../src/engine/step-adapter.js';
 import { unpairedToolUses } from '../support/engine-harness.js';
 import type { Coverage } from './coverage.js';
-import { INPUT, LIMITS, routingView, testMachine, type EngineSnapshot } from '../../src/paths/engine-model.js';
-import type { EnginePath } from '../../src/paths/generate-paths.js';
+import { invokedIn, LIMITS, routingView, testMachine, type EngineSnapshot } from '../../src/paths/engine-model.js';
+import { pathName, type EnginePath } from '../../src/paths/generate-paths.js';
 import { Oracle } from './oracle.js';
-
-type ActorId = 'callModel' | 'askPermission' | 'executeTool' | 'compactContext' | (typeof HOOK_ACTOR_IDS)[keyof typeof HOOK_ACTOR_IDS];
 
 /** One invocation of a controlled actor: the path's next done/error event settles it. */
 interface Invocation {
-  id: ActorId;
+  /** The invocation's id in the chart (`callModel`, `preToolUseHooks`): what its done/error events name. */
+  id: string;
   input: unknown;
   signal: AbortSignal;
   settled: boolean;
   settle: (outcome: { output: unknown } | { error: unknown }) => void;
 }
 
-/** The actors a state waits on: the child it spawned (context.running), else the one it invokes. */
-function runningIn(state: EngineState, running: string | null, status: string): string[] {
-  if (status !== 'active') return [];
-  if (running) return [running];
-  if (state === 'call_model') return ['callModel'];
-  if (state === 'execute_tool') return ['executeTool'];
-  return [];
-}
-
 /**
- * What a real compaction of `messages` looks like: everything before the last assistant message
- * becomes one summary (so no tool_use loses its result); null when there is no assistant message.
+ * What a real compaction of the input's messages looks like: everything before the last assistant
+ * message becomes one summary (so no tool_use loses its result); null when there is no assistant message.
  */
-export function compactionOf(messages: readonly Message[]): CompactionOutcome {
+export function compactionOf({ messages, tokens, reason }: CompactContextInput): CompactionOutcome {
   let cut = -1;
   for (let i = messages.length - 1; i >= 1; i--) {
     if (messages[i]!.role === 'assistant') {
@@ -48,10 +37,15 @@ export function compactionOf(messages: readonly Message[]): CompactionOutcome {
   return {
     summary: { role: 'user', content: [{ type: 'text', text: 'summary of the earlier part' }] },
     removed: cut,
+    tokensBefore: tokens,
     tokensAfter: 100,
+    reason,
     usage: { input_tokens: 50, output_tokens: 20 },
   };
 }
+
+/** The actors the root invokes (the deadline): alive in every state. */
+const ROOT_INVOKED = testMachine.root.invoke.map((i) => i.id);
 
 const turnOfEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
@@ -72,14 +66,6 @@ function shape(messages: readonly Message[]): string[][] {
   );
 }
 
-/** Readable name of a path: its variants in order. */
-export function pathName(path: EnginePath): string {
-  return path.steps
-    .slice(1)
-    .map((s) => (s.event as { variant?: string }).variant ?? s.event.type)
-    .join(' > ');
-}
-
 /**
  * Replays a generated path against a real actor of the chart, whose invoked actors are promises
  * the path settles one by one, and checks after every event and every microstep that the actor
@@ -92,11 +78,11 @@ export async function replay(path: EnginePath, coverage: Coverage): Promise<void
   /** The decision that stands for each call id, as the chart's context last had it (the rules', a hook's, the user's). */
   const decisions = new Map<string, PermissionDecision>();
 
-  const controlled = <T, I>(idOf: (input: I) => ActorId) =>
+  const controlled = <T, I>() =>
     fromPromise<T, I>(
-      ({ input, signal }) =>
+      ({ input, signal, self }) =>
         new Promise<T>((resolve, reject) => {
-          const id = idOf(input);
+          const { id } = self;
           if (id === 'askPermission') {
             const { call, decision } = input as { call: ToolCall; decision: PermissionDecision };
             if (decision.behavior !== 'ask') fail(name, stepIndex, `asked the user about ${call.id} without an ask decision`);
@@ -117,11 +103,11 @@ export async function replay(path: EnginePath, coverage: Coverage): Promise<void
 
   const machine = coverage.instrument(testMachine).provide({
     actors: {
-      callModel: controlled<ModelResponse, CallModelInput>(() => 'callModel'),
-      askPermission: controlled<PermissionDecision, { call: ToolCall; decision: PermissionDecision }>(() => 'askPermission'),
-      executeTool: controlled<ToolResult, { call: ToolCall }>(() => 'executeTool'),
-      compactContext: controlled<CompactionOutcome, CompactContextInput>(() => 'compactContext'),
-      runHooks: controlled<HookOutcome, HookRunInput>((input) => HOOK_ACTOR_IDS[input.event]),
+      callModel: controlled<ModelResponse, CallModelInput>(),
+      askPermission: controlled<PermissionDecision, { call: ToolCall; decision: PermissionDecision }>(),
+      executeTool: controlled<ToolResult, { call: ToolCall }>(),
+      compactContext: controlled<CompactionOutcome, CompactContextInput>(),
+      runHooks: controlled<HookOutcome, HookRunInput>(),
       deadline: fromCallback<EventObject, { startedAt: number; timeoutMs: number }>(() => undefined),
     },
   });
@@ -134,17 +120,20 @@ export async function replay(path: EnginePath, coverage: Coverage): Promise<void
     if (by.startsWith('hook')) return 'a hook';
     return 'the policy';
   };
-  const recordOutcome = (state: EngineState, context: EngineContext, from: string) => {
+  /** What a transition from `source` into `state` (full paths) shows, by the top-level states involved. */
+  const recordOutcome = (state: string, context: EngineContext, source: string) => {
     const who = whoDecided(stopDecision(context));
-    if (state === 'recover') {
+    const [to] = state.split('.');
+    const [from] = source.split('.');
+    if (to === 'recover') {
       coverage.outcome(`recover from ${from} after ${context.current?.error?.code}${from === 'ask_permission' ? ` by ${who}` : ''}`);
     }
-    if (state === 'execute_tool') coverage.outcome(`execute_tool allowed by ${who}`);
-    if (state === 'append_tool_result') coverage.outcome(`tool result ${context.results.at(-1)?.is_error ? 'is_error' : 'ok'}`);
-    if (state === 'done' && context.stopReason === 'permission_denied') coverage.outcome(`permission_denied by ${who}`);
-    if (state === 'call_model' && from === 'call_model' && context.hooks.stopActive)
+    if (to === 'execute_tool') coverage.outcome(`execute_tool allowed by ${who}`);
+    if (to === 'append_tool_result') coverage.outcome(`tool result ${context.results.at(-1)?.is_error ? 'is_error' : 'ok'}`);
+    if (to === 'done' && context.stopReason === 'permission_denied') coverage.outcome(`permission_denied by ${who}`);
+    if (source === 'call_model.stop_hooks' && to === 'call_model' && context.hooks.stopActive)
       coverage.outcome('the model goes on after a Stop hook blocked');
-    if (state === 'call_model' && context.messages[0]?.content.length === 2) coverage.outcome('the prompt carries a hook context');
+    if (to === 'call_model' && context.messages[0]?.content.length === 2) coverage.outcome('the prompt carries a hook context');
   };
 
   const inspect = observeMicrosteps(({ state, context, transitions }: Microstep) => {
@@ -162,8 +151,8 @@ export async function replay(path: EnginePath, coverage: Coverage): Promise<void
     }
   });
 
-  const actor = createActor(machine, { input: INPUT, inspect });
-  const oracle = new Oracle();
+  const actor = createActor(machine, { input: path.start.input, inspect });
+  const oracle = new Oracle(path.start.input);
 
   const check = (expectedModel: EngineSnapshot) => {
     const snapshot = actor.getSnapshot();
@@ -174,15 +163,19 @@ export async function replay(path: EnginePath, coverage: Coverage): Promise<void
       fail(name, stepIndex, `actor and model disagree:\n actor ${JSON.stringify(actual)}\n model ${JSON.stringify(model)}`);
     }
     const expected = oracle.expected();
-    if (snapshot.value !== expected.state) fail(name, stepIndex, `in ${snapshot.value}, the oracle expects ${expected.state}`);
+    const state = statePath(snapshot.value);
+    if (state !== expected.state) fail(name, stepIndex, `in ${state}, the oracle expects ${expected.state}`);
     if (context.turn !== expected.turn || context.toolCallCount !== expected.toolCalls) {
       fail(name, stepIndex, `counters ${context.turn}/${context.toolCallCount}, expected ${expected.turn}/${expected.toolCalls}`);
     }
+    // What runs is exactly what the state invokes: no actor spawned on the side, none left over.
     const live = invocations.filter((i) => !i.settled && !i.signal.aborted);
-    const wanted = runningIn(snapshot.value as EngineState, context.running, snapshot.status);
+    const wanted = snapshot.status === 'active' ? invokedIn(snapshot) : [];
     if (JSON.stringify(live.map((i) => i.id)) !== JSON.stringify(wanted)) {
-      fail(name, stepIndex, `in ${snapshot.value}, running actors are [${live.map((i) => i.id)}]`);
+      fail(name, stepIndex, `in ${state}, running actors are [${live.map((i) => i.id)}], the state invokes [${wanted}]`);
     }
+    const children = Object.keys(snapshot.children).filter((id) => !ROOT_INVOKED.includes(id));
+    if (JSON.stringify(children) !== JSON.stringify(wanted)) fail(name, stepIndex, `in ${state}, the actor's children are [${children}]`);
     const drained = context.queue.length === 0 || snapshot.status === 'done';
     const settledMessages = drained ? context.messages : context.messages.slice(0, -1);
     const unpaired = unpairedToolUses(settledMessages);
@@ -207,12 +200,12 @@ export async function replay(path: EnginePath, coverage: Coverage): Promise<void
       const before = invocations.filter((i) => !i.settled && !i.signal.aborted);
       const actorEvent = /^xstate\.(done|error)\.actor\.(\w+)$/.exec(step.type);
       if (actorEvent) {
-        const id = actorEvent[2] as ActorId;
+        const id = actorEvent[2]!;
         const invocation = before.find((i) => i.id === id);
         if (!invocation) fail(name, stepIndex, `${step.type} but ${id} is not running`);
         invocation.settled = true;
         if (actorEvent[1] === 'done') {
-          const output = id === 'compactContext' ? compactionOf((invocation.input as CompactContextInput).messages) : step.output;
+          const output = id === 'compactContext' ? compactionOf(invocation.input as CompactContextInput) : step.output;
           invocation.settle({ output });
         } else {
           invocation.settle({ error: step.error });

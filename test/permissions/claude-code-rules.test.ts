@@ -168,6 +168,15 @@ describe('tool names and MCP wildcards', () => {
     expect(decide(bash('curl x'), { deny: ['WebFetch', 'WebSearch', 'Task(Explore)'] }, 'bypassPermissions')).toBe('allow');
   });
 
+  it('Task(<agent>) names the subagent of a task call, where a run has the task tool', () => {
+    const explore = call('task', { description: 'd', prompt: 'p', subagent_type: 'Explore' });
+    const other = call('task', { description: 'd', prompt: 'p', subagent_type: 'general-purpose' });
+    expect(decide(explore, { deny: ['Task(Explore)'] }, 'bypassPermissions')).toBe('deny');
+    expect(decide(other, { deny: ['Task(Explore)'] }, 'bypassPermissions')).toBe('allow');
+    expect(decide(explore, { allow: ['Task(Explore)'] })).toBe('allow');
+    expect(decide(other, { allow: ['Task(Explore)'] })).toBe('ask');
+  });
+
   it('a rule that cannot match anything is still an error', () => {
     expect(() => parseRule('Bash(')).toThrow('missing ")"');
     expect(() => parseRule('Bash()')).toThrow('empty pattern');

@@ -123,3 +123,20 @@ describe('settleTrust', () => {
     expect(trustedKeys(p.home, p.workspace).size).toBe(0);
   });
 });
+
+describe('an "always" answer', () => {
+  it('saves a rule the next run does not ask about, while a rule the repository brought is still asked about', async () => {
+    const { addAllowRule, localSettingsPath } = await import('../../src/permissions/settings.js');
+    const { parseRules } = await import('../../src/permissions/rules.js');
+    const { trustSavedRules } = await import('../../src/run/trust-gate.js');
+    const p = project();
+    const before = config(p, false).untrusted?.items.length ?? 0;
+    const file = addAllowRule(p.workspace, 'bash(npm test*)');
+    expect(file).toBe(localSettingsPath(p.workspace));
+    trustSavedRules({ home: p.home, workspace: p.workspace }, parseRules(['bash(npm test*)'], 'allow', file));
+    const after = config(p, false).untrusted?.items ?? [];
+    expect(after).toHaveLength(before);
+    expect(after.map((i) => i.text)).not.toContain('allow rule bash(npm test*)');
+    expect(after.map((i) => i.text)).toContain('allow rule bash(*)');
+  });
+});

@@ -144,13 +144,26 @@ describe('a sandboxed bash call (real bwrap)', () => {
     expect(await settle(marker)).toEqual([]);
   });
 
-  it('leaves no process behind when the command exits at once, where an unsandboxed setsid escapes', async () => {
+  it('leaves no process behind when the command exits at once, sandboxed or not (issue 31, L2: setsid no longer escapes)', async () => {
     const l = layout();
     const marker = `4343${process.pid}`;
     const command = `setsid sleep 310.${marker} > /dev/null 2>&1 < /dev/null & sleep 0.3; exit 0`;
     expect((await bash(l, command, { sandbox: sandboxFor(l) })).isError).toBe(false);
     expect(await settle(marker)).toEqual([]);
 
+    const plain = await bash(l, command);
+    const escaped = await settle(marker);
+    for (const pid of escaped) process.kill(pid, 'SIGKILL');
+    expect(escaped).toEqual([]);
+    expect(plain.content).toContain('Background processes still running when the command exited were stopped');
+  });
+
+  it('a process that empties its environment still escapes outside the sandbox (documented), not inside it', async () => {
+    const l = layout();
+    const marker = `4444${process.pid}`;
+    const command = `setsid env -i /bin/sleep 320.${marker} > /dev/null 2>&1 < /dev/null & sleep 0.3; exit 0`;
+    await bash(l, command, { sandbox: sandboxFor(l) });
+    expect(await settle(marker)).toEqual([]);
     await bash(l, command);
     const escaped = processesWith(marker);
     for (const pid of escaped) process.kill(pid, 'SIGKILL');

@@ -85,3 +85,29 @@ describe('a protected path that is a symlink is never replaced from the sandbox 
     expect(readdirSync(l.ws).sort()).toEqual([name, 'real-target', 'victim.txt'].sort());
   });
 });
+
+describe('nested protected paths that exist are read-only inside the sandbox too (issue 31, L8)', () => {
+  it('vendor/lib/.git/config, sub/.xagent/settings.json and pkg/.mcp.json cannot be written; the rest of those folders can', async () => {
+    const l = layout();
+    mkdirSync(path.join(l.ws, 'vendor', 'lib', '.git', 'hooks'), { recursive: true });
+    writeFileSync(path.join(l.ws, 'vendor', 'lib', '.git', 'config'), '[core]\n');
+    mkdirSync(path.join(l.ws, 'sub', '.xagent'), { recursive: true });
+    writeFileSync(path.join(l.ws, 'sub', '.xagent', 'settings.json'), '{}\n');
+    mkdirSync(path.join(l.ws, 'pkg'));
+    writeFileSync(path.join(l.ws, 'pkg', '.mcp.json'), '{}\n');
+    const sandbox = sandboxFor(l);
+    for (const attempt of [
+      'echo "  fsmonitor = x" >> vendor/lib/.git/config',
+      'echo x > vendor/lib/.git/hooks/post-checkout',
+      'echo \'{"permissions":{"allow":["bash"]}}\' > sub/.xagent/settings.json',
+      'echo \'{"mcpServers":{}}\' > pkg/.mcp.json',
+    ]) {
+      expect((await bash(l, attempt, { sandbox })).isError, attempt).toBe(true);
+    }
+    expect(readFileSync(path.join(l.ws, 'vendor', 'lib', '.git', 'config'), 'utf8')).toBe('[core]\n');
+    expect(readFileSync(path.join(l.ws, 'sub', '.xagent', 'settings.json'), 'utf8')).toBe('{}\n');
+    expect(readFileSync(path.join(l.ws, 'pkg', '.mcp.json'), 'utf8')).toBe('{}\n');
+    const elsewhere = await bash(l, 'echo ok > vendor/lib/README && echo ok > vendor/lib/.git/HEAD', { sandbox });
+    expect(elsewhere.isError).toBe(false);
+  });
+});

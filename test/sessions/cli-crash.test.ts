@@ -113,7 +113,7 @@ describe('kill -9, then --resume, with a scripted model', () => {
         cwd: box.workspace,
       },
     );
-    await waitFor(() => first.events().some((e) => e.type === 'state' && e.name === 'call_model'), 'the model call', first);
+    await waitFor(() => first.events().some((e) => e.type === 'state' && e.name === 'call_model.requesting'), 'the model call', first);
     first.child.kill('SIGKILL');
     await first.exited;
     const id = sessionIdOf(first);

@@ -67,6 +67,8 @@ export interface Run {
   result: QueryResult;
   states: string[];
   trace: TraceLine[];
+  /** Every line of trace.jsonl, states and the rest, in order. */
+  log: Array<{ seq: number; event?: string; state?: string } & Record<string, unknown>>;
   transcript: Message[];
   audit: Array<Record<string, unknown>>;
   messages: Message[];
@@ -112,6 +114,7 @@ export async function runTask(
     result,
     states: events.flatMap((e) => (e.type === 'state' ? [e.name] : [])),
     trace: readJsonl<TraceLine>(path.join(sessionDir, 'trace.jsonl')).filter((l) => !('event' in l)),
+    log: readJsonl(path.join(sessionDir, 'trace.jsonl')),
     transcript: readJsonl<Message & { v?: number }>(path.join(sessionDir, 'transcript.jsonl')).map(({ v: _v, ...message }) => message),
     audit: readJsonl(path.join(sessionDir, 'audit.jsonl')),
     messages,

@@ -80,7 +80,7 @@ export function textRenderer(streams: Streams, limits: StopMessageLimits): Rende
       flushThinking();
       switch (event.type) {
         case 'state':
-          if (event.name === 'call_model') spinner.start(thinking);
+          if (event.name === 'call_model.requesting') spinner.start(thinking);
           else if (event.name !== 'execute_tool') spinner.stop();
           break;
         case 'text_delta':

@@ -4,7 +4,16 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Readable } from 'node:stream';
 import type { ToolResult } from '../../../machines/types.js';
 import type { CommandSandbox, Tool } from '../types.js';
-import { groupAlive, killProcessGroup, trackGroup, untrackGroup, waitUntilGone } from '../process-group.js';
+import {
+  CALL_TAG,
+  groupAlive,
+  killProcessGroup,
+  killTagged,
+  newCallTag,
+  trackGroup,
+  untrackGroup,
+  waitUntilGone,
+} from '../process-group.js';
 import { fail, ok } from '../result.js';
 import { HeadTailBuffer, MAX_RESULT_CHARS } from '../truncate.js';
 
@@ -55,7 +64,10 @@ export function createBashTool(options: { killGraceMs?: number; sandbox?: Comman
       const { command, timeout_ms: timeoutMs = DEFAULT_TIMEOUT_MS } = input as BashInput;
       if (signal.aborted) return fail('Interrupted before the command started; it did not run.');
 
-      const plain = { command: 'bash', args: ['-c', command], cwd: workspace, env: process.env, release: () => {} };
+      // The call's tag finds what left the process group (setsid, a daemon) once the call is over.
+      const callTag = newCallTag();
+      const env: NodeJS.ProcessEnv = { ...process.env, [CALL_TAG]: callTag };
+      const plain = { command: 'bash', args: ['-c', command], cwd: workspace, env, release: () => {} };
       let proc: typeof plain;
       try {
         proc = sandbox ? sandbox.wrap(plain) : plain;
@@ -108,7 +120,9 @@ export function createBashTool(options: { killGraceMs?: number; sandbox?: Comman
         leftovers = true;
         await killProcessGroup(pgid, { graceMs });
       }
-      // The pipes close once every writer is gone; don't wait forever on an escaped one (setsid, nohup).
+      // Escaped the group (setsid, nohup + setsid, a double fork) but still tagged: ends with the call too.
+      if (killTagged(CALL_TAG, callTag) > 0) leftovers = true;
+      // The pipes close once every writer is gone; don't wait forever on an escaped one.
       await Promise.race([Promise.all(closed), sleep(1000)]);
       child.stdout.destroy();
       child.stderr.destroy();

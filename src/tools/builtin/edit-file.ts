@@ -5,6 +5,7 @@ import { fsErrorResult } from '../fs-errors.js';
 import { openRegularFile } from '../open-regular.js';
 import { fail, ok } from '../result.js';
 import { resolveInWorkspace } from '../workspace.js';
+import { unpairedSurrogate } from '../well-formed.js';
 
 interface EditFileInput {
   path: string;
@@ -42,6 +43,8 @@ export function createEditFileTool(options: { write?: WriteFileAtomic } = {}): T
       const { path: requested, old_string: oldText, new_string: newText, replace_all: all = false } = input as EditFileInput;
       if (oldText === '') return fail('old_string is empty. To create a file or replace all of it, use write_file.');
       if (oldText === newText) return fail('old_string and new_string are the same, so there is nothing to change.');
+      const malformed = unpairedSurrogate(newText, 'new_string');
+      if (malformed) return malformed;
       const resolved = await resolveInWorkspace(workspace, requested);
       if (!resolved.ok) return fail(resolved.message);
       const { absolute, display } = resolved;

@@ -11,6 +11,8 @@ const MAX_LINE_CHARS = 2000;
 // Enough bytes for MAX_LINE_CHARS characters of up to four bytes each.
 const KEEP_BYTES = MAX_LINE_CHARS * 4;
 const CHUNK_BYTES = 1 << 20;
+/** 16 MiB between turns of the event loop: a few ms of reading. */
+const YIELD_EVERY = 16;
 
 interface ReadFileInput {
   path: string;
@@ -48,7 +50,7 @@ export const readFileTool: Tool = {
         if (looksBinary(opened.fd)) {
           return fail(`${display} looks like a binary file (it contains NUL bytes); read_file only reads text.`);
         }
-        return readLines({ fd: opened.fd, size: opened.size, display, offset, limit, signal });
+        return await readLines({ fd: opened.fd, size: opened.size, display, offset, limit, signal });
       } finally {
         closeSync(opened.fd);
       }
@@ -62,7 +64,7 @@ export const readFileTool: Tool = {
  * Reads the file in chunks and splits lines on bytes, keeping only the start of each shown line:
  * a huge log, or one line of hundreds of megabytes, costs memory only for what is shown.
  */
-function readLines(args: { fd: number; size: number; display: string; offset: number; limit: number; signal: AbortSignal }) {
+async function readLines(args: { fd: number; size: number; display: string; offset: number; limit: number; signal: AbortSignal }) {
   const { fd, size, display, offset, limit, signal } = args;
   // Room for the notice that may follow.
   const budget = MAX_RESULT_CHARS - 400;
@@ -104,7 +106,10 @@ function readLines(args: { fd: number; size: number; display: string; offset: nu
   // Sized to the file (a file that grew since is read in more passes): zeroing a 1 MiB buffer
   // for a small file was most of read_file's CPU. Only bytes read are looked at, so no zeroing.
   const chunk = Buffer.allocUnsafe(Math.min(CHUNK_BYTES, size + 1));
-  for (let position = 0; ; ) {
+  for (let position = 0, chunks = 0; ; chunks++) {
+    // Reads are synchronous (open-regular.ts says why); every YIELD_EVERY chunks the event loop gets
+    // a turn, so Ctrl-C and --timeout reach a read of a multi-gigabyte file at once (issue 31, L5).
+    if (chunks % YIELD_EVERY === YIELD_EVERY - 1) await new Promise((resolve) => setImmediate(resolve));
     signal.throwIfAborted();
     const bytesRead = readSync(fd, chunk, 0, chunk.length, position);
     if (bytesRead === 0) break;

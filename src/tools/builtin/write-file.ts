@@ -5,6 +5,7 @@ import { writeFileAtomic, type WriteFileAtomic } from '../atomic-write.js';
 import { fsErrorResult } from '../fs-errors.js';
 import { fail, ok } from '../result.js';
 import { resolveInWorkspace } from '../workspace.js';
+import { unpairedSurrogate } from '../well-formed.js';
 
 interface WriteFileInput {
   path: string;
@@ -35,6 +36,8 @@ export function createWriteFileTool(options: { write?: WriteFileAtomic } = {}): 
     readOnly: false,
     async execute({ input, workspace }) {
       const { path: requested, content } = input as WriteFileInput;
+      const malformed = unpairedSurrogate(content, 'content');
+      if (malformed) return malformed;
       const resolved = await resolveInWorkspace(workspace, requested);
       if (!resolved.ok) return fail(resolved.message);
       const { absolute, display, exists } = resolved;

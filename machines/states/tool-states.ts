@@ -1,0 +1,93 @@
+import { HOOK_ACTOR_IDS, NO_OPINION, type HookOutcome } from '../hooks.js';
+import { workingCall } from '../engine-context.js';
+import { setupEngine } from '../engine-setup.js';
+import { hookInput } from '../hook-steps.js';
+import type { ToolResult } from '../types.js';
+import { at, DONE } from './targets.js';
+
+/** The states one tool call passes through besides ask_permission: checked, run, its result collected (or the error). */
+
+const answered = ({ event }: { event: { output: HookOutcome } }) => ({ outcome: event.output });
+const failure = ({ event }: { event: { error: unknown } }) => ({ error: event.error });
+
+/**
+ * After a call's result is collected: the next call in the queue, or all results back to the model.
+ * The round's limits are checked here rather than in call_model.checking_limits: this is the path
+ * every tool round takes, and a routing state less is a microstep less per round. The results'
+ * tokens are counted as they are collected, so the window guard already sees them.
+ */
+const afterResult = [
+  { guard: 'queueHasMore', target: at('validate_tool') },
+  { guard: 'maxTurnsReached', target: DONE, actions: ['appendToolResults', { type: 'stop', params: { reason: 'max_turns' } }] },
+  { guard: 'contextNearWindow', target: at('build_context.compacting'), actions: 'appendToolResults' },
+  { target: at('call_model.requesting'), actions: 'appendToolResults' },
+] as const;
+
+export const validateTool = setupEngine.createStateConfig({
+  // The next call becomes `current`; validateCall skips one the budget will not let run, so such a stop reports no error of the call's.
+  entry: 'validateCall',
+  always: [
+    { guard: 'maxToolCallsReached', target: DONE, actions: { type: 'stop', params: { reason: 'max_tool_calls' } } },
+    { guard: 'ruleFailed', target: DONE, actions: { type: 'stop', params: { reason: 'tool_error' } } },
+    { guard: 'callInvalid', target: at('recover') },
+    { guard: 'preToolUseDue', target: at('ask_permission.pre_tool_hooks') },
+    { target: at('ask_permission.deciding') },
+  ],
+});
+
+export const executeTool = setupEngine.createStateConfig({
+  invoke: {
+    id: 'executeTool',
+    src: 'executeTool',
+    input: ({ context }) => ({ call: workingCall(context).call }),
+    onDone: [
+      {
+        guard: 'postToolUseDue',
+        target: at('append_tool_result.post_tool_hooks'),
+        actions: { type: 'collectResult', params: ({ event }: { event: { output: ToolResult } }) => ({ result: event.output }) },
+      },
+      {
+        target: at('append_tool_result.collected'),
+        actions: { type: 'collectResult', params: ({ event }: { event: { output: ToolResult } }) => ({ result: event.output }) },
+      },
+    ],
+    onError: [
+      {
+        guard: { type: 'toolErrorRecoverable', params: failure },
+        target: at('recover'),
+        actions: { type: 'recordToolFailure', params: failure },
+      },
+      {
+        target: DONE,
+        actions: [
+          { type: 'recordToolFailure', params: failure },
+          { type: 'stop', params: { reason: 'tool_error' } },
+        ],
+      },
+    ],
+  },
+});
+
+export const appendToolResult = setupEngine.createStateConfig({
+  initial: 'collected',
+  states: {
+    /** Waits for the PostToolUse hooks that match the call; what they say is appended to its result. */
+    post_tool_hooks: {
+      invoke: {
+        id: HOOK_ACTOR_IDS.PostToolUse,
+        src: 'runHooks',
+        input: ({ context }) => hookInput(context, 'PostToolUse'),
+        onDone: { target: 'collected', actions: { type: 'recordPostToolUse', params: answered } },
+        onError: { target: 'collected', actions: { type: 'recordPostToolUse', params: { outcome: NO_OPINION } } },
+      },
+    },
+    /** The result is in: the next call, or every result back to the model. */
+    collected: { always: afterResult },
+  },
+});
+
+/** The call's error becomes its result; from there on it is routed like any other result. */
+export const recover = setupEngine.createStateConfig({
+  entry: 'collectErrorResult',
+  always: { target: at('append_tool_result.collected') },
+});
