@@ -1,4 +1,5 @@
 import { codeLoadingOption } from './bash-code-options.js';
+import { EVALUATING_COMMANDS } from './bash-evaluating.js';
 import { joinContinuations } from './bash-continuations.js';
 import { naiveParts, naiveWrites } from './bash-naive.js';
 import { readRedirect } from './bash-redirects.js';
@@ -14,6 +15,10 @@ import { children, commentOffsets, field, list, nodeType, offsets, parseShell, t
  * substitutions, heredocs, assignments, `declare`, `[[ ]]`, functions, ...) makes the result
  * `unsure`, and an unsure command is never allowed by a pattern rule. Deny and ask rules still
  * see every command the parser found, wherever it sits.
+ *
+ * The parser reads the command only after line continuations are resolved as bash resolves them
+ * (bash-continuations.ts), and its comments are checked against bash's; where the two readings
+ * could differ the command is unsure and also read naively (bash-naive.ts), for restrictions.
  */
 
 export interface SimpleCommand {
@@ -23,7 +28,7 @@ export interface SimpleCommand {
   plain: string;
   /** The words with quotes and escapes removed, one by one (redirections left out). */
   words: string[];
-  /** An output redirection writes to a file (anything but `/dev/null` or a file descriptor). */
+  /** A redirection writes to a file (any operator but `<`, `<<`, `<<<`, `<&`; not `/dev/null` or a descriptor). */
   writesFile: boolean;
   /** The command runs or evaluates its arguments (`eval`, `env`, `xargs`, `printf -v`...). */
   evaluates: boolean;
@@ -76,70 +81,7 @@ const WHY: Record<string, string> = {
   Assign: 'variable assignment',
 };
 
-/** Commands that run the rest of their words as a command, after options whose values vary (`nice -n 5 rm x`). */
-export const COMMAND_WRAPPERS: ReadonlySet<string> = new Set([
-  'sudo',
-  'doas',
-  'env',
-  'command',
-  'exec',
-  'nohup',
-  'builtin',
-  'nice',
-  'time',
-  'timeout',
-  'xargs',
-  'stdbuf',
-  'setsid',
-  'ionice',
-  'chrt',
-  'taskset',
-  'watch',
-  'flock',
-  'chroot',
-  'unbuffer',
-  'strace',
-  'ltrace',
-]);
-
-/**
- * Commands that run or evaluate their arguments (as code, as a command, or as an arithmetic or
- * array subscript): a wildcard rule never reaches through them, only an exact rule allows them.
- */
-export const EVALUATING_COMMANDS: ReadonlySet<string> = new Set([
-  'eval',
-  'source',
-  '.',
-  'trap',
-  'let',
-  'declare',
-  'typeset',
-  'local',
-  'readonly',
-  'export',
-  'read',
-  'mapfile',
-  'readarray',
-  'unset',
-  'alias',
-  'enable',
-  'hash',
-  'printf',
-  'test',
-  '[',
-  'shopt',
-  'set',
-  'fc',
-  'coproc',
-  'bash',
-  'sh',
-  'zsh',
-  'dash',
-  'ksh',
-  'su',
-  'find',
-  ...COMMAND_WRAPPERS,
-]);
+export { COMMAND_WRAPPERS, EVALUATING_COMMANDS } from './bash-evaluating.js';
 
 const MAX_INNER_DEPTH = 8;
 
@@ -255,10 +197,19 @@ function readStmt(stmt: ShNode, src: Buffer, { parts, writes, doubt }: Reading):
     plain: ordered.map((node) => (isArg(node) ? plainWord(node, src) : redirText(node))).join(' '),
     words,
     writesFile,
-    evaluates: EVALUATING_COMMANDS.has(name) || codeLoadingOption(words, args.some(hasUnquotedGlob)) !== undefined,
+    evaluates:
+      EVALUATING_COMMANDS.has(name) ||
+      codeLoadingOption(
+        words,
+        args.some((arg) => globMayBeOption(arg, src)),
+      ) !== undefined,
   });
   // Code passed as a string still runs: read it too, so deny rules see `eval 'rm x'` and `sh -c 'rm x'`.
-  for (const inner of innerCode(name, words)) parts.push(...innerParts(inner));
+  for (const inner of innerCode(name, words)) {
+    const reading = innerReading(inner);
+    parts.push(...reading.parts);
+    writes.push(...reading.writes);
+  }
 }
 
 function sameOffsets(a: readonly number[], b: readonly number[]): boolean {
@@ -271,11 +222,11 @@ function unique(parts: readonly SimpleCommand[]): SimpleCommand[] {
 }
 
 let innerDepth = 0;
-function innerParts(code: string): SimpleCommand[] {
-  if (innerDepth >= MAX_INNER_DEPTH) return [];
+function innerReading(code: string): Pick<ParsedCommand, 'parts' | 'writes'> {
+  if (innerDepth >= MAX_INNER_DEPTH) return { parts: [], writes: [] };
   innerDepth++;
   try {
-    return splitCommand(code).parts;
+    return splitCommand(code);
   } finally {
     innerDepth--;
   }
@@ -291,8 +242,24 @@ function innerCode(name: string, words: readonly string[]): string[] {
   return [];
 }
 
-function hasUnquotedGlob(word: ShNode): boolean {
-  return list(word, 'Parts').some((part) => nodeType(part) === 'Lit' && /[*?[]/.test(text(part, 'Value').replace(/\\./g, '')));
+/** True if the word holds an unquoted glob that could expand to an option: nothing, or `-…`, before it (`*`, `-*`, not `src/*.ts`). */
+function globMayBeOption(word: ShNode, src: Buffer): boolean {
+  let prefix = '';
+  for (const part of list(word, 'Parts')) {
+    const type = nodeType(part);
+    if (type !== 'Lit') {
+      // Quoted text is literal; anything else makes the command unsure already.
+      prefix += type === 'SglQuoted' ? text(part, 'Value') : type === 'DblQuoted' ? plainWord(part, src) : slice(src, part);
+      continue;
+    }
+    const value = text(part, 'Value');
+    for (let i = 0; i < value.length; i++) {
+      if (value[i] === '\\') prefix += value[++i] ?? '';
+      else if ('*?['.includes(value[i])) return prefix === '' || prefix.startsWith('-');
+      else prefix += value[i];
+    }
+  }
+  return false;
 }
 
 /** Only literal pieces: unquoted text with no expansion the parser left as text, and quotes. */

@@ -27,8 +27,11 @@ export interface JoinedCommand {
 
 type Mode = 'code' | 'double' | 'single' | 'ansi' | 'comment';
 
-/** Characters after which a `#` starts a comment (a word starts there). `)` is not one: `$(x)#y` is one word. */
-const WORD_BREAK = /[\s;&|(<>]/;
+/**
+ * Characters after which a `#` starts a comment (a word starts there): bash's blanks are space and
+ * tab only (`a\f#x` is one word). `)` is not one: `$(x)#y` is one word.
+ */
+const WORD_BREAK = /[ \t\n;&|(<>]/;
 
 /**
  * @example joinContinuations('npm test \\\n  --watch').text // 'npm test   --watch'
@@ -46,6 +49,9 @@ export function joinContinuations(command: string): JoinedCommand {
   let lost: string | undefined;
   let hashOnLine = false;
   let doubt: string | undefined;
+  // The last character read (continuations skipped) was an unescaped `$` / `<` in unquoted text or double quotes.
+  let dollar = false;
+  let less = false;
   for (let i = 0; i < command.length; i++) {
     const c = command[i];
     const next = command[i + 1];
@@ -64,7 +70,13 @@ export function joinContinuations(command: string): JoinedCommand {
       continue;
     }
     if (c === '\n') hashOnLine = false;
-    if (c === '#') hashOnLine = true;
+    // A quoted `#` is plain text; an unquoted one on the line, comment or not, makes later continuations doubtful.
+    if (c === '#' && mode === 'code') hashOnLine = true;
+    // Two-character tokens (`$'`, `$(`, `<<`) are read from the joined text: a continuation between them still joins them.
+    const afterDollar: boolean = dollar;
+    const afterLess: boolean = less;
+    dollar = false;
+    less = false;
     switch (mode) {
       case 'comment':
         if (c === '\n') mode = 'code';
@@ -89,10 +101,12 @@ export function joinContinuations(command: string): JoinedCommand {
           i++;
           break;
         }
+        // `$$` is a parameter: the second `$` starts nothing.
+        dollar = c === '$' && !afterDollar;
         if (c === '"') mode = 'code';
         // Quotes nested in these follow their own rules, which the scanner does not track.
         else if (c === '`') lost ??= 'backticks';
-        else if (c === '$' && (next === '(' || next === '{' || next === '[')) lost ??= 'a substitution inside double quotes';
+        else if (afterDollar && (c === '(' || c === '{' || c === '[')) lost ??= 'a substitution inside double quotes';
         out += c;
         break;
       case 'code':
@@ -101,23 +115,15 @@ export function joinContinuations(command: string): JoinedCommand {
           i++;
           break;
         }
-        if (c === "'") mode = 'single';
+        dollar = c === '$' && !afterDollar;
+        less = c === '<';
+        if (c === "'") mode = afterDollar ? 'ansi' : 'single';
         else if (c === '"') mode = 'double';
-        else if (c === '$' && next === '$') {
-          // `$$` is a parameter: the second `$` does not start `$'…'`.
-          out += c + next;
-          i++;
-          break;
-        } else if (c === '$' && next === "'") {
-          mode = 'ansi';
-          out += c + next;
-          i++;
-          break;
-        } else if (c === '#' && (out.length === 0 || WORD_BREAK.test(out[out.length - 1]))) {
+        else if (c === '#' && (out.length === 0 || WORD_BREAK.test(out[out.length - 1]))) {
           mode = 'comment';
           comments.push(out.length);
         } else if (c === '`') lost ??= 'backticks';
-        else if (c === '<' && next === '<' && command[i + 2] !== '<') lost ??= 'a heredoc';
+        else if (c === '<' && afterLess) lost ??= 'a heredoc';
         out += c;
         break;
       default: {

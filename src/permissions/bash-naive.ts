@@ -29,9 +29,11 @@ export function naiveWrites(texts: readonly string[]): string[] {
   const writes: string[] = [];
   for (const text of texts) {
     // A CR is a word character to bash: `>\r` writes a file named CR.
-    for (const match of text.matchAll(/(?:<>|>>?[|&]?)[ \t]*([^ \t\n;&|<>()`]+)/g)) {
-      const target = unquote(match[1]);
-      if (target !== '' && !/^(\d+-?|-)$/.test(target)) writes.push(target);
+    for (const match of text.matchAll(/(<>|>>?[|&]?)[ \t]*([^ \t\n;&|<>()`]+)/g)) {
+      const target = unquote(match[2]);
+      // `>&2`, `>&-` duplicate or close a descriptor; `> -` and `> 2` are files.
+      const descriptor = match[1].endsWith('&') && /^(\d+-?|-)$/.test(target);
+      if (target !== '' && !descriptor) writes.push(target);
     }
   }
   return writes;

@@ -3,7 +3,7 @@ import type { ToolCall } from '../../machines/types.js';
 import { splitCommand } from './bash-command.js';
 import { restrictionHit, type Hit, type RealPathOf } from './match-rule.js';
 import { protectedWrite } from './protected-paths.js';
-import type { PermissionRule } from './rules.js';
+import { ruleNamesTool, type PermissionRule } from './rules.js';
 
 /**
  * A redirection is a write, wherever it sits (after a continuation, inside `$( )`, a subshell, a
@@ -51,11 +51,13 @@ export function redirectTargets(call: ToolCall, workspace: string): WriteTarget[
 
 /** Does a write_file or edit_file deny or ask rule bite a file the bash call writes by redirection? */
 export function redirectHit(rule: PermissionRule, call: ToolCall, workspace: string, realPathOf?: RealPathOf): Hit {
-  if (!FILE_WRITE_TOOLS.some((tool) => tool === rule.tool)) return null;
+  // `write_file(…)`, `edit_file(…)` and Claude Code's `Edit(…)`, `Write(…)`: judged as the write tool they name.
+  const tool = FILE_WRITE_TOOLS.find((name) => ruleNamesTool(rule.tool, name));
+  if (tool === undefined) return null;
   for (const target of redirectTargets(call, workspace)) {
     if ('unplaceable' in target) return { what: `a redirection to "${target.written}" that cannot be placed (${target.unplaceable})` };
     for (const file of target.paths) {
-      const hit = restrictionHit(rule, asWrite(rule.tool, file), workspace, realPathOf);
+      const hit = restrictionHit(rule, asWrite(tool, file), workspace, realPathOf);
       if (hit) return { what: `a redirection to ${hit.what}` };
     }
   }

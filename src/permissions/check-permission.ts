@@ -72,7 +72,8 @@ export function checkPermission({
   if (mode === 'bypassPermissions') return { behavior: 'allow', decidedBy: 'bypassPermissions mode: allowed (no deny rule matched)' };
 
   // Before any allow rule: a project's own settings must not be able to let the model rewrite them.
-  const guarded = protectedWrite(call, workspace, realPath) ?? protectedRedirect(call, workspace, realPath);
+  // Inside the OS sandbox these are read-only to bash: the sandbox guards its redirections.
+  const guarded = protectedWrite(call, workspace, realPath) ?? (sandbox ? null : protectedRedirect(call, workspace, realPath));
   if (guarded !== null) return wouldAsk(call, mode, `protected path: writes to settings, .mcp.json and .git always ask ("${guarded}")`);
 
   for (const rule of of('ask')) {

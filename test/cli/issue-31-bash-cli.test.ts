@@ -42,6 +42,18 @@ const FORMS: Form[] = [
     deny: 'bash(touch*)',
   },
   {
+    name: 'H1: under npm test*',
+    command: (out) => `npm test #\\\ntouch ${out}/PWNED`,
+    allow: 'bash(npm test*)',
+    deny: 'bash(touch*)',
+  },
+  {
+    name: 'H1: a # right after a quote',
+    command: (out) => `echo 'a'#x; touch ${out}/PWNED`,
+    allow: 'bash(echo *)',
+    deny: 'bash(touch*)',
+  },
+  {
     name: 'H2: a redirection after a continuation',
     command: (out) => `echo x >>\\\n${out}/PWNED`,
     allow: 'bash(echo *)',

@@ -18,6 +18,8 @@ describe('joinContinuations resolves line continuations as bash does', () => {
     ["echo $$'\\\n'", "echo $$'\\\n'"],
     // A `#` inside a word is not a comment.
     ['echo a\\#b \\\nc', 'echo a\\#b c'],
+    ['git commit -m "fix #12" \\\n  --amend', 'git commit -m "fix #12"   --amend'],
+    ["echo '#' \\\nb", "echo '#' b"],
   ])('%j reads as %j', (command, text) => {
     expect(joinContinuations(command)).toEqual({ text, comments: [] });
   });
@@ -40,5 +42,7 @@ describe('joinContinuations resolves line continuations as bash does', () => {
   it('leaves a command without continuations untouched, and notes where bash starts its comments', () => {
     expect(joinContinuations('echo "a #b" # c')).toEqual({ text: 'echo "a #b" # c', comments: [12] });
     expect(joinContinuations("echo 'a'#b ${#x} a#b \\#c;#d").comments).toEqual([25]);
+    // bash's blanks are space and tab only: after a form feed, `#` is part of the word.
+    expect(joinContinuations('echo a\f#x; b #c').comments).toEqual([13]);
   });
 });

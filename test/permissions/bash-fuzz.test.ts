@@ -25,7 +25,8 @@ const decide = (command: string, mode: PermissionMode, spec: Parameters<typeof r
   checkPermission({ call: bash(command), tool: toolOf(bash(command)), mode, rules: rules(spec), workspace: '/ws' }).behavior;
 
 const root = mkdtempSync(path.join(os.tmpdir(), 'xagent-bash-fuzz-'));
-afterAll(() => rmSync(root, { recursive: true, force: true }));
+// Tens of thousands of case directories take a while to remove on a busy machine.
+afterAll(() => rmSync(root, { recursive: true, force: true }), 600_000);
 
 function culprits(commands: readonly string[], found: readonly number[]): string[] {
   return found.slice(0, 20).map((i) => JSON.stringify(commands[i]));
@@ -39,15 +40,17 @@ describe(`bash rules under a real bash (seed ${SEED})`, () => {
     const allowed = commands.filter((_, i) => decisions[i] === 'allow');
     const asked = commands.filter((_, i) => decisions[i] !== 'allow');
     // Not vacuous: many commands are allowed, continuations included, and the asked ones include real writes.
-    expect(allowed.length).toBeGreaterThan(CASES / 5);
+    expect(allowed.length).toBeGreaterThan(CASES / 10);
     expect(allowed.filter((command) => command.includes('\\\n')).length).toBeGreaterThan(CASES / 50);
 
     const dir = path.join(root, 'allow');
     mkdirSync(dir);
-    const found = await runInBash(allowed, dir, BATCHES);
+    // A file named like an option, for globs to expand into (`sort *` is `sort -oP`).
+    const found = await runInBash(allowed, dir, BATCHES, ['-oP']);
     expect(culprits(allowed, found)).toEqual([]);
+    rmSync(dir, { recursive: true, force: true });
 
-    const sample = asked.slice(0, Math.min(asked.length, 400));
+    const sample = asked.slice(0, Math.min(asked.length, 300));
     const sampleDir = path.join(root, 'asked');
     mkdirSync(sampleDir);
     expect((await runInBash(sample, sampleDir, BATCHES)).length).toBeGreaterThan(sample.length / 4);
@@ -63,5 +66,6 @@ describe(`bash rules under a real bash (seed ${SEED})`, () => {
     mkdirSync(dir);
     const found = await runInBash(ran, dir, BATCHES);
     expect(culprits(ran, found)).toEqual([]);
+    rmSync(dir, { recursive: true, force: true });
   }, 600_000);
 });

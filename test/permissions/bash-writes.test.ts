@@ -15,6 +15,8 @@ describe('redirections to xagent settings are protected', () => {
     'echo {} >>\\\n.xagent/settings.local.json',
     'echo {} > ./.xagent/x',
     'echo {} > .mcp.json',
+    'echo "[core] fsmonitor = x" >> .git/config',
+    'cd .git/hooks && echo x > pre-commit',
     `echo {} > ${WS}/.xagent/settings.json`,
     'cd .xagent && echo {} > settings.json',
     'cd src; cd ../.xagent; echo {} > settings.json',
@@ -35,6 +37,19 @@ describe('redirections to xagent settings are protected', () => {
     expect(decide('cd build && make > log.txt', { allow: ['bash(cd build)', exact('make > log.txt')] }).behavior).toBe('allow');
     expect(decide('echo {} > .xagent/settings.json', {}, 'bypassPermissions').behavior).toBe('allow');
   });
+
+  it('inside the OS sandbox, which makes the settings read-only to bash, a redirection there runs without a prompt', () => {
+    const command = 'echo {} > .xagent/settings.json';
+    const sandboxed = checkPermission({
+      call: bash(command),
+      tool: { readOnly: false },
+      mode: 'default',
+      rules: [],
+      workspace: WS,
+      sandbox: true,
+    });
+    expect(sandboxed.behavior).toBe('allow');
+  });
 });
 
 describe('write_file and edit_file deny and ask rules bite redirection targets', () => {
@@ -44,11 +59,17 @@ describe('write_file and edit_file deny and ask rules bite redirection targets',
     ['echo x 2> .env', 'write_file(.env*)'],
     ['cd .github && echo x > ci.yml', 'edit_file(.github/**)'],
     ['echo x > /etc/hosts', 'write_file(/etc/**)'],
+    ['echo x > .github/x', 'Edit(.github/**)'],
+    ['echo x > .github/x', 'Write(/.github/**)'],
     ['echo x > ~/.bashrc', 'write_file(/**)'],
     ['echo x > "$F"', 'write_file(.github/**)'],
+    ["bash -c 't>.github/x'", 'write_file(.github/**)'],
+    ["eval 'echo x > .github/x'", 'write_file(.github/**)'],
     ['npm test > out.log', 'write_file'],
     // bash writes a file named CR; the parser reads the CR as half a newline.
     ['echo >>\r\n P', 'write_file(**)'],
+    // The parser rejects `>&1> -`; bash writes the file `-` (found by the nightly fuzz, seed 10).
+    ['ls x 2>&1> -', 'write_file(**)'],
   ])('%j is denied by %s in every mode', (command, rule) => {
     const spec = { allow: ['bash'], deny: [rule] };
     expect(decide(command, spec).behavior).toBe('deny');

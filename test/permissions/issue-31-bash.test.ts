@@ -14,7 +14,7 @@ import { bash, rules, toolOf } from './helpers.js';
  * ask in default and acceptEdits modes and deny in bypassPermissions under a deny rule.
  */
 
-const ALLOW = ['bash(echo *)', 'bash(git status*)', 'bash(npm test*)', 'bash(cat *)'];
+const ALLOW = ['bash(echo *)', 'bash(git status*)', 'bash(npm test*)', 'bash(cat *)', 'Bash(echo:*)', 'Bash(git status:*)'];
 const DENY = ['bash(touch*)', 'write_file(**)', 'write_file(/**)'];
 
 /** `P` is the file each form creates; `~` is a throw-away home. */
@@ -30,6 +30,9 @@ const H1 = [
   'echo $\\\n(touch P)',
   'echo "$(\\\ntouch P)"',
   'echo "$\\\n{x:=$(touch P)}"',
+  // The second character of `$'`, `$(` or `<<` after a continuation: the scanner reads them joined too.
+  "echo $\\\n'a\\'b' \"$\\\n(touch P)\"",
+  'echo "$\\\n$$\\\n(touch P)"',
   'echo <\\\n(touch P)',
   'echo "`\\\ntouch P`"',
   // A `#` right after a quote or an expansion is part of the word to bash, a comment to the parser.
@@ -121,10 +124,13 @@ describe('issue 31 M3: options that load code are evaluated, not matched', () =>
   it.each([
     ['sort *', 'bash(sort *)'],
     ['git diff -- *', 'bash(git diff*)'],
-    ['npm test -- src/*.test.ts', 'bash(npm test*)'],
+    ['sort -- "-"*', 'bash(sort *)'],
+    ['sort --out*', 'bash(sort *)'],
     ['npm test --node-options=--import=data:text/javascript,x', 'bash(npm test*)'],
     ['npm test --node-options=--require=./evil.cjs', 'bash(npm test*)'],
     ['npm test --node_options=x', 'bash(npm test*)'],
+    ['npm test --node-options=x', 'Bash(npm test:*)'],
+    ['git diff --output=x', 'Bash(git diff:*)'],
     ['npm test --node-opt=x', 'bash(npm test*)'],
     ['npm test --script-shell=/tmp/evil', 'bash(npm test*)'],
     ['npm test --prefix /tmp/other', 'bash(npm test*)'],
@@ -172,6 +178,8 @@ describe('issue 31 M3: options that load code are evaluated, not matched', () =>
     ['make test', 'bash(make*)'],
     ["git log --grep='fix*'", 'bash(git log*)'],
     ['ls *.ts', 'bash(ls *)'],
+    ['npm test -- src/*.test.ts', 'bash(npm test*)'],
+    ['sort data/*.csv', 'bash(sort *)'],
   ])('plain options still match: %j under %s', (command, rule) => {
     expect(decide(command, 'default', { allow: [rule] }).behavior).toBe('allow');
   });

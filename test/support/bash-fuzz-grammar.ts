@@ -158,6 +158,8 @@ function mutate(r: Random, command: string): string {
   for (let i = 0; i < continuations; i++) insert('\\\n');
   if (r.next() < 0.15) insert(r.pick([' #', ' #x\\\n', '#', "#'", '#"']));
   if (r.next() < 0.05) insert(r.pick(['\r', '\\\r\n', '\r\n']));
+  // A stray shell character anywhere shifts quoting and word boundaries under everything after it.
+  if (r.next() < 0.1) insert(r.pick(["'", '"', '`', '$', '#', ';', '&', '|', '<', '>', '(', ')', '{', '}', '\\', ' ', '\n', '\t']));
   if (r.next() < 0.1) text += r.pick([' #\\\ntouch P', ' #x \\\n>P', '\\\n#\\\ntouch P', ' "$\\\n(touch P)"']);
   return text;
 }

@@ -7,14 +7,21 @@ import path from 'node:path';
  * case directory `k<i>` with a working directory `d` and a home `h`, a few batch scripts in
  * parallel (one bash per batch forks a bash per case: far cheaper than a spawn from Node each).
  * Returns the indexes of the commands that left anything behind: a file in `d`, in `h`, or next
- * to them (`../P`).
+ * to them (`../P`). Each working directory first gets `planted` files (a file named `-oP` turns
+ * `sort *` into `sort -oP`), which are expected to be left alone.
  */
-export async function runInBash(commands: readonly string[], root: string, batches = 2): Promise<number[]> {
+export async function runInBash(
+  commands: readonly string[],
+  root: string,
+  batches = 2,
+  planted: readonly string[] = [],
+): Promise<number[]> {
   const lines: string[][] = Array.from({ length: batches }, () => []);
   commands.forEach((command, i) => {
     const dir = path.join(root, `k${i}`);
     mkdirSync(path.join(dir, 'd'), { recursive: true });
     mkdirSync(path.join(dir, 'h'));
+    for (const name of planted) writeFileSync(path.join(dir, 'd', name), '');
     writeFileSync(path.join(dir, 'c'), command);
     // $(cat) drops trailing newlines, so a sentinel keeps the command byte for byte.
     lines[i % batches].push(
@@ -36,7 +43,7 @@ export async function runInBash(commands: readonly string[], root: string, batch
       const dir = path.join(root, `k${i}`);
       const left = [
         ...readdirSync(dir).filter((name) => !['c', 'd', 'h'].includes(name)),
-        ...readdirSync(path.join(dir, 'd')),
+        ...readdirSync(path.join(dir, 'd')).filter((name) => !planted.includes(name)),
         ...readdirSync(path.join(dir, 'h')),
       ];
       return left.length > 0;
