@@ -31,7 +31,9 @@ export function registerAcpCommand(program: Command, setExit: (code: number) => 
     .option('--trust', "use the workspaces' project MCP servers, hooks and allow rules without asking (env XAGENT_TRUST=1)")
     .option('--max-thinking-tokens <n>', 'extended thinking budget, >= 1024')
     .option('--context-window <tokens>', 'context window for compaction')
-    .action(async (raw: RawOptions) => {
+    .action(async (_local: RawOptions, command: Command) => {
+      // The root command knows most of these flags too and takes them wherever they stand: merge both.
+      const raw = command.optsWithGlobals<RawOptions>();
       const { serveAcp } = await import('./serve.js');
       setExit(await serveAcp(raw));
     });
