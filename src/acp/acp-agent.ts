@@ -18,8 +18,10 @@ import { packageVersion } from '../run/version.js';
 import { SessionError } from '../sessions/errors.js';
 import { SettingsError } from '../permissions/settings-error.js';
 import { ToolRegistry } from '../tools/registry.js';
+import type { Tool } from '../tools/types.js';
 import { AcpSession } from './acp-session.js';
 import { editorReadFileTool } from './editor-read-file.js';
+import { EditorWrites, editorEditFileTool, editorWriteFileTool } from './editor-write-files.js';
 import { editorMcpServers, withEditorServers } from './mcp-servers.js';
 import { replayUpdates } from './replay.js';
 import { permissionModeOf } from './session-modes.js';
@@ -76,9 +78,11 @@ export function createAcpAgent({ flags, env, stderr }: AcpAgentOptions): { app: 
     }
     config = { ...config, mcpServers: withEditorServers(config.mcpServers ?? [], editorMcpServers(params.mcpServers)) };
     let sessionId = '';
-    if (clientCapabilities.fs?.readTextFile) {
-      const reader = editorReadFileTool({ client, sessionId: () => sessionId });
-      const tools = config.tools.names().flatMap((name) => (name === reader.name ? [reader] : (config.tools.get(name) ?? [])));
+    const writes = new EditorWrites();
+    const editorTools = editorFileTools(client, clientCapabilities, () => sessionId, writes);
+    if (editorTools.length > 0) {
+      const byName = new Map(editorTools.map((tool) => [tool.name, tool]));
+      const tools = config.tools.names().flatMap((name) => byName.get(name) ?? config.tools.get(name) ?? []);
       config = { ...config, tools: new ToolRegistry(tools) };
     }
     let run;
@@ -88,7 +92,7 @@ export function createAcpAgent({ flags, env, stderr }: AcpAgentOptions): { app: 
       throw asRequestError(error, params.resume);
     }
     sessionId = run.session.sessionId;
-    const session = new AcpSession(run, client, note, notice);
+    const session = new AcpSession(run, client, note, notice, writes);
     sessions.set(session.id, session);
     return session;
   };
@@ -153,6 +157,22 @@ export function createAcpAgent({ flags, env, stderr }: AcpAgentOptions): { app: 
       sessions.clear();
     },
   };
+}
+
+/**
+ * The file tools that go through the editor, for what it offers: read_file reads its buffers
+ * (unsaved edits seen), write_file and edit_file write through it. Each still resolves the path in
+ * the workspace first, so the editor is never asked about a file outside it.
+ */
+function editorFileTools(client: AgentContext, capabilities: ClientCapabilities, sessionId: () => string, writes: EditorWrites): Tool[] {
+  const canRead = capabilities.fs?.readTextFile === true;
+  const canWrite = capabilities.fs?.writeTextFile === true;
+  return [
+    ...(canRead ? [editorReadFileTool({ client, sessionId })] : []),
+    ...(canWrite
+      ? [editorWriteFileTool({ client, sessionId, canRead, writes }), editorEditFileTool({ client, sessionId, canRead, writes })]
+      : []),
+  ];
 }
 
 /** A run that cannot start is the client's to fix (bad cwd, settings, unknown session): an error that says why. */

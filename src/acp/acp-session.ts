@@ -6,6 +6,7 @@ import type { PermissionMode, PermissionPolicy } from '../permissions/types.js';
 import type { PreparedRun } from '../run/prepare-run.js';
 import { policyFor } from '../run/run-config.js';
 import type { SessionPermissionPolicy } from '../permissions/policy.js';
+import type { EditorWrites } from './editor-write-files.js';
 import { editorPermissionPrompt } from './permission-prompt.js';
 import { PromptContentError, promptText } from './prompt-text.js';
 import { sessionUpdates } from './session-updates.js';
@@ -33,6 +34,8 @@ export class AcpSession {
     private readonly note: (line: string) => void,
     /** Said in the editor before the first answer (project files left out until trusted). */
     private notice: string | null = null,
+    /** The writes that went to the editor's buffers: their diffs (the disk does not show them). */
+    private readonly editorWrites?: EditorWrites,
   ) {
     this.mode = run.config.permissionMode;
     const ask = editorPermissionPrompt({ client, sessionId: this.id, workspace: run.config.workspace, note });
@@ -102,7 +105,7 @@ export class AcpSession {
     };
     if (this.notice) send({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: `${this.notice}\n\n` } });
     this.notice = null;
-    const updates = sessionUpdates(this.run.config.workspace, send);
+    const updates = sessionUpdates(this.run.config.workspace, send, this.editorWrites);
     const finished = this.run.runTask({
       prompt: text,
       permissions: this.livePolicy(),

@@ -59,6 +59,12 @@ export function proposedDiff(call: ToolCall, workspace: string): Diff | null {
   return { path: absolute, oldText: oldString, newText: newString };
 }
 
+/** The absolute path a file-changing call names, or null. */
+export function diffPath(call: ToolCall, workspace: string): string | null {
+  const file = input(call).path;
+  return changesFile(call) && typeof file === 'string' ? path.resolve(workspace, file) : null;
+}
+
 /** The diff of a change that happened: the text read before the tool ran, and the file now. */
 export function appliedDiff(call: ToolCall, workspace: string, before: string | null): Diff | null {
   const fields = input(call);

@@ -1,8 +1,9 @@
 import type { SessionUpdate, ToolCallContent } from '@agentclientprotocol/sdk';
 import type { ToolCall } from '../../machines/types.js';
 import type { AgentEvent } from '../engine/events.js';
-import { appliedDiff, changesFile, currentText, proposedDiff } from './file-diff.js';
+import { appliedDiff, changesFile, currentText, diffPath, proposedDiff } from './file-diff.js';
 import { toolView } from './tool-view.js';
+import type { EditorWrites } from './editor-write-files.js';
 
 /** One call the editor has been told about, until it is completed or failed. */
 interface OpenCall {
@@ -22,7 +23,7 @@ interface OpenCall {
  * before the tool changes it.
  * @example const updates = sessionUpdates('/ws', (update) => send(update)); run.runTask({ ..., observe: updates.onEvent });
  */
-export function sessionUpdates(workspace: string, send: (update: SessionUpdate) => void) {
+export function sessionUpdates(workspace: string, send: (update: SessionUpdate) => void, editorWrites?: EditorWrites) {
   const open = new Map<string, OpenCall>();
   const seen = new Set<string>();
 
@@ -87,7 +88,9 @@ export function sessionUpdates(workspace: string, send: (update: SessionUpdate) 
           open.delete(event.call.id);
           const content: ToolCallContent[] = [];
           if (!event.result.is_error && changesFile(event.call)) {
-            const diff = appliedDiff(event.call, workspace, entry.before);
+            const file = diffPath(event.call, workspace);
+            const written = file === null ? null : editorWrites?.take(file);
+            const diff = written && file !== null ? { path: file, ...written } : appliedDiff(event.call, workspace, entry.before);
             if (diff) content.push({ type: 'diff', ...diff });
           }
           content.push(textContent(event.result.content, event.call.name !== 'edit_file' && event.call.name !== 'write_file'));

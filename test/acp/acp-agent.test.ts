@@ -281,7 +281,7 @@ describe('xagent acp', () => {
       const acp = startAcp([], env);
       const buffers = new Map([[file, 'unsaved text in the editor\n']]);
       const { log, code } = await withEditor(acp, { buffers }, async (context) => {
-        await initialize(context, true);
+        await initialize(context, { read: true });
         const { sessionId } = await newSession(context, api.workspace);
         return context.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'read draft.md' }] });
       });
@@ -289,6 +289,57 @@ describe('xagent acp', () => {
       expect(log.reads.map((r) => r.path)).toEqual([file]);
       expect(requestText(1)).toContain('unsaved text in the editor');
       expect(requestText(1)).not.toContain('saved text on disk');
+      expect(invalidAgentLines(acp.stdoutLines, acp.sentLines)).toEqual([]);
+    },
+    TEST_TIMEOUT,
+  );
+
+  it(
+    'writes through the editor (fs/write_text_file): edit_file changes the unsaved buffer, write_file a new one; the disk is untouched',
+    async () => {
+      const notes = path.join(api.workspace, 'notes.txt');
+      writeFileSync(notes, 'hello world\n');
+      const env = await api.start([
+        {
+          content: [
+            {
+              type: 'tool_use',
+              id: 'toolu_edit',
+              name: 'edit_file',
+              input: { path: 'notes.txt', old_string: 'unsaved', new_string: 'edited' },
+            },
+            { type: 'tool_use', id: 'toolu_write', name: 'write_file', input: { path: 'fresh.txt', content: 'brand new\n' } },
+          ],
+        },
+        { text: 'Both done.' },
+      ]);
+      const acp = startAcp(['--permission-mode', 'acceptEdits'], env);
+      const buffers = new Map([[notes, 'hello unsaved world\n']]);
+      const { value, log, code } = await withEditor(acp, { buffers, writable: true }, async (context) => {
+        await initialize(context, { read: true, write: true });
+        const { sessionId } = await newSession(context, api.workspace);
+        return context.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'edit and write' }] });
+      });
+      expect(code).toBe(0);
+      expect(value.stopReason).toBe('end_turn');
+      expect(log.writes.map((w) => [w.path, w.content])).toEqual([
+        [notes, 'hello edited world\n'],
+        [path.join(api.workspace, 'fresh.txt'), 'brand new\n'],
+      ]);
+      expect(readFileSync(notes, 'utf8')).toBe('hello world\n');
+      expect(existsSync(path.join(api.workspace, 'fresh.txt'))).toBe(false);
+      const done = updatesOf(log, 'tool_call_update').filter((u) => u.status === 'completed');
+      expect(done.map((u) => u.toolCallId)).toEqual(['toolu_edit', 'toolu_write']);
+      // The diffs are of the buffers, which is where the change went.
+      expect((done[0]?.content as ToolCallContent[]).find((c) => c.type === 'diff')).toMatchObject({
+        path: notes,
+        oldText: 'hello unsaved world\n',
+        newText: 'hello edited world\n',
+      });
+      expect((done[1]?.content as ToolCallContent[]).find((c) => c.type === 'diff')).toMatchObject({
+        oldText: null,
+        newText: 'brand new\n',
+      });
       expect(invalidAgentLines(acp.stdoutLines, acp.sentLines)).toEqual([]);
     },
     TEST_TIMEOUT,

@@ -14,6 +14,7 @@ import {
   type RequestPermissionRequest,
   type RequestPermissionResponse,
   type SessionNotification,
+  type WriteTextFileRequest,
 } from '@agentclientprotocol/sdk';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { CLI, TRUSTED_ENV } from '../support/run-cli.js';
@@ -70,12 +71,15 @@ export interface EditorBehaviour {
   permission?: (request: RequestPermissionRequest) => RequestPermissionResponse | Promise<RequestPermissionResponse>;
   /** Offered as fs.readTextFile when given: absolute path → the buffer's text (unsaved edits). */
   buffers?: Map<string, string>;
+  /** Offers fs.writeTextFile too: writes go into `buffers` (as an editor's unsaved buffer), not to disk. */
+  writable?: boolean;
 }
 
 export interface EditorLog {
   updates: SessionNotification[];
   permissions: RequestPermissionRequest[];
   reads: ReadTextFileRequest[];
+  writes: WriteTextFileRequest[];
 }
 
 /** Picks the option of this kind from a permission request. */
@@ -94,7 +98,7 @@ export async function withEditor<T>(
   behaviour: EditorBehaviour,
   op: (context: ClientContext, log: EditorLog) => Promise<T>,
 ): Promise<{ value: T; log: EditorLog; code: number | null }> {
-  const log: EditorLog = { updates: [], permissions: [], reads: [] };
+  const log: EditorLog = { updates: [], permissions: [], reads: [], writes: [] };
   const app = client({ name: 'test-editor' })
     .onNotification('session/update', ({ params }) => {
       log.updates.push(params);
@@ -110,6 +114,12 @@ export async function withEditor<T>(
       const lines = text.split('\n');
       const from = (params.line ?? 1) - 1;
       return { content: lines.slice(from, params.limit ? from + params.limit : undefined).join('\n') };
+    })
+    .onRequest('fs/write_text_file', ({ params }) => {
+      if (!behaviour.writable || !behaviour.buffers) throw new Error('this editor does not write files');
+      log.writes.push(params);
+      behaviour.buffers.set(params.path, params.content);
+      return {};
     });
   const stream = ndJsonStream(
     Writable.toWeb(acp.child.stdin) as WritableStream<Uint8Array>,
@@ -132,10 +142,10 @@ export async function withEditor<T>(
 }
 
 /** The initialize request every test starts with; `fs` offers the editor's buffers. */
-export function initialize(context: ClientContext, fs = false) {
+export function initialize(context: ClientContext, fs: { read?: boolean; write?: boolean } = {}) {
   return context.request('initialize', {
     protocolVersion: 1,
-    clientCapabilities: { fs: { readTextFile: fs, writeTextFile: false } },
+    clientCapabilities: { fs: { readTextFile: fs.read === true, writeTextFile: fs.write === true } },
   });
 }
 
