@@ -30,10 +30,21 @@ export interface AcpChild {
   exited: Promise<number | null>;
 }
 
-/** Starts `xagent acp` with a clean environment plus `env`. */
-export function startAcp(args: string[], env: Record<string, string>): AcpChild {
+/** Starts `xagent acp` with a clean environment (the test's workspace trusted) plus `env`. */
+export function startAcp(args: string[], env: Record<string, string | undefined>): AcpChild {
+  const childEnv: Record<string, string> = {
+    PATH: process.env.PATH ?? '',
+    HOME: process.env.HOME ?? '/tmp',
+    NO_COLOR: '1',
+    ...TRUSTED_ENV,
+  };
+  // An undefined value leaves the variable out (XAGENT_TRUST: undefined tests the trust gate).
+  for (const [key, value] of Object.entries(env)) {
+    if (value === undefined) delete childEnv[key];
+    else childEnv[key] = value;
+  }
   const child = spawn(process.execPath, [CLI, 'acp', ...args], {
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', NO_COLOR: '1', ...TRUSTED_ENV, ...env },
+    env: childEnv,
     stdio: ['pipe', 'pipe', 'pipe'],
   });
   const stdoutLines: string[] = [];

@@ -1,0 +1,92 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import type { ToolCallContent } from '@agentclientprotocol/sdk';
+import { describe, expect, it } from 'vitest';
+import { useFakeApi } from '../support/fake-api-env.js';
+import { processesWith } from '../mcp/support.js';
+import { writeTinyServer } from '../mcp/tiny-server.js';
+import { initialize, invalidAgentLines, startAcp, until, withEditor } from './acp-harness.js';
+
+const api = useFakeApi();
+const TEST_TIMEOUT = 60_000;
+
+describe('xagent acp shares the run setup of the CLI', () => {
+  it(
+    "adds the editor's MCP servers to the run: their tools reach the model, and the servers stop with the agent",
+    async () => {
+      const script = writeTinyServer(api.workspace, { marker: api.workspace });
+      const env = await api.start([
+        { content: [{ type: 'tool_use', id: 'toolu_mcp', name: 'mcp__tiny__hello', input: {} }] },
+        { text: 'The server said hello back.' },
+      ]);
+      const acp = startAcp(['--permission-mode', 'bypassPermissions'], env);
+      const { log, code } = await withEditor(acp, {}, async (context) => {
+        await initialize(context);
+        const { sessionId } = await context.request('session/new', {
+          cwd: api.workspace,
+          mcpServers: [{ name: 'tiny', command: process.execPath, args: [script], env: [] }],
+        });
+        return context.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'say hello to tiny' }] });
+      });
+      expect(code).toBe(0);
+      const tools = (api.fake.requests[0]?.body as { tools: Array<{ name: string }> }).tools.map((t) => t.name);
+      expect(tools).toContain('mcp__tiny__hello');
+      const call = log.updates.map((u) => u.update).find((u) => u.sessionUpdate === 'tool_call');
+      expect(call).toMatchObject({ toolCallId: 'toolu_mcp', kind: 'other', title: 'tiny: hello' });
+      const done = log.updates.map((u) => u.update).find((u) => u.sessionUpdate === 'tool_call_update' && u.status === 'completed');
+      expect(JSON.stringify((done as { content?: ToolCallContent[] } | undefined)?.content)).toContain('hello back');
+      // The server and its grandchild belonged to the run, which ended with the agent.
+      await until(() => processesWith(api.workspace).length === 0, 'the MCP server to stop', 10_000);
+      expect(invalidAgentLines(acp.stdoutLines, acp.sentLines)).toEqual([]);
+    },
+    TEST_TIMEOUT,
+  );
+
+  it(
+    'serves the inspector beside the protocol: its URL on stderr, stdout untouched',
+    async () => {
+      const env = await api.start([{ text: 'Looked at.' }]);
+      const acp = startAcp(['--inspect', '0'], env);
+      const { code } = await withEditor(acp, {}, async (context) => {
+        await initialize(context);
+        const { sessionId } = await context.request('session/new', { cwd: api.workspace, mcpServers: [] });
+        await until(() => /Inspector: http:\/\/127\.0\.0\.1:\d+/.test(acp.stderr()), 'the inspector URL');
+        const url = /Inspector: (http:\/\/127\.0\.0\.1:\d+\S*)/.exec(acp.stderr())?.[1] ?? '';
+        const page = await fetch(url);
+        expect(page.status).toBe(200);
+        return context.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'hello' }] });
+      });
+      expect(code).toBe(0);
+      expect(invalidAgentLines(acp.stdoutLines, acp.sentLines)).toEqual([]);
+    },
+    TEST_TIMEOUT,
+  );
+
+  it(
+    "leaves an untrusted project's allow rules out and says so in the first answer",
+    async () => {
+      mkdirSync(path.join(api.workspace, '.xagent'));
+      writeFileSync(path.join(api.workspace, '.xagent/settings.json'), JSON.stringify({ permissions: { allow: ['bash(echo *)'] } }));
+      const env = await api.start([
+        { content: [{ type: 'tool_use', id: 'toolu_echo', name: 'bash', input: { command: 'echo hi' } }] },
+        { text: 'done' },
+      ]);
+      const acp = startAcp([], { ...env, XAGENT_TRUST: undefined });
+      const { log, code } = await withEditor(acp, {}, async (context) => {
+        await initialize(context);
+        const { sessionId } = await context.request('session/new', { cwd: api.workspace, mcpServers: [] });
+        return context.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'echo' }] });
+      });
+      expect(code).toBe(0);
+      const first = log.updates[0]?.update;
+      expect(first).toMatchObject({
+        sessionUpdate: 'agent_message_chunk',
+        content: { type: 'text', text: expect.stringContaining('trust') },
+      });
+      // The rule was left out, so the editor was asked.
+      expect(log.permissions).toHaveLength(1);
+      expect(invalidAgentLines(acp.stdoutLines, acp.sentLines)).toEqual([]);
+    },
+    TEST_TIMEOUT,
+  );
+});
