@@ -173,6 +173,8 @@ const agentCalls: Record<string, ReturnType<typeof def>> = {
   'session/request_permission': def('RequestPermissionRequest'),
   'fs/read_text_file': def('ReadTextFileRequest'),
   'fs/write_text_file': def('WriteTextFileRequest'),
+  // Withdraws a question the agent asked (a permission request when the turn is cancelled).
+  '$/cancel_request': def('CancelRequestNotification'),
 };
 const agentResults: Record<string, ReturnType<typeof def>> = {
   initialize: def('InitializeResponse'),

@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { ToolCallContent } from '@agentclientprotocol/sdk';
 import { describe, expect, it } from 'vitest';
@@ -85,6 +85,65 @@ describe('xagent acp shares the run setup of the CLI', () => {
       });
       // The rule was left out, so the editor was asked.
       expect(log.permissions).toHaveLength(1);
+      expect(invalidAgentLines(acp.stdoutLines, acp.sentLines)).toEqual([]);
+    },
+    TEST_TIMEOUT,
+  );
+
+  it(
+    "keeps the CLI's limits: --max-turns used up answers max_turn_requests, and says which flag to raise",
+    async () => {
+      const env = await api.start([
+        { content: [{ type: 'tool_use', id: 'toolu_1', name: 'list_dir', input: {} }] },
+        { content: [{ type: 'tool_use', id: 'toolu_2', name: 'list_dir', input: {} }] },
+      ]);
+      const acp = startAcp(['--max-turns', '1'], env);
+      const { value, log, code } = await withEditor(acp, {}, async (context) => {
+        await initialize(context);
+        const { sessionId } = await context.request('session/new', { cwd: api.workspace, mcpServers: [] });
+        return context.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'look around' }] });
+      });
+      expect(code).toBe(0);
+      expect(value.stopReason).toBe('max_turn_requests');
+      expect(JSON.stringify(log.updates.at(-1)?.update)).toContain('--max-turns');
+      expect(invalidAgentLines(acp.stdoutLines, acp.sentLines)).toEqual([]);
+    },
+    TEST_TIMEOUT,
+  );
+
+  it(
+    'session/cancel while the editor is asking: the question is withdrawn, the prompt answers cancelled, nothing runs',
+    async () => {
+      const env = await api.start([
+        { content: [{ type: 'tool_use', id: 'toolu_rm', name: 'bash', input: { command: 'touch should-not-exist' } }] },
+        { text: 'after' },
+      ]);
+      const acp = startAcp([], env);
+      let asked = false;
+      const { value, code } = await withEditor(
+        acp,
+        {
+          // An editor that never answers on its own: only the cancel ends the question.
+          permission: () => {
+            asked = true;
+            return new Promise(() => undefined);
+          },
+        },
+        async (context) => {
+          await initialize(context);
+          const { sessionId } = await context.request('session/new', { cwd: api.workspace, mcpServers: [] });
+          const answer = context.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'touch it' }] });
+          await until(() => asked, 'the permission question');
+          await context.notify('session/cancel', { sessionId });
+          const cancelled = await answer;
+          const next = await context.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'never mind' }] });
+          return { cancelled, next };
+        },
+      );
+      expect(code).toBe(0);
+      expect(value.cancelled.stopReason).toBe('cancelled');
+      expect(value.next.stopReason).toBe('end_turn');
+      expect(existsSync(path.join(api.workspace, 'should-not-exist'))).toBe(false);
       expect(invalidAgentLines(acp.stdoutLines, acp.sentLines)).toEqual([]);
     },
     TEST_TIMEOUT,
