@@ -91,6 +91,11 @@ export function createAcpAgent({ flags, env, stderr }: AcpAgentOptions): { app: 
     } catch (error) {
       throw asRequestError(error, params.resume);
     }
+    // The CLI's --resume takes a unique prefix too; the editor must name the session exactly, as it then calls it by that id.
+    if (params.resume !== undefined && run.session.sessionId !== params.resume) {
+      await run.close();
+      throw RequestError.sessionNotFound(params.resume);
+    }
     sessionId = run.session.sessionId;
     const session = new AcpSession(run, client, note, notice, writes);
     sessions.set(session.id, session);

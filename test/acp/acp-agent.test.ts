@@ -250,6 +250,12 @@ describe('xagent acp', () => {
       const second = startAcp([], env);
       const { value, log, code } = await withEditor(second, {}, async (context, log) => {
         await initialize(context);
+        // Only the exact id: a prefix (which --resume takes) would leave the editor with an id the agent does not know.
+        await expect(
+          context.request('session/load', { sessionId: sessionId.slice(0, 8), cwd: api.workspace, mcpServers: [] }),
+        ).rejects.toMatchObject({
+          code: -32002,
+        });
         await context.request('session/load', { sessionId, cwd: api.workspace, mcpServers: [] });
         const replayed = log.updates.length;
         const answer = await context.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'What did I ask?' }] });
