@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { ToolCallContent } from '@agentclientprotocol/sdk';
 import { describe, expect, it } from 'vitest';
@@ -148,4 +148,52 @@ describe('xagent acp shares the run setup of the CLI', () => {
     },
     TEST_TIMEOUT,
   );
+
+  it(
+    'SIGTERM while a command runs (the editor quits): the agent stops it, exits 0, and the session loads and goes on',
+    async () => {
+      const env = await api.start([
+        { content: [{ type: 'tool_use', id: 'toolu_sleep', name: 'bash', input: { command: 'sleep 60 & echo $! > sleeper.pid; wait' } }] },
+        { text: 'Picked up again.' },
+      ]);
+      const pidFile = path.join(api.workspace, 'sleeper.pid');
+      const first = startAcp(['--permission-mode', 'bypassPermissions'], env);
+      let sessionId = '';
+      // The agent goes away under the client, which then ends its connection with an error: expected here.
+      await withEditor(first, {}, async (context) => {
+        await initialize(context);
+        ({ sessionId } = await context.request('session/new', { cwd: api.workspace, mcpServers: [] }));
+        const answer = context.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'sleep' }] });
+        await until(() => existsSync(pidFile) && readFileSync(pidFile, 'utf8').trim() !== '', 'the command to start');
+        first.child.kill('SIGTERM');
+        await answer.catch(() => undefined);
+      }).catch((error: Error) => expect(error.message).toMatch(/closed/));
+      const code = await first.exited;
+      expect(code).toBe(0);
+      const pid = Number(readFileSync(pidFile, 'utf8').trim());
+      await until(() => !alive(pid), `the sleep (pid ${pid}) to be gone`, 10_000);
+
+      const second = startAcp([], env);
+      const { value, code: secondCode } = await withEditor(second, {}, async (context) => {
+        await initialize(context);
+        await context.request('session/load', { sessionId, cwd: api.workspace, mcpServers: [] });
+        return context.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'go on' }] });
+      });
+      expect(secondCode).toBe(0);
+      expect(value.stopReason).toBe('end_turn');
+      // The fake accepted the continued conversation: every tool_use kept its tool_result.
+      expect(api.fake.rejected).toEqual([]);
+      expect(invalidAgentLines(second.stdoutLines, second.sentLines)).toEqual([]);
+    },
+    TEST_TIMEOUT,
+  );
 });
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
