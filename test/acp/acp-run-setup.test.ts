@@ -150,6 +150,39 @@ describe('xagent acp shares the run setup of the CLI', () => {
   );
 
   it(
+    "runs the project's hooks as the CLI does: a PreToolUse hook that exits 2 blocks the call, and the editor sees why",
+    async () => {
+      mkdirSync(path.join(api.workspace, '.xagent'));
+      const hook = { type: 'command', command: 'echo "no bash on Fridays" >&2; exit 2' };
+      writeFileSync(
+        path.join(api.workspace, '.xagent/settings.json'),
+        JSON.stringify({ hooks: { PreToolUse: [{ matcher: 'bash', hooks: [hook] }] } }),
+      );
+      const env = await api.start([
+        { content: [{ type: 'tool_use', id: 'toolu_bash', name: 'bash', input: { command: 'echo hi' } }] },
+        { text: 'Blocked, so I stopped.' },
+      ]);
+      const acp = startAcp(['--permission-mode', 'bypassPermissions'], env);
+      const { value, log, code } = await withEditor(acp, {}, async (context) => {
+        await initialize(context);
+        const { sessionId } = await context.request('session/new', { cwd: api.workspace, mcpServers: [] });
+        return context.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'say hi with bash' }] });
+      });
+      expect(code).toBe(0);
+      expect(value.stopReason).toBe('end_turn');
+      const last = log.updates
+        .map((u) => u.update)
+        .filter((u) => u.sessionUpdate === 'tool_call_update' && u.toolCallId === 'toolu_bash')
+        .at(-1);
+      expect(last).toMatchObject({ status: 'failed' });
+      expect(JSON.stringify(last)).toContain('no bash on Fridays');
+      expect(JSON.stringify(api.fake.requests[1]?.body)).toContain('no bash on Fridays');
+      expect(invalidAgentLines(acp.stdoutLines, acp.sentLines)).toEqual([]);
+    },
+    TEST_TIMEOUT,
+  );
+
+  it(
     'SIGTERM while a command runs (the editor quits): the agent stops it, exits 0, and the session loads and goes on',
     async () => {
       const env = await api.start([
