@@ -38,7 +38,7 @@ export interface AcpAgentOptions {
  * xagent as an ACP agent: `initialize`, `session/new`, `session/load`, `session/prompt`,
  * `session/cancel`, `session/set_mode`. Each session is a run prepared as the CLI prepares one
  * (resolveRunConfig → prepareRun: settings, trust, hooks, MCP, limits, records, the inspector),
- * with the editor's MCP servers added and, where the editor offers it, read_file reading its buffers.
+ * with the editor's MCP servers added and, where the editor offers fs, the file tools going through its buffers.
  * The SDK parses every request against the protocol's schema before a handler sees it.
  * @example const { app, closeAll } = createAcpAgent({ flags, env, stderr }); app.connect(ndJsonStream(output, input));
  */
