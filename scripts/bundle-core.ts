@@ -34,6 +34,20 @@ const noTerminalUi: Plugin = {
   },
 };
 
+/** `xagent acp` never runs in the core either (bin.ts sends only `-p` here), so it does not carry the ACP SDK and zod. */
+const noAcp: Plugin = {
+  name: 'no-acp',
+  setup(build) {
+    build.onResolve({ filter: /serve\.js$/ }, (args) =>
+      /[\\/]acp[\\/]command\.ts$/.test(args.importer) ? { path: 'acp-serve', namespace: 'no-acp' } : undefined,
+    );
+    build.onLoad({ filter: /.*/, namespace: 'no-acp' }, () => ({
+      contents: "export function serveAcp() { throw new Error('xagent acp is not part of the compiled core: run xagent acp without -p'); }",
+      loader: 'js',
+    }));
+  },
+};
+
 /**
  * Builds dist/bin/core.cjs: the CLI (src/cli/core.ts) but the terminal UI as one CommonJS file,
  * which bin.ts runs for `-p` through V8's code cache (src/cli/compiled-core.ts). Returns the first
@@ -53,7 +67,7 @@ export async function buildCore(root: string): Promise<string> {
     define: { 'process.env.NODE_ENV': '"production"', 'import.meta.url': '__xagentCoreUrl' },
     banner: { js: 'var __xagentCoreUrl = require("node:url").pathToFileURL(__filename).href;' },
     external: REQUIRED_AT_RUN_TIME,
-    plugins: [...(shared.plugins ?? []), noTerminalUi],
+    plugins: [...(shared.plugins ?? []), noTerminalUi, noAcp],
   });
   // Read by test/cli/bundle.test.ts; not shipped.
   writeFileSync(path.join(root, 'dist/bundle-core-meta.json'), JSON.stringify(result.metafile));

@@ -6,6 +6,7 @@ import { PERMISSION_MODES } from '../permissions/types.js';
 import { SessionError } from '../sessions/errors.js';
 import { UsageError, USAGE_EXIT_CODE } from './exit-codes.js';
 import { exitWhenFlushed } from './exit-now.js';
+import { registerAcpCommand } from '../acp/command.js';
 import { registerInspectCommand } from './inspect-command.js';
 import { registerMcpCommand } from './mcp-command.js';
 import { parseChoice } from '../run/parse-options.js';
@@ -78,6 +79,7 @@ function buildProgram(setExit: (code: number) => void): Command {
   registerSessionsCommand(program, { stdout: process.stdout, stderr: process.stderr });
   registerSandboxCommand(program, setExit, { stdout: process.stdout, stderr: process.stderr });
   registerMcpCommand(program, setExit, { stdout: process.stdout, stderr: process.stderr });
+  registerAcpCommand(program, setExit);
   return program;
 }
 
