@@ -15,6 +15,7 @@ import { modelInfo } from '../model/models.js';
 import { estimateTokens } from '../../machines/context-budget.js';
 import { AsyncQueue } from './async-queue.js';
 import { systemClock, type Clock } from './clock.js';
+import { TaskClock } from './task-clock.js';
 import { eventOf, type AgentEvent, type QueryResult } from './events.js';
 import { engineImplementations, type Note } from './implementations.js';
 import { stateBody, type ResultFields } from '../sessions/records.js';
@@ -94,6 +95,8 @@ export async function* query(userInput: string, options: QueryOptions): AsyncGen
   };
   const messages = options.messages ?? [];
   const startedAt = clock.now();
+  // The deadline counts the task's time, not the person's: it stands still in ask_permission.asking_user.
+  const deadlineClock = new TaskClock(clock);
   // This task's last answer (never an earlier task's): the result's text.
   let answer = '';
   // Read once per task: the same system prompt every round is what lets the API cache it. While git
@@ -118,6 +121,7 @@ export async function* query(userInput: string, options: QueryOptions): AsyncGen
     workspace: options.workspace,
     system,
     clock,
+    deadlineClock,
     sink,
     sessionId,
     emit,
@@ -128,6 +132,7 @@ export async function* query(userInput: string, options: QueryOptions): AsyncGen
   const onMicrostep = (microstep: Microstep) => {
     options.onMicrostep?.(microstep);
     if (!microstep.entered) return;
+    deadlineClock.follow(microstep.state);
     note(stateBody(stepOf({ state: microstep.state, via: microstep.entered, context: microstep.context })));
   };
 
