@@ -27,9 +27,12 @@ function buildProgram(setExit: (code: number) => void): Command {
     .argument('[prompt...]', 'the task (or read from stdin with -p)')
     .option('-p, --print', 'run one task and exit (non-interactive)')
     .option('--model <id>', 'model id (default: $ANTHROPIC_MODEL or a current Claude model)')
-    .option('--max-turns <n>', `model rounds per task (default: ${FLAG_DEFAULTS.maxTurns})`)
-    .option('--max-tool-calls <n>', `tool executions per task (default: ${FLAG_DEFAULTS.maxToolCalls})`)
-    .option('--timeout <duration>', `wall clock per task: 90000, 90s, 2m (default: ${FLAG_DEFAULTS.timeout})`)
+    .option('--max-turns <n>', `model rounds per task (default with -p: ${FLAG_DEFAULTS.maxTurns}; interactive: no limit)`)
+    .option('--max-tool-calls <n>', `tool executions per task (default with -p: ${FLAG_DEFAULTS.maxToolCalls}; interactive: no limit)`)
+    .option(
+      '--timeout <duration>',
+      `time per task, waiting for you excluded: 90000, 90s, 2m (default with -p: ${FLAG_DEFAULTS.timeout}; interactive: no limit)`,
+    )
     .option('--output-format <format>', 'text, json or stream-json', 'text')
     .option('--permission-mode <mode>', `${PERMISSION_MODES.join(', ')} (default: settings, else default)`)
     .option('--allow <rule>', 'allow rule, repeatable: bash(npm test*), read_file, edit_file(src/**)', collect)

@@ -1,11 +1,11 @@
 import { startRunInspector } from '../run/run-inspector.js';
 import type { PreparedRun } from '../run/prepare-run.js';
-import { createApiModel } from '../run/model-factory.js';
 import { formatTokens } from '../cli/output/spinner.js';
 import { loadSettings } from '../permissions/index.js';
 import { lastPrompt } from '../sessions/interruption.js';
 import { listSessions } from '../sessions/store.js';
 import { listCommands, registerCommand, type CommandContext } from './commands.js';
+import { switchModel } from './config-command.js';
 
 /** What the built-ins need beyond the controller: opening another session of this workspace. */
 export interface BuiltinDeps {
@@ -82,15 +82,9 @@ export function registerBuiltinCommands(deps: BuiltinDeps): void {
     args: '[model-id]',
     description: 'show or change the model for the next tasks',
     run: ({ controller, print }, args) => {
-      const { config } = controller;
-      const scripted = config.modelLabel !== config.modelId;
-      if (!args) return print(`Model: ${config.modelLabel}`);
-      if (scripted) return print('A scripted model (--model-script) cannot be switched.', 'error');
-      config.model = createApiModel({ modelId: args, env: process.env });
-      config.modelId = args;
-      config.modelLabel = args;
-      controller.store.update({ modelId: args });
-      print(`Model: ${args} from the next task on.`);
+      if (!args) return print(`Model: ${controller.config.modelLabel}`);
+      const { text, tone } = switchModel(controller, args);
+      print(text, tone);
     },
   });
 

@@ -43,6 +43,15 @@ export class TuiController {
     return this.run.session;
   }
 
+  /**
+   * Changes the model or the limits for the rest of the session (/config, /model): in this run's
+   * config, which each task reads when it starts, and in the first run's, which /clear and /resume copy.
+   */
+  updateConfig(changes: Partial<Pick<RunConfig, 'model' | 'modelId' | 'modelLabel' | 'limits'>>): void {
+    Object.assign(this.config, changes);
+    if (this.run.config !== this.config) Object.assign(this.run.config, changes);
+  }
+
   get busy(): boolean {
     return this.running !== null;
   }

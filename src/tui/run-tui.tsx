@@ -4,6 +4,7 @@ import { lastPrompt } from '../sessions/interruption.js';
 import { App } from './app.js';
 import { registerContextCommands } from './context-commands.js';
 import { registerBuiltinCommands } from './builtin-commands.js';
+import { registerConfigCommands } from './config-command.js';
 import { runCommand, type CommandContext } from './commands.js';
 import { TuiController } from './controller.js';
 import { markdownReady } from './markdown-loader.js';
@@ -36,6 +37,7 @@ export function startTui(run: PreparedRun, options: TuiOptions): TuiHandle {
   const controller = new TuiController(run, store);
   registerBuiltinCommands({ openRun: options.openRun });
   registerContextCommands();
+  registerConfigCommands();
   const history: string[] = [];
 
   let leave: () => void = () => undefined;
