@@ -12,6 +12,8 @@ export interface AppProps {
   /** Stops the running task; false when there is none. */
   onInterrupt(): boolean;
   onLeave(): void;
+  /** Shift-Tab: the next permission mode. */
+  onCycleMode(): void;
   history: string[];
 }
 
@@ -27,7 +29,7 @@ function tail(text: string, lines: number, width: number): string {
 }
 
 /** The whole screen: finished items (printed once), the live turn, the dialog or the input, the status line. */
-export function App({ store, onSubmit, onInterrupt, onLeave, history }: AppProps) {
+export function App({ store, onSubmit, onInterrupt, onLeave, onCycleMode, history }: AppProps) {
   const state = useSyncExternalStore(store.subscribe, store.get);
   const { stdout } = useStdout();
   const width = Math.max(40, (stdout.columns || 80) - 2);
@@ -50,6 +52,7 @@ export function App({ store, onSubmit, onInterrupt, onLeave, history }: AppProps
         onInterrupt={onInterrupt}
         onEscape={() => void onInterrupt()}
         onLeave={onLeave}
+        onCycleMode={onCycleMode}
       />
       <StatusLine state={state} />
     </Box>
@@ -118,6 +121,14 @@ function ActivityLine({ activity, tokens }: { activity: Activity; tokens: number
   );
 }
 
+/** The mode as the status line says it: what it lets through, and that Shift-Tab changes it. */
+function modeLabel(mode: string): string {
+  if (mode === 'acceptEdits') return '⏵⏵ accept edits on (shift-tab)';
+  if (mode === 'plan') return '⏸ plan mode (shift-tab)';
+  if (mode === 'default') return 'default mode (shift-tab)';
+  return `${mode} mode`;
+}
+
 function StatusLine({ state }: { state: TuiState }) {
   const cost = state.costUsd === null ? '' : ` · $${state.costUsd.toFixed(4)}`;
   const tokens = `↑ ${formatTokens(state.usage.input_tokens)} ↓ ${formatTokens(state.usage.output_tokens)} tokens`;
@@ -125,7 +136,7 @@ function StatusLine({ state }: { state: TuiState }) {
     <Box paddingX={1}>
       <Text
         dimColor
-      >{`${state.modelId} · session ${state.sessionId.slice(0, 8)} · ${tokens}${cost} · ${state.permissionMode} · /help`}</Text>
+      >{`${state.modelId} · session ${state.sessionId.slice(0, 8)} · ${tokens}${cost} · ${modeLabel(state.permissionMode)} · /help`}</Text>
     </Box>
   );
 }

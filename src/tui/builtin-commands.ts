@@ -2,6 +2,9 @@ import { startRunInspector } from '../run/run-inspector.js';
 import type { PreparedRun } from '../run/prepare-run.js';
 import { formatTokens } from '../cli/output/spinner.js';
 import { loadSettings } from '../permissions/index.js';
+import { parseRules } from '../permissions/rules.js';
+import { PERMISSION_MODES } from '../permissions/types.js';
+import type { TuiController } from './controller.js';
 import { lastPrompt } from '../sessions/interruption.js';
 import { listSessions } from '../sessions/store.js';
 import { listCommands, registerCommand, type CommandContext } from './commands.js';
@@ -19,6 +22,38 @@ function notes(print: (text: string, tone?: 'warn') => void): NodeJS.WritableStr
 }
 
 const short = (id: string) => id.slice(0, 8);
+
+/** Where a rule added by /permissions says it comes from. */
+const SESSION_SOURCE = '/permissions (this session)';
+const PERMISSIONS_USAGE =
+  'Usage: /permissions · /permissions allow|ask|deny <rule> · /permissions remove <rule> · /permissions mode default|acceptEdits|plan|dontAsk|bypassPermissions';
+
+/** The mode with where it came from, and every rule in force with its file or flag. */
+function describePermissions(controller: TuiController): string {
+  const { config } = controller;
+  const mode = controller.policy.mode;
+  let settings: { mode?: string; modeSource?: string } = {};
+  try {
+    settings = loadSettings({ workspace: config.workspace, home: config.home });
+  } catch {
+    // The settings were read once at start-up; a file broken since then changes nothing here.
+  }
+  let modeSource = 'default';
+  if (controller.modeChangedInSession) modeSource = 'this session: Shift-Tab or /permissions mode';
+  else if (settings.mode === mode && settings.modeSource) modeSource = settings.modeSource;
+  else if (settings.mode !== undefined || mode !== 'default') modeSource = '--permission-mode';
+  const rules = controller.policy.rules();
+  const order = { deny: 0, ask: 1, allow: 2 } as const;
+  const lines = [...rules]
+    .sort((a, b) => order[a.behavior] - order[b.behavior])
+    .map((rule) => `  ${rule.behavior.padEnd(5)}  ${rule.text.padEnd(28)}  ${rule.source}`);
+  return [
+    `Permission mode: ${mode} (from ${modeSource})`,
+    rules.length ? 'Rules (deny beats ask beats allow):' : 'No rules: read-only tools run, the others ask.',
+    ...lines,
+    'Change for this session: /permissions allow|ask|deny <rule> · /permissions remove <rule> · /permissions mode <mode> · Shift-Tab cycles modes',
+  ].join('\n');
+}
 
 export function registerBuiltinCommands(deps: BuiltinDeps): void {
   registerCommand({
@@ -90,31 +125,30 @@ export function registerBuiltinCommands(deps: BuiltinDeps): void {
 
   registerCommand({
     name: 'permissions',
-    description: 'the permission mode and the rules in force, with where each comes from',
+    args: '[allow|ask|deny <rule> | remove <rule> | mode <mode>]',
+    description: 'the mode and the rules in force with where each comes from; add or remove a rule, change the mode',
     whileRunning: true,
-    run: ({ controller, print }) => {
-      const { config } = controller;
-      let settings: { mode?: string; modeSource?: string } = {};
-      try {
-        settings = loadSettings({ workspace: config.workspace, home: config.home });
-      } catch {
-        // The settings were read once at start-up; a file broken since then changes nothing here.
+    run: ({ controller, print }, args) => {
+      const [verb = '', ...rest] = args.split(/\s+/);
+      const value = rest.join(' ').trim();
+      if (verb && !value) return print(PERMISSIONS_USAGE, 'error');
+      if (verb === 'allow' || verb === 'ask' || verb === 'deny') {
+        controller.policy.addRules(parseRules([value], verb, SESSION_SOURCE, controller.config.workspace));
+        return print(`Added ${verb} ${value} for this session (to keep it, add it to .xagent/settings.json).`);
       }
-      let modeSource = 'default';
-      if (settings.mode === config.permissionMode && settings.modeSource) modeSource = settings.modeSource;
-      else if (settings.mode !== undefined || config.permissionMode !== 'default') modeSource = '--permission-mode';
-      const rules = controller.policy.rules();
-      const order = { deny: 0, ask: 1, allow: 2 } as const;
-      const lines = [...rules]
-        .sort((a, b) => order[a.behavior] - order[b.behavior])
-        .map((rule) => `  ${rule.behavior.padEnd(5)}  ${rule.text.padEnd(28)}  ${rule.source}`);
-      print(
-        [
-          `Permission mode: ${config.permissionMode} (from ${modeSource})`,
-          rules.length ? 'Rules (deny beats ask beats allow):' : 'No rules: read-only tools run, the others ask.',
-          ...lines,
-        ].join('\n'),
-      );
+      if (verb === 'remove') {
+        const removed = (['deny', 'ask', 'allow'] as const).filter((behavior) => controller.policy.removeRule(behavior, value));
+        if (removed.length === 0) return print(`No rule ${value} in force; /permissions lists them.`, 'error');
+        return print(`Removed ${removed.join(' and ')} ${value} for this session (its settings file is unchanged).`);
+      }
+      if (verb === 'mode') {
+        const mode = PERMISSION_MODES.find((m) => m.toLowerCase() === value.toLowerCase());
+        if (!mode) return print(`Unknown mode ${value}: ${PERMISSION_MODES.join(', ')}`, 'error');
+        controller.setMode(mode);
+        return print(`Permission mode: ${mode} for this session.`);
+      }
+      if (verb) return print(PERMISSIONS_USAGE, 'error');
+      print(describePermissions(controller));
     },
   });
 

@@ -10,9 +10,14 @@ import { describeActivity, summarizeResult } from '../cli/output/tool-activity.j
 import { compactLine, hookLine, thinkingSummary } from '../cli/output/text.js';
 import type { PreparedRun } from '../run/prepare-run.js';
 import { policyFor, type RunConfig } from '../run/run-config.js';
+import type { PermissionMode } from '../permissions/types.js';
 import type { TuiStore } from './store.js';
 
 const estimateTokens = (chars: number) => Math.ceil(chars / 4);
+/** What Shift-Tab cycles through, in order. */
+const CYCLED_MODES: readonly PermissionMode[] = ['default', 'acceptEdits', 'plan'];
+/** The tools acceptEdits lets through (check-permission's EDIT_TOOLS): "don't ask again" on them turns the mode on. */
+const EDIT_TOOLS = new Set(['write_file', 'edit_file']);
 const STREAM_FLUSH_MS = 80;
 
 /**
@@ -27,6 +32,8 @@ export class TuiController {
   readonly policy: SessionPermissionPolicy;
   /** Inspectors started by /inspect; each task feeds them. */
   readonly inspectors: RunInspector[] = [];
+  /** True once Shift-Tab, /permissions mode or "don't ask again" on an edit changed the mode (/permissions says so). */
+  modeChangedInSession = false;
   private running: { controller: AbortController; finished: Promise<QueryResult> } | null = null;
   private readonly cleanups: Array<() => unknown> = [];
 
@@ -54,6 +61,22 @@ export class TuiController {
 
   get busy(): boolean {
     return this.running !== null;
+  }
+
+  /** The permission mode for the rest of the session: the policy decides with it from the next call on. */
+  setMode(mode: PermissionMode): void {
+    this.modeChangedInSession = true;
+    this.policy.setMode(mode);
+    this.config.permissionMode = mode;
+    this.store.update({ permissionMode: mode });
+  }
+
+  /** Shift-Tab: default → acceptEdits → plan → default (a mode given by flag, such as dontAsk, goes to default). */
+  cycleMode(): PermissionMode {
+    const index = CYCLED_MODES.indexOf(this.policy.mode);
+    const next = CYCLED_MODES[(index + 1) % CYCLED_MODES.length] ?? 'default';
+    this.setMode(next);
+    return next;
   }
 
   /** Stops the running task (Esc, Ctrl-C); true if there was one. */
@@ -116,7 +139,17 @@ export class TuiController {
       const onAbort = () => answer({ kind: 'unanswered', why: 'aborted before answering' });
       if (signal.aborted) return onAbort();
       signal.addEventListener('abort', onAbort, { once: true });
-      this.store.update({ dialog: { view: dialogView(call, pending, this.config.workspace), answer }, activity: null });
+      // "Don't ask again" on a file edit means edits: accept edits for the session, not one file's rule.
+      const acceptEdits = EDIT_TOOLS.has(call.name)
+        ? () => {
+            this.setMode('acceptEdits');
+            answer({ kind: 'yes' });
+          }
+        : undefined;
+      this.store.update({
+        dialog: { view: dialogView(call, pending, this.config.workspace), answer, ...(acceptEdits ? { acceptEdits } : {}) },
+        activity: null,
+      });
     });
 
   async runTask(prompt: string): Promise<QueryResult | null> {

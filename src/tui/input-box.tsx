@@ -11,6 +11,8 @@ export interface InputBoxProps {
   onEscape(): void;
   /** Ctrl-D on an empty box, or Ctrl-C twice. */
   onLeave(): void;
+  /** Shift-Tab: the next permission mode. */
+  onCycleMode(): void;
   /** Typing is kept, but keys go to the dialog while it is open. */
   active: boolean;
   history: string[];
@@ -23,7 +25,7 @@ export interface InputBoxProps {
  * line; ↑/↓ walk the history from the first and last line; Tab completes a slash command;
  * pasted text (several characters at once, newlines included) is inserted as it is.
  */
-export function InputBox({ onSubmit, onInterrupt, onEscape, onLeave, active, history, hint, setHint }: InputBoxProps) {
+export function InputBox({ onSubmit, onInterrupt, onEscape, onLeave, onCycleMode, active, history, hint, setHint }: InputBoxProps) {
   // The text lives in a ref, changed at once: keys that arrive before React has drawn the last
   // one must see it (a handler's closure would hold the text as it was at the last render).
   const text = useRef({ value: '', cursor: 0 });
@@ -61,6 +63,7 @@ export function InputBox({ onSubmit, onInterrupt, onEscape, onLeave, active, his
         if (key.shift || key.meta) return insert('\n');
         return enter(value, cursor);
       }
+      if (key.tab && key.shift) return onCycleMode();
       if (key.tab) {
         const matches = value.startsWith('/') ? completeCommand(value) : [];
         if (matches.length === 1) set(`/${matches[0]!.name} `);

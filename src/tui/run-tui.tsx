@@ -75,7 +75,14 @@ export function startTui(run: PreparedRun, options: TuiOptions): TuiHandle {
   // Raw at once, not when Ink's input hook mounts: keys typed meanwhile must not be echoed and cooked.
   if (stdin.isTTY) stdin.setRawMode(true);
   const ink = render(
-    <App store={store} history={history} onSubmit={submit} onInterrupt={() => controller.interrupt()} onLeave={() => leave()} />,
+    <App
+      store={store}
+      history={history}
+      onSubmit={submit}
+      onInterrupt={() => controller.interrupt()}
+      onLeave={() => leave()}
+      onCycleMode={() => controller.cycleMode()}
+    />,
     {
       exitOnCtrlC: false,
       stdout,

@@ -19,6 +19,8 @@ export type Activity = { kind: 'model'; since: number } | { kind: 'tool'; label:
 export interface DialogRequest {
   view: DialogView;
   answer(answer: PermissionAnswer): void;
+  /** On a file edit: "yes, and don't ask again" turns on accept edits for the session. */
+  acceptEdits?: () => void;
 }
 
 export interface TuiState {
