@@ -14,6 +14,8 @@ export interface AppProps {
   onLeave(): void;
   /** Shift-Tab: the next permission mode. */
   onCycleMode(): void;
+  /** Ctrl-O: the last tool's whole output. */
+  onExpand(): void;
   history: string[];
 }
 
@@ -29,7 +31,7 @@ function tail(text: string, lines: number, width: number): string {
 }
 
 /** The whole screen: finished items (printed once), the live turn, the dialog or the input, the status line. */
-export function App({ store, onSubmit, onInterrupt, onLeave, onCycleMode, history }: AppProps) {
+export function App({ store, onSubmit, onInterrupt, onLeave, onCycleMode, onExpand, history }: AppProps) {
   const state = useSyncExternalStore(store.subscribe, store.get);
   const { stdout } = useStdout();
   const width = Math.max(40, (stdout.columns || 80) - 2);
@@ -53,6 +55,7 @@ export function App({ store, onSubmit, onInterrupt, onLeave, onCycleMode, histor
         onEscape={() => void onInterrupt()}
         onLeave={onLeave}
         onCycleMode={onCycleMode}
+        onExpand={onExpand}
       />
       <StatusLine state={state} />
     </Box>
@@ -82,9 +85,10 @@ function ItemView({ item, width }: { item: Item; width: number }) {
             {item.label}
           </Text>
           <Text color={item.isError ? 'red' : undefined} dimColor={!item.isError}>{`  ⎿ ${item.summary}`}</Text>
-          {item.tail.map((line, i) => (
+          {item.detail.map((line, i) => (
             <Text key={i} dimColor>{`    ${line}`}</Text>
           ))}
+          {item.detail.length > 0 && <Text dimColor>{'    (Ctrl-O shows the whole output)'}</Text>}
         </Box>
       );
     case 'note': {

@@ -13,6 +13,8 @@ export interface InputBoxProps {
   onLeave(): void;
   /** Shift-Tab: the next permission mode. */
   onCycleMode(): void;
+  /** Ctrl-O: the last tool's whole output. */
+  onExpand(): void;
   /** Typing is kept, but keys go to the dialog while it is open. */
   active: boolean;
   history: string[];
@@ -25,7 +27,18 @@ export interface InputBoxProps {
  * line; ↑/↓ walk the history from the first and last line; Tab completes a slash command;
  * pasted text (several characters at once, newlines included) is inserted as it is.
  */
-export function InputBox({ onSubmit, onInterrupt, onEscape, onLeave, onCycleMode, active, history, hint, setHint }: InputBoxProps) {
+export function InputBox({
+  onSubmit,
+  onInterrupt,
+  onEscape,
+  onLeave,
+  onCycleMode,
+  onExpand,
+  active,
+  history,
+  hint,
+  setHint,
+}: InputBoxProps) {
   // The text lives in a ref, changed at once: keys that arrive before React has drawn the last
   // one must see it (a handler's closure would hold the text as it was at the last render).
   const text = useRef({ value: '', cursor: 0 });
@@ -64,6 +77,7 @@ export function InputBox({ onSubmit, onInterrupt, onEscape, onLeave, onCycleMode
         return enter(value, cursor);
       }
       if (key.tab && key.shift) return onCycleMode();
+      if (key.ctrl && input === 'o') return onExpand();
       if (key.tab) {
         const matches = value.startsWith('/') ? completeCommand(value) : [];
         if (matches.length === 1) set(`/${matches[0]!.name} `);

@@ -82,6 +82,7 @@ export function startTui(run: PreparedRun, options: TuiOptions): TuiHandle {
       onInterrupt={() => controller.interrupt()}
       onLeave={() => leave()}
       onCycleMode={() => controller.cycleMode()}
+      onExpand={() => controller.expandLastOutput()}
     />,
     {
       exitOnCtrlC: false,

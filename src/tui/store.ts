@@ -11,7 +11,7 @@ import type { DialogView } from '../permissions/dialog-view.js';
 export type Item =
   | { id: number; kind: 'user'; text: string }
   | { id: number; kind: 'assistant'; text: string }
-  | { id: number; kind: 'tool'; label: string; summary: string; isError: boolean; tail: string[] }
+  | { id: number; kind: 'tool'; label: string; summary: string; isError: boolean; detail: string[] }
   | { id: number; kind: 'note'; text: string; tone: 'info' | 'error' | 'warn' | 'dim' };
 
 export type Activity = { kind: 'model'; since: number } | { kind: 'tool'; label: string; since: number; call: ToolCall };
@@ -41,6 +41,8 @@ export interface TuiState {
   costUsd: number | null;
   /** A hint under the input (Ctrl-C again to leave). */
   hint: string;
+  /** The last tool's call and whole output, for Ctrl-O. */
+  lastOutput: { label: string; content: string } | null;
 }
 
 export type ItemBody = Item extends infer I ? (I extends Item ? Omit<I, 'id'> : never) : never;
@@ -61,6 +63,7 @@ export class TuiStore {
       turnTokens: 0,
       costUsd: null,
       hint: '',
+      lastOutput: null,
       ...initial,
     };
   }
