@@ -10,7 +10,7 @@ import { noSessionRecord, type SessionSink } from '../sessions/session-writer.js
 import type { ToolRegistry } from '../tools/registry.js';
 import type { CommandSandbox } from '../tools/types.js';
 import { loadTaskContext, type TaskContext } from '../context/task-context.js';
-import { costUsd } from '../model/cost.js';
+import { costUsd, type PriceSettings } from '../model/cost.js';
 import { modelInfo } from '../model/models.js';
 import { estimateTokens } from '../../machines/context-budget.js';
 import { AsyncQueue } from './async-queue.js';
@@ -54,6 +54,8 @@ export interface QueryOptions {
   /** Prompt tokens the model takes; the engine compacts the conversation before passing 80 % of it. Default: the model's window. */
   contextWindow?: number;
   clock?: Clock;
+  /** Prices by model id (the settings' `modelPrices`), used before the built-in table for total_cost_usd. */
+  prices?: PriceSettings;
   /**
    * Hooks: Claude Code's shape (command or function hooks), or the resolved list the CLI reads from
    * the settings files. Without any, no hook guard holds and no hook actor starts.
@@ -182,7 +184,7 @@ export async function* query(userInput: string, options: QueryOptions): AsyncGen
       turns,
       tool_calls,
       usage,
-      total_cost_usd: options.model.modelId ? costUsd(options.model.modelId, usage) : null,
+      total_cost_usd: options.model.modelId ? costUsd(options.model.modelId, usage, options.prices) : null,
       duration_ms: clock.now() - startedAt,
       trace_path: sink.tracePath,
       ...rest,

@@ -42,6 +42,8 @@ export interface LoadedSettings {
    * `<workspace>/.mcp.json`, the user's settings. src/mcp/config.ts checks and merges them.
    */
   mcpServers: Array<{ source: string; value: unknown }>;
+  /** The `modelPrices` values as written, highest precedence first (src/model/cost.ts reads them). */
+  modelPrices: Array<{ source: string; value: unknown }>;
   /** The hooks of every file (all of them run; see src/hooks/). */
   hooks: ResolvedHook[];
   /** What was kept but does nothing, or skipped, one line each naming the file: shown once at start. */
@@ -137,6 +139,7 @@ function loadSettingsFiles({
   const sandbox: SandboxLayer[] = [];
   const mcpServers: LoadedSettings['mcpServers'] = [];
   const hooks: ResolvedHook[] = [];
+  const modelPrices: LoadedSettings['modelPrices'] = [];
   const warnings: string[] = [];
   let mode: PermissionMode | undefined;
   let modeSource: string | undefined;
@@ -153,6 +156,7 @@ function loadSettingsFiles({
     const settings = validateSettings(data, source);
     warnings.push(...settings.warnings.map((warning) => `${source.file}: ${warning}`));
     if (settings.mcpServers !== undefined) mcpServers.push({ source: source.file, value: settings.mcpServers });
+    if (settings.modelPrices !== undefined) modelPrices.push({ source: source.file, value: settings.modelPrices });
     rules.push(...settings.rules);
     if (settings.sandbox) sandbox.push(settings.sandbox);
     hooks.push(...settings.hooks);
@@ -161,7 +165,7 @@ function loadSettingsFiles({
       modeSource = source.file;
     }
   }
-  return { rules, mode, modeSource, files, sandbox, mcpServers, hooks, warnings };
+  return { rules, mode, modeSource, files, sandbox, mcpServers, modelPrices, hooks, warnings };
 }
 
 /** `.mcp.json`'s `mcpServers`, if the file exists; its other keys are not ours. */

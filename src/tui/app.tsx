@@ -134,7 +134,7 @@ function modeLabel(mode: string): string {
 }
 
 function StatusLine({ state }: { state: TuiState }) {
-  const cost = state.costUsd === null ? '' : ` · $${state.costUsd.toFixed(4)}`;
+  const cost = state.costUsd !== null ? ` · $${state.costUsd.toFixed(4)}` : state.price.known ? '' : ' · price unknown (/cost)';
   const tokens = `↑ ${formatTokens(state.usage.input_tokens)} ↓ ${formatTokens(state.usage.output_tokens)} tokens`;
   return (
     <Box paddingX={1}>

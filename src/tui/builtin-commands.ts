@@ -172,10 +172,14 @@ export function registerBuiltinCommands(deps: BuiltinDeps): void {
     description: 'tokens used in this session, and the cost when the price is known',
     whileRunning: true,
     run: ({ controller, print }) => {
-      const { usage, costUsd } = controller.store.get();
-      const cost = costUsd === null ? 'cost unknown for this model' : `$${costUsd.toFixed(4)}`;
+      const { usage, costUsd, price } = controller.store.get();
+      const cache = `cache: ${formatTokens(usage.cache_creation_input_tokens ?? 0)} written · ${formatTokens(usage.cache_read_input_tokens ?? 0)} read`;
+      const cost = costUsd === null ? 'cost unknown' : `$${costUsd.toFixed(4)}`;
       print(
-        `Session ${short(controller.session.sessionId)}: ↑ ${formatTokens(usage.input_tokens)} input · ↓ ${formatTokens(usage.output_tokens)} output tokens · ${cost}`,
+        [
+          `Session ${short(controller.session.sessionId)}: ↑ ${formatTokens(usage.input_tokens)} input · ↓ ${formatTokens(usage.output_tokens)} output tokens · ${cache} · ${cost}`,
+          `Price of ${controller.config.modelLabel}: ${price.text}`,
+        ].join('\n'),
       );
     },
   });

@@ -3,6 +3,7 @@ import { parseDuration, parsePositiveInt } from '../run/parse-options.js';
 import { createApiModel } from '../run/model-factory.js';
 import { registerCommand, type CommandContext } from './commands.js';
 import type { TuiController } from './controller.js';
+import { priceView } from './session-totals.js';
 
 /**
  * /config (and /limits): the session's limits and model, shown and changed for the rest of the
@@ -41,7 +42,7 @@ export function switchModel(controller: TuiController, modelId: string): { text:
   if (config.modelLabel !== config.modelId) return { text: 'A scripted model (--model-script) cannot be switched.', tone: 'error' };
   const model = createApiModel({ modelId, env: process.env });
   controller.updateConfig({ model, modelId, modelLabel: modelId });
-  controller.store.update({ modelId });
+  controller.store.update({ modelId, price: priceView(controller.config) });
   return { text: `Model: ${modelId} from the next task on.` };
 }
 

@@ -10,6 +10,7 @@ import { policyFor, type RunConfig } from '../run/run-config.js';
 import type { PermissionMode } from '../permissions/types.js';
 import type { TuiStore } from './store.js';
 import { taskRenderer } from './task-renderer.js';
+import { sessionTotals } from './session-totals.js';
 
 /** What Shift-Tab cycles through, in order. */
 const CYCLED_MODES: readonly PermissionMode[] = ['default', 'acceptEdits', 'plan'];
@@ -125,7 +126,7 @@ export class TuiController {
     this.run = next;
     previous.session.release();
     if (previous !== this.initial) await previous.close();
-    this.store.update({ sessionId: next.session.sessionId, usage: { input_tokens: 0, output_tokens: 0 }, costUsd: null });
+    this.store.update({ sessionId: next.session.sessionId, ...sessionTotals(next.session) });
   }
 
   /** Puts a question to the person through the dialog; the permission layer turns the answer into a decision. */

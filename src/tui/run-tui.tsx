@@ -9,6 +9,8 @@ import { runCommand, type CommandContext } from './commands.js';
 import { TuiController } from './controller.js';
 import { markdownReady } from './markdown-loader.js';
 import { TuiStore } from './store.js';
+import { captureWarnings } from './warnings.js';
+import { priceView, sessionTotals } from './session-totals.js';
 
 export interface TuiOptions {
   /** A run in a new session (no id) or the one `resume` names, for /clear and /resume; warnings go to `stderr`. */
@@ -33,7 +35,13 @@ export interface TuiHandle {
 export function startTui(run: PreparedRun, options: TuiOptions): TuiHandle {
   const { config, session } = run;
   const stdout = options.stdout ?? process.stdout;
-  const store = new TuiStore({ sessionId: session.sessionId, modelId: config.modelLabel, permissionMode: config.permissionMode });
+  const store = new TuiStore({
+    sessionId: session.sessionId,
+    modelId: config.modelLabel,
+    permissionMode: config.permissionMode,
+    price: priceView(config),
+    ...sessionTotals(session),
+  });
   const controller = new TuiController(run, store);
   registerBuiltinCommands({ openRun: options.openRun });
   registerContextCommands();
@@ -71,6 +79,7 @@ export function startTui(run: PreparedRun, options: TuiOptions): TuiHandle {
     if (text) store.add({ kind: 'assistant', text });
   }
 
+  const restoreWarnings = captureWarnings(store);
   const stdin = options.stdin ?? process.stdin;
   // Raw at once, not when Ink's input hook mounts: keys typed meanwhile must not be echoed and cooked.
   if (stdin.isTTY) stdin.setRawMode(true);
@@ -86,6 +95,8 @@ export function startTui(run: PreparedRun, options: TuiOptions): TuiHandle {
     />,
     {
       exitOnCtrlC: false,
+      // captureWarnings routes console.warn/error into the transcript; Ink's patch would take them back.
+      patchConsole: false,
       stdout,
       stdin,
     },
@@ -97,6 +108,7 @@ export function startTui(run: PreparedRun, options: TuiOptions): TuiHandle {
     await controller.close();
     ink.unmount();
     await ink.waitUntilExit();
+    restoreWarnings();
     stdout.write(`Resume this session with: xagent --resume ${controller.session.sessionId}\n`);
     return 0;
   })();

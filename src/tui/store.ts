@@ -39,6 +39,8 @@ export interface TuiState {
   turnTokens: number;
   /** USD, when the result said (null: the price is not known). */
   costUsd: number | null;
+  /** Where the model's price comes from, or how to set it (src/model/cost.ts's describePrice). */
+  price: { known: boolean; text: string };
   /** A hint under the input (Ctrl-C again to leave). */
   hint: string;
   /** The last tool's call and whole output, for Ctrl-O. */
@@ -52,7 +54,9 @@ export class TuiStore {
   private readonly listeners = new Set<() => void>();
   private nextId = 1;
 
-  constructor(initial: Pick<TuiState, 'sessionId' | 'modelId' | 'permissionMode'>) {
+  constructor(
+    initial: Pick<TuiState, 'sessionId' | 'modelId' | 'permissionMode' | 'price'> & Partial<Pick<TuiState, 'usage' | 'costUsd'>>,
+  ) {
     this.state = {
       items: [],
       streaming: '',

@@ -1,3 +1,4 @@
+import { addUsage } from '../../machines/engine-context.js';
 import type { ToolCall } from '../../machines/types.js';
 import { compactLine, hookLine, thinkingSummary } from '../cli/output/text.js';
 import { describeActivity, summarizeResult } from '../cli/output/tool-activity.js';
@@ -130,8 +131,4 @@ export function taskRenderer(store: TuiStore, config: Pick<RunConfig, 'limits'>)
       }
     },
   };
-}
-
-function addUsage(a: QueryResult['usage'], b: QueryResult['usage']): QueryResult['usage'] {
-  return { ...b, input_tokens: a.input_tokens + b.input_tokens, output_tokens: a.output_tokens + b.output_tokens };
 }

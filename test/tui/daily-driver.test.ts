@@ -27,7 +27,12 @@ describe.skipIf(!HAVE_SCRIPT && !process.env.CI)('the terminal UI as a daily dri
     expect(ui.pty.screen().slice(ui.at)).not.toContain('Stopped');
 
     ui.pty.type('/config\r');
-    await ui.pty.waitFor(/Limits per task: turns no limit · tool calls no limit · timeout no limit/, at);
+    const shown = await ui.pty.waitFor(/Limits per task: turns no limit · tool calls no limit · timeout no limit/, at);
+
+    // The cost says where its price comes from, and counts the cache tokens.
+    ui.pty.type('/cost\r');
+    await ui.pty.waitFor(/cache: [\d.k]+ written · [\d.k]+ read · \$\d+\.\d{4}/, shown);
+    await ui.pty.waitFor(/Price of claude-sonnet-5-5: \$2 \/ \$10 per million tokens in\/out \(published:/, shown);
   });
 
   it('a dialog left open for 30 s with --timeout 10s does not end the task: waiting for the person never counts', {
