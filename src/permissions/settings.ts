@@ -1,6 +1,7 @@
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { ignoreLocalSettings } from './gitignore-local.js';
 import { writeFileAtomicSync } from '../files/write-file-atomic-sync.js';
 import { xagentHome } from '../sessions/layout.js';
 import { BUILTIN_TOOL_NAMES, lackingTool, unknownToolProblem } from './known-tools.js';
@@ -209,6 +210,7 @@ export function addAllowRule(workspace: string, rule: string | readonly string[]
       throw error;
     }
   }
+  const existed = existsSync(file);
   const data = readSettingsFile(file) ?? {};
   validateSettings(data, { file, project: true, claude: false, root: workspace });
   const settings = data as Record<string, unknown>;
@@ -223,5 +225,7 @@ export function addAllowRule(workspace: string, rule: string | readonly string[]
   } catch (error) {
     throw new SettingsError(file, `cannot write: ${(error as Error).message}`, { cause: error });
   }
+  // The first write: the personal file goes into the project's .gitignore.
+  if (!existed) ignoreLocalSettings(workspace);
   return file;
 }

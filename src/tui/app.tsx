@@ -120,7 +120,7 @@ function ActivityLine({ activity, tokens }: { activity: Activity; tokens: number
     <Text>
       <Text color="magenta">{`${frame} `}</Text>
       {text}
-      <Text dimColor> · Esc to interrupt</Text>
+      {activity.kind !== 'starting' && <Text dimColor> · Esc to interrupt</Text>}
     </Text>
   );
 }

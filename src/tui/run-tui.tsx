@@ -71,6 +71,7 @@ export function startTui(run: PreparedRun, options: TuiOptions): TuiHandle {
     'dim',
   );
   if (run.inspector) store.note(`Inspector: ${run.inspector.server.url}`, 'dim');
+  showMcpStartup(run, store);
   if (!session.isNew) {
     const prompt = lastPrompt(session.messages);
     const answer = [...session.messages].reverse().find((m) => m.role === 'assistant');
@@ -118,4 +119,18 @@ export function startTui(run: PreparedRun, options: TuiOptions): TuiHandle {
       if (!controller.interrupt()) leave();
     },
   };
+}
+
+/** "Starting MCP servers…" with a spinner while they start (the first task waits for them), then what they offer. */
+function showMcpStartup(run: PreparedRun, store: TuiStore): void {
+  if (!run.mcp) return;
+  const starting = { kind: 'starting', label: 'Starting MCP servers…', since: Date.now() } as const;
+  store.update({ activity: starting });
+  void run.mcp.then(async (manager) => {
+    await manager?.ready().catch(() => undefined);
+    if (store.get().activity === starting) store.update({ activity: null });
+    const statuses = manager?.statuses() ?? [];
+    if (statuses.length > 0)
+      store.note(`MCP servers: ${statuses.map((s) => s.name).join(', ')} · ${manager?.tools().length ?? 0} tools`, 'dim');
+  });
 }

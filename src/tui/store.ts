@@ -14,7 +14,11 @@ export type Item =
   | { id: number; kind: 'tool'; label: string; summary: string; isError: boolean; detail: string[] }
   | { id: number; kind: 'note'; text: string; tone: 'info' | 'error' | 'warn' | 'dim' };
 
-export type Activity = { kind: 'model'; since: number } | { kind: 'tool'; label: string; since: number; call: ToolCall };
+export type Activity =
+  | { kind: 'model'; since: number }
+  | { kind: 'tool'; label: string; since: number; call: ToolCall }
+  /** Before the first task can run: the MCP servers starting. */
+  | { kind: 'starting'; label: string; since: number };
 
 export interface DialogRequest {
   view: DialogView;
