@@ -5,6 +5,7 @@ import { DIAGRAM_FORMATS } from '../diagram/formats.js';
 import { PERMISSION_MODES } from '../permissions/types.js';
 import { SessionError } from '../sessions/errors.js';
 import { UsageError, USAGE_EXIT_CODE } from './exit-codes.js';
+import { nearCommand } from './near-command.js';
 import { exitWhenFlushed } from './exit-now.js';
 import { registerInspectCommand } from './inspect-command.js';
 import { registerMcpCommand } from './mcp-command.js';
@@ -52,6 +53,17 @@ function buildProgram(setExit: (code: number) => void): Command {
     .option('--max-thinking-tokens <n>', 'extended thinking budget, >= 1024 (default: $MAX_THINKING_TOKENS, else 0 = off)')
     .option('--context-window <tokens>', "context window for compaction (default: $XAGENT_CONTEXT_WINDOW, else the model's)")
     .action(async (promptArgs: string[], raw: RawOptions) => {
+      // With -p a lone word is a task as written; without, a near-miss of a command is a typo.
+      const meant = raw.print
+        ? null
+        : nearCommand(
+            promptArgs,
+            program.commands.map((command) => command.name()),
+          );
+      if (meant)
+        throw new UsageError(
+          `unknown command "${promptArgs[0]}": did you mean "xagent ${meant}"? (A one-word task: xagent -p "${promptArgs[0]}")`,
+        );
       const interactive = !raw.print && process.stdin.isTTY === true;
       // Loaded here, so that --version, --help and the other commands never load the engine.
       if (interactive) setExit(await (await import('./interactive-mode.js')).runInteractiveMode(promptArgs, raw));

@@ -68,7 +68,8 @@ export function registerBuiltinCommands(deps: BuiltinDeps): void {
           'Commands:',
           ...lines,
           'Keys: Enter sends · \\ then Enter (or Shift/Alt-Enter) adds a line · ↑/↓ history · Tab completes a command',
-          '      Esc or Ctrl-C stops the running task · Ctrl-C twice or Ctrl-D leaves',
+          '      Ctrl-A/Home, Ctrl-E/End, Ctrl-U deletes to the start, Ctrl-W a word · Shift-Tab cycles default/acceptEdits/plan',
+          "      Ctrl-O shows the last tool's whole output · Esc or Ctrl-C stops the running task · Ctrl-C twice or Ctrl-D leaves",
         ].join('\n'),
       );
     },

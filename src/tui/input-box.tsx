@@ -79,9 +79,27 @@ export function InputBox({
       if (key.tab && key.shift) return onCycleMode();
       if (key.ctrl && input === 'o') return onExpand();
       if (key.tab) {
-        const matches = value.startsWith('/') ? completeCommand(value) : [];
-        if (matches.length === 1) set(`/${matches[0]!.name} `);
+        const matches = value.startsWith('/') && !value.includes(' ') ? completeCommand(value) : [];
+        if (matches.length === 1) return set(`/${matches[0]!.name} `);
+        // Several: first as far as they agree (`/co` stays, `/con` becomes `/con`), then each in turn.
+        const common = commonPrefix(matches.map((m) => m.name));
+        if (matches.length > 1 && `/${common}`.length > value.length) return set(`/${common}`);
+        if (matches.length > 1) {
+          const index = matches.findIndex((m) => `/${m.name}` === value);
+          return set(`/${matches[(index + 1) % matches.length]!.name}`);
+        }
         return;
+      }
+      // Readline's keys: Ctrl-A/Home to the line's start, Ctrl-E/End to its end, Ctrl-U deletes to the start, Ctrl-W a word.
+      const lineStart = value.lastIndexOf('\n', cursor - 1) + 1;
+      const lineEnd = value.indexOf('\n', cursor) < 0 ? value.length : value.indexOf('\n', cursor);
+      if ((key.ctrl && input === 'a') || key.home) return setCursor(lineStart);
+      if ((key.ctrl && input === 'e') || key.end) return setCursor(lineEnd);
+      if (key.ctrl && input === 'u') return set(value.slice(0, lineStart) + value.slice(cursor), lineStart);
+      if (key.ctrl && input === 'w') {
+        const wordStart = value.slice(lineStart, cursor).replace(/\S+\s*$/, '').length + lineStart;
+        const start = wordStart === cursor ? Math.max(lineStart, value.slice(lineStart, cursor).trimEnd().length + lineStart) : wordStart;
+        return set(value.slice(0, start) + value.slice(cursor), start);
       }
       if (key.backspace || key.delete) {
         if (cursor === 0) return;
@@ -162,6 +180,14 @@ export function InputBox({
       )}
     </Box>
   );
+}
+
+/** The longest beginning all the names share. */
+function commonPrefix(names: string[]): string {
+  if (names.length === 0) return '';
+  let prefix = names[0]!;
+  for (const name of names) while (!name.startsWith(prefix)) prefix = prefix.slice(0, -1);
+  return prefix;
 }
 
 /** The cursor one line up or down, at the same column or the line's end. */
