@@ -77,10 +77,11 @@ export function registerBuiltinCommands(deps: BuiltinDeps): void {
 
   registerCommand({
     name: 'clear',
-    description: 'start a new session (the current one stays recorded)',
-    run: async ({ controller, print }) => {
+    description: 'clear the screen and start a new session (the current one stays recorded)',
+    run: async ({ controller, print, clearScreen }) => {
       const previous = controller.session.sessionId;
       await controller.switchRun(await deps.openRun(undefined, notes(print)));
+      clearScreen?.();
       print(`New session ${controller.session.sessionId}. The previous one: xagent --resume ${previous}`, 'dim');
     },
   });

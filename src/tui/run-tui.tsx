@@ -50,7 +50,13 @@ export function startTui(run: PreparedRun, options: TuiOptions): TuiHandle {
 
   let leave: () => void = () => undefined;
   const left = new Promise<void>((resolve) => (leave = resolve));
-  const context: CommandContext = { controller, print: (text, tone) => store.note(text, tone), exit: () => leave() };
+  const context: CommandContext = {
+    controller,
+    print: (text, tone) => store.note(text, tone),
+    exit: () => leave(),
+    // The screen and the scrollback, then the cursor home: Ink draws its live part again below.
+    clearScreen: () => stdout.write('\x1b[2J\x1b[3J\x1b[H'),
+  };
 
   const submit = (text: string) => {
     if (history.at(-1) !== text) history.push(text);
