@@ -54,4 +54,21 @@ describe.skipIf(!HAVE_SCRIPT && !process.env.CI)('the terminal UI as a daily dri
     ui.pty.type('/config turns 5\r');
     await ui.pty.waitFor(/turns 5 · tool calls no limit · timeout 10s/, at);
   });
+
+  it('/cost after --resume counts the whole session, cache tokens too', { timeout: 90_000 }, async () => {
+    const usage = { input_tokens: 1200, output_tokens: 300, cache_creation_input_tokens: 4000, cache_read_input_tokens: 0 };
+    ui = await startUi([{ text: 'First.', usage }]);
+    const { workspace, home } = ui;
+    ui.pty.type('one\r');
+    await ui.pty.waitFor('First.', ui.at);
+    const id = /session ([0-9a-f]{8})/.exec(ui.pty.screen())![1]!;
+    // Leaves as a person does (Ctrl-D), so the session's lock is let go.
+    ui.pty.type('\x04');
+    expect(await ui.pty.exited).toBe(0);
+    await ui.fake.close();
+
+    ui = await startUi([{ text: 'Second.' }], { flags: `--resume ${id}`, workspace, home });
+    ui.pty.type('/cost\r');
+    await ui.pty.waitFor(/↑ 1\.2k input · ↓ 300 output tokens · cache: 4(\.0)?k written/, ui.at);
+  });
 });

@@ -18,10 +18,13 @@ export interface Ui {
  * The terminal UI on a real pseudo-terminal of 100 columns, against the fake API, with `flags`.
  * waitFor fails after 20 s (or `waitMs`) with the end of the screen, so a missing text says what was shown.
  */
-export async function startUi(script: FakeResponse[], options: { flags?: string; waitMs?: number; workspace?: string } = {}): Promise<Ui> {
+export async function startUi(
+  script: FakeResponse[],
+  options: { flags?: string; waitMs?: number; workspace?: string; home?: string } = {},
+): Promise<Ui> {
   const fake = await startFakeAnthropic(script);
   const workspace = options.workspace ?? tempDir('xagent-ws-');
-  const home = tempDir('xagent-home-');
+  const home = options.home ?? tempDir('xagent-home-');
   const env = {
     PATH: process.env.PATH ?? '',
     HOME: tempDir(),
