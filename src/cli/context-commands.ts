@@ -68,7 +68,10 @@ export function contextCommands(
       const { summary, removed, tokensBefore, tokensAfter } = compaction;
       session.compacted({ summary, removed, reason: 'user', tokens_before: tokensBefore, tokens_after: tokensAfter });
       usage = addUsageTotals(usage, compaction.usage);
-      cost = addCost({ total_cost_usd: cost }, config.model.modelId ? costUsd(config.model.modelId, compaction.usage) : null);
+      cost = addCost(
+        { total_cost_usd: cost },
+        config.model.modelId ? costUsd(config.model.modelId, compaction.usage, config.modelPrices) : null,
+      );
       return `Compacted ${compaction.removed} messages into a summary: ~${compaction.tokensBefore.toLocaleString('en-US')} → ~${compaction.tokensAfter.toLocaleString('en-US')} tokens.`;
     },
   };

@@ -1,3 +1,4 @@
+import { INTERACTIVE_LIMITS } from '../engine/limits.js';
 import { startInteractive } from './interactive.js';
 import { createApiModel } from '../run/model-factory.js';
 import { prepareRun } from '../run/prepare-run.js';
@@ -8,7 +9,8 @@ import { onStopSignal } from './signals.js';
 /** Interactive mode on a terminal; resolves with the exit code when the person leaves. */
 export async function runInteractiveMode(args: string[], raw: RawOptions): Promise<number> {
   // Untrusted project files are asked about before the terminal UI takes the keyboard.
-  const config = await settleTrust(resolveRunConfig(raw, args, process.env, createApiModel), {
+  // No surprise budgets: a limit applies only when a flag gives it (or /config sets it).
+  const config = await settleTrust(resolveRunConfig(raw, args, process.env, createApiModel, INTERACTIVE_LIMITS), {
     terminal: true,
     input: process.stdin,
     output: process.stderr,

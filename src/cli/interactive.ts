@@ -21,7 +21,15 @@ export interface InteractiveHandle {
 }
 
 const PROMPT = '› ';
-const HELP = `Type a task and press Enter. Ctrl-C stops the running task; /exit or Ctrl-D leaves.\n${Object.entries(CONTEXT_COMMANDS)
+/** Every command this prompt understands, so /help is the whole list. */
+const LINE_COMMANDS: Record<string, string> = {
+  '/help': 'this list',
+  ...CONTEXT_COMMANDS,
+  '/exit': 'leave (also /quit, Ctrl-D; the session stays recorded, xagent --resume continues it)',
+};
+const HELP = `Type a task and press Enter. Ctrl-C stops the running task; /exit or Ctrl-D leaves.\nCommands:\n${Object.entries(
+  LINE_COMMANDS,
+)
   .map(([name, what]) => `  ${name}: ${what}`)
   .join('\n')}`;
 

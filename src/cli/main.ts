@@ -5,6 +5,7 @@ import { DIAGRAM_FORMATS } from '../diagram/formats.js';
 import { PERMISSION_MODES } from '../permissions/types.js';
 import { SessionError } from '../sessions/errors.js';
 import { UsageError, USAGE_EXIT_CODE } from './exit-codes.js';
+import { nearCommand } from './near-command.js';
 import { exitWhenFlushed } from './exit-now.js';
 import { registerAcpCommand } from '../acp/command.js';
 import { registerInspectCommand } from './inspect-command.js';
@@ -28,9 +29,12 @@ function buildProgram(setExit: (code: number) => void): Command {
     .argument('[prompt...]', 'the task (or read from stdin with -p)')
     .option('-p, --print', 'run one task and exit (non-interactive)')
     .option('--model <id>', 'model id (default: $ANTHROPIC_MODEL or a current Claude model)')
-    .option('--max-turns <n>', `model rounds per task (default: ${FLAG_DEFAULTS.maxTurns})`)
-    .option('--max-tool-calls <n>', `tool executions per task (default: ${FLAG_DEFAULTS.maxToolCalls})`)
-    .option('--timeout <duration>', `wall clock per task: 90000, 90s, 2m (default: ${FLAG_DEFAULTS.timeout})`)
+    .option('--max-turns <n>', `model rounds per task (default with -p: ${FLAG_DEFAULTS.maxTurns}; interactive: no limit)`)
+    .option('--max-tool-calls <n>', `tool executions per task (default with -p: ${FLAG_DEFAULTS.maxToolCalls}; interactive: no limit)`)
+    .option(
+      '--timeout <duration>',
+      `time per task, waiting for you excluded: 90000, 90s, 2m (default with -p: ${FLAG_DEFAULTS.timeout}; interactive: no limit)`,
+    )
     .option('--output-format <format>', 'text, json or stream-json', 'text')
     .option('--permission-mode <mode>', `${PERMISSION_MODES.join(', ')} (default: settings, else default)`)
     .option('--allow <rule>', 'allow rule, repeatable: bash(npm test*), read_file, edit_file(src/**)', collect)
@@ -50,6 +54,17 @@ function buildProgram(setExit: (code: number) => void): Command {
     .option('--max-thinking-tokens <n>', 'extended thinking budget, >= 1024 (default: $MAX_THINKING_TOKENS, else 0 = off)')
     .option('--context-window <tokens>', "context window for compaction (default: $XAGENT_CONTEXT_WINDOW, else the model's)")
     .action(async (promptArgs: string[], raw: RawOptions) => {
+      // With -p a lone word is a task as written; without, a near-miss of a command is a typo.
+      const meant = raw.print
+        ? null
+        : nearCommand(
+            promptArgs,
+            program.commands.map((command) => command.name()),
+          );
+      if (meant)
+        throw new UsageError(
+          `unknown command "${promptArgs[0]}": did you mean "xagent ${meant}"? (A one-word task: xagent -p "${promptArgs[0]}")`,
+        );
       const interactive = !raw.print && process.stdin.isTTY === true;
       // Loaded here, so that --version, --help and the other commands never load the engine.
       if (interactive) setExit(await (await import('./interactive-mode.js')).runInteractiveMode(promptArgs, raw));

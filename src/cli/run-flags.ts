@@ -39,14 +39,21 @@ export interface RawOptions {
  * Resolves the flags of a task run (print or interactive mode) into a RunConfig: the flags are
  * parsed here, the rest is buildRunConfig's (src/run/), which the library shares.
  * A bad value is a UsageError (exit 2) before any request. Nothing below the CLI sees raw flags.
+ * `defaults` fills the limits no flag gives: `-p`'s DEFAULT_LIMITS, or none in the interactive UI.
  * @example const config = resolveRunConfig(raw, promptArgs, process.env, createApiModel);
  */
-export function resolveRunConfig(raw: RawOptions, promptArgs: string[], env: NodeJS.ProcessEnv, createApiModel: ModelFactory): RunConfig {
+export function resolveRunConfig(
+  raw: RawOptions,
+  promptArgs: string[],
+  env: NodeJS.ProcessEnv,
+  createApiModel: ModelFactory,
+  defaults: TaskLimits = DEFAULT_LIMITS,
+): RunConfig {
   const format = parseChoice(raw.outputFormat ?? 'text', OUTPUT_FORMATS, '--output-format');
   const limits: TaskLimits = {
-    maxTurns: raw.maxTurns === undefined ? DEFAULT_LIMITS.maxTurns : parsePositiveInt(raw.maxTurns, '--max-turns'),
-    maxToolCalls: raw.maxToolCalls === undefined ? DEFAULT_LIMITS.maxToolCalls : parsePositiveInt(raw.maxToolCalls, '--max-tool-calls'),
-    timeoutMs: raw.timeout === undefined ? DEFAULT_LIMITS.timeoutMs : parseDuration(raw.timeout),
+    maxTurns: raw.maxTurns === undefined ? defaults.maxTurns : parsePositiveInt(raw.maxTurns, '--max-turns'),
+    maxToolCalls: raw.maxToolCalls === undefined ? defaults.maxToolCalls : parsePositiveInt(raw.maxToolCalls, '--max-tool-calls'),
+    timeoutMs: raw.timeout === undefined ? defaults.timeoutMs : parseDuration(raw.timeout),
   };
   const { port: inspectPort, promptArgs: words } = splitInspectFlag(raw.inspect, promptArgs);
   const permissionMode =

@@ -12,6 +12,7 @@ import { limitInputDepth } from '../tools/input-depth.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import type { CommandSandbox } from '../tools/types.js';
 import type { Clock } from './clock.js';
+import type { TaskClock } from './task-clock.js';
 import type { AgentEvent } from './events.js';
 import type { SessionSink } from '../sessions/session-writer.js';
 import type { EvidenceBody, EvidenceRecord } from '../sessions/records.js';
@@ -28,6 +29,8 @@ export interface EngineServices {
   workspace: string;
   system: string;
   clock: Clock;
+  /** The deadline's clock: paused while the person is asked (query() drives it); default `clock`. */
+  deadlineClock?: TaskClock;
   sink: SessionSink;
   /** Yields an event that is no evidence line (the streamed deltas). */
   emit: (event: AgentEvent) => void;
@@ -221,17 +224,28 @@ export function engineImplementations(services: EngineServices) {
         }),
       ),
       deadline: fromCallback<EventObject, { startedAt: number; timeoutMs: number }>(({ sendBack, input }) => {
+        const taskClock = services.deadlineClock;
+        const time = taskClock ?? clock;
         const deadlineAt = input.startedAt + input.timeoutMs;
-        // setTimeout fires at once for delays past 2^31-1 ms, so long deadlines are re-armed in steps.
-        const arm = () => setTimeout(tick, Math.min(2 ** 31 - 1, Math.max(0, deadlineAt - clock.now())));
         let timer: NodeJS.Timeout | undefined;
-        const tick = () => {
-          const now = clock.now();
-          sendBack({ type: 'CLOCK.TICK', now });
-          if (now < deadlineAt) timer = arm();
+        // setTimeout fires at once for delays past 2^31-1 ms, so long deadlines are re-armed in steps.
+        const arm = () => {
+          clearTimeout(timer);
+          // While the person is asked the clock stands still: no timer until it runs again.
+          if (taskClock?.paused) return;
+          timer = setTimeout(tick, Math.min(2 ** 31 - 1, Math.max(0, deadlineAt - time.now())));
         };
-        timer = arm();
-        return () => clearTimeout(timer);
+        const tick = () => {
+          const now = time.now();
+          if (!taskClock?.paused) sendBack({ type: 'CLOCK.TICK', now });
+          if (now < deadlineAt) arm();
+        };
+        arm();
+        const stopFollowing = taskClock?.onResume(arm);
+        return () => {
+          clearTimeout(timer);
+          stopFollowing?.();
+        };
       }),
     },
     guards: {

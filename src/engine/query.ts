@@ -10,11 +10,12 @@ import { noSessionRecord, type EvidenceListener, type SessionSink } from '../ses
 import type { ToolRegistry } from '../tools/registry.js';
 import type { CommandSandbox } from '../tools/types.js';
 import { loadTaskContext, type TaskContext } from '../context/task-context.js';
-import { costUsd } from '../model/cost.js';
+import { costUsd, type PriceSettings } from '../model/cost.js';
 import { modelInfo } from '../model/models.js';
 import { estimateTokens } from '../../machines/context-budget.js';
 import { AsyncQueue } from './async-queue.js';
 import { systemClock, type Clock } from './clock.js';
+import { TaskClock } from './task-clock.js';
 import { eventOf, type AgentEvent, type QueryResult } from './events.js';
 import { engineImplementations, type Note } from './implementations.js';
 import { stateBody, type ResultFields } from '../sessions/records.js';
@@ -53,6 +54,8 @@ export interface QueryOptions {
   /** Prompt tokens the model takes; the engine compacts the conversation before passing 80 % of it. Default: the model's window. */
   contextWindow?: number;
   clock?: Clock;
+  /** Prices by model id (the settings' `modelPrices`), used before the built-in table for total_cost_usd. */
+  prices?: PriceSettings;
   /**
    * Hooks: Claude Code's shape (command or function hooks), or the resolved list the CLI reads from
    * the settings files. Without any, no hook guard holds and no hook actor starts.
@@ -107,6 +110,8 @@ export async function* query(userInput: string, options: QueryOptions): AsyncGen
   };
   const messages = options.messages ?? [];
   const startedAt = clock.now();
+  // The deadline counts the task's time, not the person's: it stands still in ask_permission.asking_user.
+  const deadlineClock = new TaskClock(clock);
   // This task's last answer (never an earlier task's): the result's text.
   let answer = '';
   // Read once per task: the same system prompt every round is what lets the API cache it. While git
@@ -131,6 +136,7 @@ export async function* query(userInput: string, options: QueryOptions): AsyncGen
     workspace: options.workspace,
     system,
     clock,
+    deadlineClock,
     sink,
     sessionId,
     emit,
@@ -141,6 +147,7 @@ export async function* query(userInput: string, options: QueryOptions): AsyncGen
   const onMicrostep = (microstep: Microstep) => {
     options.onMicrostep?.(microstep);
     if (!microstep.entered) return;
+    deadlineClock.follow(microstep.state);
     note(stateBody(stepOf({ state: microstep.state, via: microstep.entered, context: microstep.context })));
   };
 
@@ -190,7 +197,7 @@ export async function* query(userInput: string, options: QueryOptions): AsyncGen
       turns,
       tool_calls,
       usage,
-      total_cost_usd: options.model.modelId ? costUsd(options.model.modelId, usage) : null,
+      total_cost_usd: options.model.modelId ? costUsd(options.model.modelId, usage, options.prices) : null,
       duration_ms: clock.now() - startedAt,
       trace_path: sink.tracePath,
       ...rest,

@@ -19,6 +19,13 @@ export interface PermissionPolicyOptions {
 export interface SessionPermissionPolicy extends PermissionPolicy {
   /** The rules in force, including the ones "always" added during this session. */
   rules(): readonly PermissionRule[];
+  /** The mode in force now; the terminal UI changes it for the session (Shift-Tab, "don't ask again" on an edit). */
+  readonly mode: PermissionMode;
+  setMode(mode: PermissionMode): void;
+  /** Adds rules for the rest of the session (/permissions add). */
+  addRules(rules: readonly PermissionRule[]): void;
+  /** Removes the rule with this text and behaviour, for the rest of the session; false when there is none. */
+  removeRule(behavior: PermissionRule['behavior'], text: string): boolean;
 }
 
 /**
@@ -37,11 +44,25 @@ export function createPermissionPolicy({
   sandbox = false,
 }: PermissionPolicyOptions): SessionPermissionPolicy {
   const current: PermissionRule[] = [...rules];
+  let currentMode = mode;
   return {
-    mode,
+    get mode() {
+      return currentMode;
+    },
+    setMode: (next) => {
+      currentMode = next;
+    },
+    addRules: (added) => {
+      current.push(...added);
+    },
+    removeRule: (behavior, text) => {
+      const index = current.findIndex((rule) => rule.behavior === behavior && rule.text === text);
+      if (index >= 0) current.splice(index, 1);
+      return index >= 0;
+    },
     rules: () => current,
     decide(call: ToolCall, tool: { readOnly: boolean }): PermissionDecision {
-      return checkPermission({ call, tool, mode, rules: current, workspace, realPathOf: realPathInput, sandbox });
+      return checkPermission({ call, tool, mode: currentMode, rules: current, workspace, realPathOf: realPathInput, sandbox });
     },
     async ask(call: ToolCall, pending: PermissionDecision, signal: AbortSignal): Promise<PermissionDecision> {
       if (!prompt) {

@@ -32,6 +32,8 @@ export interface CheckedSettings {
   hooks: ResolvedHook[];
   /** The file's `mcpServers` value (xagent's files only; Claude Code keeps its servers elsewhere). */
   mcpServers?: unknown;
+  /** The file's `modelPrices` value (xagent's files only), checked by src/model/cost.ts. */
+  modelPrices?: unknown;
   /** What was skipped, one line each, without the file name. */
   warnings: string[];
 }
@@ -87,6 +89,7 @@ export function validateSettings(data: unknown, source: SettingsFileSource): Che
     throw error;
   }
   if (data.mcpServers !== undefined) checked.mcpServers = data.mcpServers;
+  if (data.modelPrices !== undefined) checked.modelPrices = data.modelPrices;
   if (mode === undefined) return checked;
   if (typeof mode !== 'string' || !(PERMISSION_MODES as readonly string[]).includes(mode)) {
     throw new SettingsError(file, `"${modeKey}" must be one of ${PERMISSION_MODES.join(', ')}, got ${JSON.stringify(mode)}`);

@@ -1,6 +1,7 @@
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { ignoreLocalSettings } from './gitignore-local.js';
 import { writeFileAtomicSync } from '../files/write-file-atomic-sync.js';
 import { xagentHome } from '../sessions/layout.js';
 import { BUILTIN_TOOL_NAMES, lackingTool, unknownToolProblem } from './known-tools.js';
@@ -42,6 +43,8 @@ export interface LoadedSettings {
    * `<workspace>/.mcp.json`, the user's settings. src/mcp/config.ts checks and merges them.
    */
   mcpServers: Array<{ source: string; value: unknown }>;
+  /** The `modelPrices` values as written, highest precedence first (src/model/cost.ts reads them). */
+  modelPrices: Array<{ source: string; value: unknown }>;
   /** The hooks of every file (all of them run; see src/hooks/). */
   hooks: ResolvedHook[];
   /** What was kept but does nothing, or skipped, one line each naming the file: shown once at start. */
@@ -137,6 +140,7 @@ function loadSettingsFiles({
   const sandbox: SandboxLayer[] = [];
   const mcpServers: LoadedSettings['mcpServers'] = [];
   const hooks: ResolvedHook[] = [];
+  const modelPrices: LoadedSettings['modelPrices'] = [];
   const warnings: string[] = [];
   let mode: PermissionMode | undefined;
   let modeSource: string | undefined;
@@ -153,6 +157,7 @@ function loadSettingsFiles({
     const settings = validateSettings(data, source);
     warnings.push(...settings.warnings.map((warning) => `${source.file}: ${warning}`));
     if (settings.mcpServers !== undefined) mcpServers.push({ source: source.file, value: settings.mcpServers });
+    if (settings.modelPrices !== undefined) modelPrices.push({ source: source.file, value: settings.modelPrices });
     rules.push(...settings.rules);
     if (settings.sandbox) sandbox.push(settings.sandbox);
     hooks.push(...settings.hooks);
@@ -161,7 +166,7 @@ function loadSettingsFiles({
       modeSource = source.file;
     }
   }
-  return { rules, mode, modeSource, files, sandbox, mcpServers, hooks, warnings };
+  return { rules, mode, modeSource, files, sandbox, mcpServers, modelPrices, hooks, warnings };
 }
 
 /** `.mcp.json`'s `mcpServers`, if the file exists; its other keys are not ours. */
@@ -205,6 +210,7 @@ export function addAllowRule(workspace: string, rule: string | readonly string[]
       throw error;
     }
   }
+  const existed = existsSync(file);
   const data = readSettingsFile(file) ?? {};
   validateSettings(data, { file, project: true, claude: false, root: workspace });
   const settings = data as Record<string, unknown>;
@@ -219,5 +225,7 @@ export function addAllowRule(workspace: string, rule: string | readonly string[]
   } catch (error) {
     throw new SettingsError(file, `cannot write: ${(error as Error).message}`, { cause: error });
   }
+  // The first write: the personal file goes into the project's .gitignore.
+  if (!existed) ignoreLocalSettings(workspace);
   return file;
 }

@@ -110,6 +110,7 @@ export async function prepareRun(
       permissions,
       workspace: config.workspace,
       ...config.limits,
+      prices: config.modelPrices,
       contextWindow: config.contextWindow,
       home: config.home,
       ...(config.systemPrompt !== undefined ? { system: `${config.systemPrompt}${append}` } : {}),

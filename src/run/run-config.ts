@@ -16,6 +16,7 @@ import { FLAG_NAMES, uniqueToolNames, type RunSpec } from './run-spec.js';
 import { UsageError } from './usage-error.js';
 import { resolveWorkspace } from './workspace-dir.js';
 import type { TaskLimits } from '../engine/limits.js';
+import { parseModelPrices, type PriceSettings } from '../model/cost.js';
 import { parseContextOptions } from './context-options.js';
 import { parseDuration } from './parse-options.js';
 import type { McpServerConfig } from '../mcp/config.js';
@@ -67,8 +68,21 @@ export interface RunConfig {
   hooks: ResolvedHook[];
   /** Project-file items left out until the person trusts them (src/trust/); settleTrust asks or refuses. */
   untrusted?: UntrustedProject;
+  /** The settings' `modelPrices`, highest precedence first per model: the cost uses them before the built-in table. */
+  modelPrices: PriceSettings;
   /** What the settings files hold that xagent keeps without effect or skips (one line each, naming the file). */
   warnings: string[];
+}
+
+/** The `modelPrices` of every settings file; a model's price comes from the highest file that sets it. */
+function resolveModelPrices(layers: ReadonlyArray<{ source: string; value: unknown }>, warnings: string[]): PriceSettings {
+  const prices: Record<string, PriceSettings[string]> = {};
+  for (const { source, value } of layers) {
+    const parsed = parseModelPrices(value, source);
+    warnings.push(...parsed.problems.map((problem) => `${source}: ${problem}`));
+    for (const [model, entry] of Object.entries(parsed.prices)) prices[model] ??= entry;
+  }
+  return prices;
 }
 
 /** How long an MCP server may take to start (MCP_TIMEOUT) and to answer one call (MCP_TOOL_TIMEOUT), in ms. */
@@ -188,6 +202,7 @@ export function buildRunConfig(spec: RunSpec, env: NodeJS.ProcessEnv, createApiM
     mcpTimeouts: resolveMcpTimeouts(env),
     hooks: [...(spec.hooks ?? []), ...settings.hooks],
     ...(untrusted ? { untrusted } : {}),
+    modelPrices: resolveModelPrices(settings.modelPrices, mcpWarnings),
     warnings: [...settings.warnings, ...mcpWarnings],
   };
 }

@@ -12,6 +12,10 @@ export interface AppProps {
   /** Stops the running task; false when there is none. */
   onInterrupt(): boolean;
   onLeave(): void;
+  /** Shift-Tab: the next permission mode. */
+  onCycleMode(): void;
+  /** Ctrl-O: the last tool's whole output. */
+  onExpand(): void;
   history: string[];
 }
 
@@ -27,7 +31,7 @@ function tail(text: string, lines: number, width: number): string {
 }
 
 /** The whole screen: finished items (printed once), the live turn, the dialog or the input, the status line. */
-export function App({ store, onSubmit, onInterrupt, onLeave, history }: AppProps) {
+export function App({ store, onSubmit, onInterrupt, onLeave, onCycleMode, onExpand, history }: AppProps) {
   const state = useSyncExternalStore(store.subscribe, store.get);
   const { stdout } = useStdout();
   const width = Math.max(40, (stdout.columns || 80) - 2);
@@ -50,6 +54,8 @@ export function App({ store, onSubmit, onInterrupt, onLeave, history }: AppProps
         onInterrupt={onInterrupt}
         onEscape={() => void onInterrupt()}
         onLeave={onLeave}
+        onCycleMode={onCycleMode}
+        onExpand={onExpand}
       />
       <StatusLine state={state} />
     </Box>
@@ -79,9 +85,10 @@ function ItemView({ item, width }: { item: Item; width: number }) {
             {item.label}
           </Text>
           <Text color={item.isError ? 'red' : undefined} dimColor={!item.isError}>{`  ⎿ ${item.summary}`}</Text>
-          {item.tail.map((line, i) => (
+          {item.detail.map((line, i) => (
             <Text key={i} dimColor>{`    ${line}`}</Text>
           ))}
+          {item.detail.length > 0 && <Text dimColor>{'    (Ctrl-O shows the whole output)'}</Text>}
         </Box>
       );
     case 'note': {
@@ -113,19 +120,27 @@ function ActivityLine({ activity, tokens }: { activity: Activity; tokens: number
     <Text>
       <Text color="magenta">{`${frame} `}</Text>
       {text}
-      <Text dimColor> · Esc to interrupt</Text>
+      {activity.kind !== 'starting' && <Text dimColor> · Esc to interrupt</Text>}
     </Text>
   );
 }
 
+/** The mode as the status line says it: what it lets through, and that Shift-Tab changes it. */
+function modeLabel(mode: string): string {
+  if (mode === 'acceptEdits') return '⏵⏵ accept edits on (shift-tab)';
+  if (mode === 'plan') return '⏸ plan mode (shift-tab)';
+  if (mode === 'default') return 'default mode (shift-tab)';
+  return `${mode} mode`;
+}
+
 function StatusLine({ state }: { state: TuiState }) {
-  const cost = state.costUsd === null ? '' : ` · $${state.costUsd.toFixed(4)}`;
+  const cost = state.costUsd !== null ? ` · $${state.costUsd.toFixed(4)}` : state.price.known ? '' : ' · price unknown (/cost)';
   const tokens = `↑ ${formatTokens(state.usage.input_tokens)} ↓ ${formatTokens(state.usage.output_tokens)} tokens`;
   return (
     <Box paddingX={1}>
       <Text
         dimColor
-      >{`${state.modelId} · session ${state.sessionId.slice(0, 8)} · ${tokens}${cost} · ${state.permissionMode} · /help`}</Text>
+      >{`${state.modelId} · session ${state.sessionId.slice(0, 8)} · ${tokens}${cost} · ${modeLabel(state.permissionMode)} · /help`}</Text>
     </Box>
   );
 }

@@ -1,11 +1,14 @@
 import { startRunInspector } from '../run/run-inspector.js';
 import type { PreparedRun } from '../run/prepare-run.js';
-import { createApiModel } from '../run/model-factory.js';
 import { formatTokens } from '../cli/output/spinner.js';
 import { loadSettings } from '../permissions/index.js';
+import { parseRules } from '../permissions/rules.js';
+import { PERMISSION_MODES } from '../permissions/types.js';
+import type { TuiController } from './controller.js';
 import { lastPrompt } from '../sessions/interruption.js';
 import { listSessions } from '../sessions/store.js';
 import { listCommands, registerCommand, type CommandContext } from './commands.js';
+import { switchModel } from './config-command.js';
 
 /** What the built-ins need beyond the controller: opening another session of this workspace. */
 export interface BuiltinDeps {
@@ -20,6 +23,38 @@ function notes(print: (text: string, tone?: 'warn') => void): NodeJS.WritableStr
 
 const short = (id: string) => id.slice(0, 8);
 
+/** Where a rule added by /permissions says it comes from. */
+const SESSION_SOURCE = '/permissions (this session)';
+const PERMISSIONS_USAGE =
+  'Usage: /permissions · /permissions allow|ask|deny <rule> · /permissions remove <rule> · /permissions mode default|acceptEdits|plan|dontAsk|bypassPermissions';
+
+/** The mode with where it came from, and every rule in force with its file or flag. */
+function describePermissions(controller: TuiController): string {
+  const { config } = controller;
+  const mode = controller.policy.mode;
+  let settings: { mode?: string; modeSource?: string } = {};
+  try {
+    settings = loadSettings({ workspace: config.workspace, home: config.home });
+  } catch {
+    // The settings were read once at start-up; a file broken since then changes nothing here.
+  }
+  let modeSource = 'default';
+  if (controller.modeChangedInSession) modeSource = 'this session: Shift-Tab or /permissions mode';
+  else if (settings.mode === mode && settings.modeSource) modeSource = settings.modeSource;
+  else if (settings.mode !== undefined || mode !== 'default') modeSource = '--permission-mode';
+  const rules = controller.policy.rules();
+  const order = { deny: 0, ask: 1, allow: 2 } as const;
+  const lines = [...rules]
+    .sort((a, b) => order[a.behavior] - order[b.behavior])
+    .map((rule) => `  ${rule.behavior.padEnd(5)}  ${rule.text.padEnd(28)}  ${rule.source}`);
+  return [
+    `Permission mode: ${mode} (from ${modeSource})`,
+    rules.length ? 'Rules (deny beats ask beats allow):' : 'No rules: read-only tools run, the others ask.',
+    ...lines,
+    'Change for this session: /permissions allow|ask|deny <rule> · /permissions remove <rule> · /permissions mode <mode> · Shift-Tab cycles modes',
+  ].join('\n');
+}
+
 export function registerBuiltinCommands(deps: BuiltinDeps): void {
   registerCommand({
     name: 'help',
@@ -33,7 +68,8 @@ export function registerBuiltinCommands(deps: BuiltinDeps): void {
           'Commands:',
           ...lines,
           'Keys: Enter sends · \\ then Enter (or Shift/Alt-Enter) adds a line · ↑/↓ history · Tab completes a command',
-          '      Esc or Ctrl-C stops the running task · Ctrl-C twice or Ctrl-D leaves',
+          '      Ctrl-A/Home, Ctrl-E/End, Ctrl-U deletes to the start, Ctrl-W a word · Shift-Tab cycles default/acceptEdits/plan',
+          "      Ctrl-O shows the last tool's whole output · Esc or Ctrl-C stops the running task · Ctrl-C twice or Ctrl-D leaves",
         ].join('\n'),
       );
     },
@@ -41,10 +77,11 @@ export function registerBuiltinCommands(deps: BuiltinDeps): void {
 
   registerCommand({
     name: 'clear',
-    description: 'start a new session (the current one stays recorded)',
-    run: async ({ controller, print }) => {
+    description: 'clear the screen and start a new session (the current one stays recorded)',
+    run: async ({ controller, print, clearScreen }) => {
       const previous = controller.session.sessionId;
       await controller.switchRun(await deps.openRun(undefined, notes(print)));
+      clearScreen?.();
       print(`New session ${controller.session.sessionId}. The previous one: xagent --resume ${previous}`, 'dim');
     },
   });
@@ -82,45 +119,38 @@ export function registerBuiltinCommands(deps: BuiltinDeps): void {
     args: '[model-id]',
     description: 'show or change the model for the next tasks',
     run: ({ controller, print }, args) => {
-      const { config } = controller;
-      const scripted = config.modelLabel !== config.modelId;
-      if (!args) return print(`Model: ${config.modelLabel}`);
-      if (scripted) return print('A scripted model (--model-script) cannot be switched.', 'error');
-      config.model = createApiModel({ modelId: args, env: process.env });
-      config.modelId = args;
-      config.modelLabel = args;
-      controller.store.update({ modelId: args });
-      print(`Model: ${args} from the next task on.`);
+      if (!args) return print(`Model: ${controller.config.modelLabel}`);
+      const { text, tone } = switchModel(controller, args);
+      print(text, tone);
     },
   });
 
   registerCommand({
     name: 'permissions',
-    description: 'the permission mode and the rules in force, with where each comes from',
+    args: '[allow|ask|deny <rule> | remove <rule> | mode <mode>]',
+    description: 'the mode and the rules in force with where each comes from; add or remove a rule, change the mode',
     whileRunning: true,
-    run: ({ controller, print }) => {
-      const { config } = controller;
-      let settings: { mode?: string; modeSource?: string } = {};
-      try {
-        settings = loadSettings({ workspace: config.workspace, home: config.home });
-      } catch {
-        // The settings were read once at start-up; a file broken since then changes nothing here.
+    run: ({ controller, print }, args) => {
+      const [verb = '', ...rest] = args.split(/\s+/);
+      const value = rest.join(' ').trim();
+      if (verb && !value) return print(PERMISSIONS_USAGE, 'error');
+      if (verb === 'allow' || verb === 'ask' || verb === 'deny') {
+        controller.policy.addRules(parseRules([value], verb, SESSION_SOURCE, controller.config.workspace));
+        return print(`Added ${verb} ${value} for this session (to keep it, add it to .xagent/settings.json).`);
       }
-      let modeSource = 'default';
-      if (settings.mode === config.permissionMode && settings.modeSource) modeSource = settings.modeSource;
-      else if (settings.mode !== undefined || config.permissionMode !== 'default') modeSource = '--permission-mode';
-      const rules = controller.policy.rules();
-      const order = { deny: 0, ask: 1, allow: 2 } as const;
-      const lines = [...rules]
-        .sort((a, b) => order[a.behavior] - order[b.behavior])
-        .map((rule) => `  ${rule.behavior.padEnd(5)}  ${rule.text.padEnd(28)}  ${rule.source}`);
-      print(
-        [
-          `Permission mode: ${config.permissionMode} (from ${modeSource})`,
-          rules.length ? 'Rules (deny beats ask beats allow):' : 'No rules: read-only tools run, the others ask.',
-          ...lines,
-        ].join('\n'),
-      );
+      if (verb === 'remove') {
+        const removed = (['deny', 'ask', 'allow'] as const).filter((behavior) => controller.policy.removeRule(behavior, value));
+        if (removed.length === 0) return print(`No rule ${value} in force; /permissions lists them.`, 'error');
+        return print(`Removed ${removed.join(' and ')} ${value} for this session (its settings file is unchanged).`);
+      }
+      if (verb === 'mode') {
+        const mode = PERMISSION_MODES.find((m) => m.toLowerCase() === value.toLowerCase());
+        if (!mode) return print(`Unknown mode ${value}: ${PERMISSION_MODES.join(', ')}`, 'error');
+        controller.setMode(mode);
+        return print(`Permission mode: ${mode} for this session.`);
+      }
+      if (verb) return print(PERMISSIONS_USAGE, 'error');
+      print(describePermissions(controller));
     },
   });
 
@@ -144,10 +174,14 @@ export function registerBuiltinCommands(deps: BuiltinDeps): void {
     description: 'tokens used in this session, and the cost when the price is known',
     whileRunning: true,
     run: ({ controller, print }) => {
-      const { usage, costUsd } = controller.store.get();
-      const cost = costUsd === null ? 'cost unknown for this model' : `$${costUsd.toFixed(4)}`;
+      const { usage, costUsd, price } = controller.store.get();
+      const cache = `cache: ${formatTokens(usage.cache_creation_input_tokens ?? 0)} written · ${formatTokens(usage.cache_read_input_tokens ?? 0)} read`;
+      const cost = costUsd === null ? 'cost unknown' : `$${costUsd.toFixed(4)}`;
       print(
-        `Session ${short(controller.session.sessionId)}: ↑ ${formatTokens(usage.input_tokens)} input · ↓ ${formatTokens(usage.output_tokens)} output tokens · ${cost}`,
+        [
+          `Session ${short(controller.session.sessionId)}: ↑ ${formatTokens(usage.input_tokens)} input · ↓ ${formatTokens(usage.output_tokens)} output tokens · ${cache} · ${cost}`,
+          `Price of ${controller.config.modelLabel}: ${price.text}`,
+        ].join('\n'),
       );
     },
   });

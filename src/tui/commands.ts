@@ -11,6 +11,8 @@ export interface CommandContext {
   print(text: string, tone?: 'info' | 'error' | 'warn' | 'dim'): void;
   /** Leaves the UI (it prints how to resume). */
   exit(): void;
+  /** Clears the terminal and its scrollback (/clear). */
+  clearScreen?(): void;
 }
 
 export interface SlashCommand {

@@ -1,20 +1,24 @@
 import type { EvidenceRecord } from '../sessions/records.js';
 import type { AgentEvent, QueryResult } from '../engine/events.js';
-import { stopMessage } from '../engine/stop-message.js';
 import { decisionFor, type PermissionAnswer } from '../permissions/answer.js';
 import { dialogView } from '../permissions/dialog-view.js';
 import type { PermissionPrompt, SessionPermissionPolicy } from '../permissions/index.js';
 import { visible } from '../permissions/request-view.js';
 import type { RunInspector } from '../run/run-inspector.js';
-import type { Renderer } from '../run/renderer.js';
-import { describeActivity, summarizeResult } from '../cli/output/tool-activity.js';
-import { compactLine, hookLine, thinkingSummary } from '../cli/output/text.js';
+import { describeActivity } from '../cli/output/tool-activity.js';
 import type { PreparedRun } from '../run/prepare-run.js';
 import { policyFor, type RunConfig } from '../run/run-config.js';
+import type { PermissionMode } from '../permissions/types.js';
 import type { TuiStore } from './store.js';
+import { taskRenderer } from './task-renderer.js';
+import { sessionTotals } from './session-totals.js';
 
-const estimateTokens = (chars: number) => Math.ceil(chars / 4);
-const STREAM_FLUSH_MS = 80;
+/** What Shift-Tab cycles through, in order. */
+const CYCLED_MODES: readonly PermissionMode[] = ['default', 'acceptEdits', 'plan'];
+/** The tools acceptEdits lets through (check-permission's EDIT_TOOLS): "don't ask again" on them turns the mode on. */
+const EDIT_TOOLS = new Set(['write_file', 'edit_file']);
+/** Ctrl-O prints at most this many lines; more would push the whole session out of the scrollback. */
+const EXPANDED_LINES = 400;
 
 /**
  * Runs the tasks of one interactive session for the terminal UI: each prompt is a task in the
@@ -28,6 +32,8 @@ export class TuiController {
   readonly policy: SessionPermissionPolicy;
   /** Inspectors started by /inspect; each task feeds them. */
   readonly inspectors: RunInspector[] = [];
+  /** True once Shift-Tab, /permissions mode or "don't ask again" on an edit changed the mode (/permissions says so). */
+  modeChangedInSession = false;
   private running: { controller: AbortController; finished: Promise<QueryResult> } | null = null;
   private readonly cleanups: Array<() => unknown> = [];
 
@@ -44,8 +50,49 @@ export class TuiController {
     return this.run.session;
   }
 
+  /**
+   * Changes the model or the limits for the rest of the session (/config, /model): in this run's
+   * config, which each task reads when it starts, and in the first run's, which /clear and /resume copy.
+   */
+  updateConfig(changes: Partial<Pick<RunConfig, 'model' | 'modelId' | 'modelLabel' | 'limits'>>): void {
+    Object.assign(this.config, changes);
+    if (this.run.config !== this.config) Object.assign(this.run.config, changes);
+  }
+
   get busy(): boolean {
     return this.running !== null;
+  }
+
+  /** The permission mode for the rest of the session: the policy decides with it from the next call on. */
+  setMode(mode: PermissionMode): void {
+    this.modeChangedInSession = true;
+    this.policy.setMode(mode);
+    this.config.permissionMode = mode;
+    this.store.update({ permissionMode: mode });
+  }
+
+  /** Shift-Tab: default → acceptEdits → plan → default (a mode given by flag, such as dontAsk, goes to default). */
+  cycleMode(): PermissionMode {
+    const index = CYCLED_MODES.indexOf(this.policy.mode);
+    const next = CYCLED_MODES[(index + 1) % CYCLED_MODES.length] ?? 'default';
+    this.setMode(next);
+    return next;
+  }
+
+  /** Ctrl-O: prints the last tool's whole output (up to EXPANDED_LINES lines) into the transcript. */
+  expandLastOutput(): void {
+    const last = this.store.get().lastOutput;
+    if (!last) {
+      this.store.update({ hint: "No tool output yet: Ctrl-O shows the last tool call's whole output." });
+      return;
+    }
+    const lines = last.content.split('\n');
+    const shown = lines.slice(0, EXPANDED_LINES).map((line) => `    ${visible(line)}`);
+    const more =
+      lines.length > EXPANDED_LINES
+        ? [`    … ${lines.length - EXPANDED_LINES} more lines (the session's transcript.jsonl has them all)`]
+        : [];
+    this.store.note([`⏺ ${last.label} · the whole output, ${lines.length} lines:`, ...shown, ...more].join('\n'));
   }
 
   /** Stops the running task (Esc, Ctrl-C); true if there was one. */
@@ -80,7 +127,7 @@ export class TuiController {
     this.run = next;
     previous.session.release();
     if (previous !== this.initial) await previous.close();
-    this.store.update({ sessionId: next.session.sessionId, usage: { input_tokens: 0, output_tokens: 0 }, costUsd: null });
+    this.store.update({ sessionId: next.session.sessionId, ...sessionTotals(next.session) });
   }
 
   /** Puts a question to the person through the dialog; the permission layer turns the answer into a decision. */
@@ -98,7 +145,7 @@ export class TuiController {
             label: describeActivity(call),
             summary: `declined by you: ${visible(a.text)}`,
             isError: true,
-            tail: [],
+            detail: [],
           });
         }
         signal.removeEventListener('abort', onAbort);
@@ -108,7 +155,17 @@ export class TuiController {
       const onAbort = () => answer({ kind: 'unanswered', why: 'aborted before answering' });
       if (signal.aborted) return onAbort();
       signal.addEventListener('abort', onAbort, { once: true });
-      this.store.update({ dialog: { view: dialogView(call, pending, this.config.workspace), answer }, activity: null });
+      // "Don't ask again" on a file edit means edits: accept edits for the session, not one file's rule.
+      const acceptEdits = EDIT_TOOLS.has(call.name)
+        ? () => {
+            this.setMode('acceptEdits');
+            answer({ kind: 'yes' });
+          }
+        : undefined;
+      this.store.update({
+        dialog: { view: dialogView(call, pending, this.config.workspace), answer, ...(acceptEdits ? { acceptEdits } : {}) },
+        activity: null,
+      });
     });
 
   async runTask(prompt: string): Promise<QueryResult | null> {
@@ -122,7 +179,7 @@ export class TuiController {
       prompt,
       permissions: this.policy,
       signal: controller.signal,
-      renderer: this.renderer(),
+      renderer: taskRenderer(this.store, this.config),
       ...(feeds.length > 0
         ? {
             observe: (event: AgentEvent) => feeds.forEach((feed) => feed(event)),
@@ -141,101 +198,4 @@ export class TuiController {
       store.update({ running: false, activity: null, dialog: null, streaming: '' });
     }
   }
-
-  /** Task events as store updates: finished text and tool lines become items, the rest is live. */
-  private renderer(): Renderer {
-    const { store, config } = this;
-    let base = store.get().usage;
-    let pending = '';
-    let thought = '';
-    let flushTimer: NodeJS.Timeout | undefined;
-    const flush = () => {
-      clearTimeout(flushTimer);
-      flushTimer = undefined;
-      if (!pending) return;
-      const streaming = store.get().streaming + pending;
-      pending = '';
-      store.update({ streaming, turnTokens: estimateTokens(streaming.length) });
-    };
-    return {
-      onEvent: (event) => {
-        if (event.type !== 'text_delta') flush();
-        // Thinking shows as one dim line when it ends, as in text mode.
-        if (event.type !== 'thinking_delta' && thought) {
-          store.note(visible(thinkingSummary(thought)), 'dim');
-          thought = '';
-        }
-        const state = store.get();
-        switch (event.type) {
-          case 'state':
-            if (event.name === 'call_model.requesting') store.update({ activity: { kind: 'model', since: Date.now() }, turnTokens: 0 });
-            break;
-          case 'text_delta':
-            // Gathered and drawn a few times a second: a redraw per delta would starve the keyboard.
-            pending += event.text;
-            flushTimer ??= setTimeout(flush, STREAM_FLUSH_MS);
-            break;
-          case 'usage':
-            store.update({ usage: addUsage(base, event.total), turnTokens: 0 });
-            break;
-          case 'turn_end':
-            if (state.streaming.trim()) store.add({ kind: 'assistant', text: state.streaming });
-            store.update({ streaming: '' });
-            break;
-          case 'tool_start':
-            store.update({ activity: { kind: 'tool', label: describeActivity(event.call), since: Date.now(), call: event.call } });
-            break;
-          case 'tool_result': {
-            const { summary, tail } = summarizeResult(event.call, event.result);
-            store.add({ kind: 'tool', label: describeActivity(event.call), summary, isError: event.result.is_error, tail });
-            store.update({ activity: null });
-            break;
-          }
-          case 'thinking_delta':
-            thought += event.thinking;
-            break;
-          case 'compact':
-            store.note(visible(compactLine(event)), 'dim');
-            break;
-          case 'retry':
-            store.note(`retrying the model request (attempt ${event.attempt}, ${visible(event.message)})`, 'warn');
-            break;
-          case 'hook': {
-            const line = hookLine(event);
-            if (line) store.note(visible(line), event.outcome === 'error' || event.outcome === 'timeout' ? 'warn' : 'dim');
-            break;
-          }
-          case 'result':
-            break;
-          default: {
-            const unreachable: never = event;
-            return unreachable;
-          }
-        }
-      },
-      finish: (result) => {
-        flush();
-        const { streaming } = store.get();
-        // A turn cut off by a stop stays visible (and in the transcript, see recordInterruption).
-        if (streaming.trim()) store.add({ kind: 'assistant', text: streaming });
-        const cost = (result as QueryResult & { total_cost_usd?: number | null }).total_cost_usd;
-        store.update({
-          streaming: '',
-          activity: null,
-          usage: addUsage(base, result.usage),
-          ...(typeof cost === 'number' ? { costUsd: (store.get().costUsd ?? 0) + cost } : {}),
-        });
-        base = store.get().usage;
-        if (result.reason === 'user_abort') store.note('Interrupted · the next message tells xagent so', 'warn');
-        else {
-          const message = stopMessage(result, config.limits);
-          if (message) store.note(visible(message), result.reason === 'final_answer' ? 'warn' : 'error');
-        }
-      },
-    };
-  }
-}
-
-function addUsage(a: QueryResult['usage'], b: QueryResult['usage']): QueryResult['usage'] {
-  return { ...b, input_tokens: a.input_tokens + b.input_tokens, output_tokens: a.output_tokens + b.output_tokens };
 }

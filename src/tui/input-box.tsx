@@ -11,6 +11,10 @@ export interface InputBoxProps {
   onEscape(): void;
   /** Ctrl-D on an empty box, or Ctrl-C twice. */
   onLeave(): void;
+  /** Shift-Tab: the next permission mode. */
+  onCycleMode(): void;
+  /** Ctrl-O: the last tool's whole output. */
+  onExpand(): void;
   /** Typing is kept, but keys go to the dialog while it is open. */
   active: boolean;
   history: string[];
@@ -23,7 +27,18 @@ export interface InputBoxProps {
  * line; ↑/↓ walk the history from the first and last line; Tab completes a slash command;
  * pasted text (several characters at once, newlines included) is inserted as it is.
  */
-export function InputBox({ onSubmit, onInterrupt, onEscape, onLeave, active, history, hint, setHint }: InputBoxProps) {
+export function InputBox({
+  onSubmit,
+  onInterrupt,
+  onEscape,
+  onLeave,
+  onCycleMode,
+  onExpand,
+  active,
+  history,
+  hint,
+  setHint,
+}: InputBoxProps) {
   // The text lives in a ref, changed at once: keys that arrive before React has drawn the last
   // one must see it (a handler's closure would hold the text as it was at the last render).
   const text = useRef({ value: '', cursor: 0 });
@@ -61,10 +76,30 @@ export function InputBox({ onSubmit, onInterrupt, onEscape, onLeave, active, his
         if (key.shift || key.meta) return insert('\n');
         return enter(value, cursor);
       }
+      if (key.tab && key.shift) return onCycleMode();
+      if (key.ctrl && input === 'o') return onExpand();
       if (key.tab) {
-        const matches = value.startsWith('/') ? completeCommand(value) : [];
-        if (matches.length === 1) set(`/${matches[0]!.name} `);
+        const matches = value.startsWith('/') && !value.includes(' ') ? completeCommand(value) : [];
+        if (matches.length === 1) return set(`/${matches[0]!.name} `);
+        // Several: first as far as they agree (`/co` stays, `/con` becomes `/con`), then each in turn.
+        const common = commonPrefix(matches.map((m) => m.name));
+        if (matches.length > 1 && `/${common}`.length > value.length) return set(`/${common}`);
+        if (matches.length > 1) {
+          const index = matches.findIndex((m) => `/${m.name}` === value);
+          return set(`/${matches[(index + 1) % matches.length]!.name}`);
+        }
         return;
+      }
+      // Readline's keys: Ctrl-A/Home to the line's start, Ctrl-E/End to its end, Ctrl-U deletes to the start, Ctrl-W a word.
+      const lineStart = value.lastIndexOf('\n', cursor - 1) + 1;
+      const lineEnd = value.indexOf('\n', cursor) < 0 ? value.length : value.indexOf('\n', cursor);
+      if ((key.ctrl && input === 'a') || key.home) return setCursor(lineStart);
+      if ((key.ctrl && input === 'e') || key.end) return setCursor(lineEnd);
+      if (key.ctrl && input === 'u') return set(value.slice(0, lineStart) + value.slice(cursor), lineStart);
+      if (key.ctrl && input === 'w') {
+        const wordStart = value.slice(lineStart, cursor).replace(/\S+\s*$/, '').length + lineStart;
+        const start = wordStart === cursor ? Math.max(lineStart, value.slice(lineStart, cursor).trimEnd().length + lineStart) : wordStart;
+        return set(value.slice(0, start) + value.slice(cursor), start);
       }
       if (key.backspace || key.delete) {
         if (cursor === 0) return;
@@ -145,6 +180,14 @@ export function InputBox({ onSubmit, onInterrupt, onEscape, onLeave, active, his
       )}
     </Box>
   );
+}
+
+/** The longest beginning all the names share. */
+function commonPrefix(names: string[]): string {
+  if (names.length === 0) return '';
+  let prefix = names[0]!;
+  for (const name of names) while (!name.startsWith(prefix)) prefix = prefix.slice(0, -1);
+  return prefix;
 }
 
 /** The cursor one line up or down, at the same column or the line's end. */

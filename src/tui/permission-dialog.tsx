@@ -20,17 +20,26 @@ export function PermissionDialog({ request }: { request: DialogRequest }) {
   };
   const setFeedback = (feedback: string | null) => change({ feedback });
   const setSelected = (selected: number) => change({ selected });
+  const { acceptEdits } = request;
   const options = [
     { key: '1', label: 'Yes', pick: () => answer({ kind: 'yes' }) },
-    ...(view.alwaysRules.length > 0
+    ...(acceptEdits
       ? [
           {
             key: '2',
-            label: `Yes, and don't ask again for ${view.alwaysRules.join(', ')} (saved to ${view.settingsFile})`,
-            pick: () => answer({ kind: 'always' }),
+            label: "Yes, and don't ask again for file edits this session (accept edits mode; Shift-Tab changes it)",
+            pick: acceptEdits,
           },
         ]
-      : []),
+      : view.alwaysRules.length > 0
+        ? [
+            {
+              key: '2',
+              label: `Yes, and don't ask again for ${view.alwaysRules.join(', ')} (saved to ${view.settingsFile})`,
+              pick: () => answer({ kind: 'always' }),
+            },
+          ]
+        : []),
     { key: '3', label: 'No, and tell xagent what to do instead', pick: () => setFeedback('') },
   ];
 

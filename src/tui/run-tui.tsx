@@ -4,10 +4,13 @@ import { lastPrompt } from '../sessions/interruption.js';
 import { App } from './app.js';
 import { registerContextCommands } from './context-commands.js';
 import { registerBuiltinCommands } from './builtin-commands.js';
+import { registerConfigCommands } from './config-command.js';
 import { runCommand, type CommandContext } from './commands.js';
 import { TuiController } from './controller.js';
 import { markdownReady } from './markdown-loader.js';
 import { TuiStore } from './store.js';
+import { captureWarnings } from './warnings.js';
+import { priceView, sessionTotals } from './session-totals.js';
 
 export interface TuiOptions {
   /** A run in a new session (no id) or the one `resume` names, for /clear and /resume; warnings go to `stderr`. */
@@ -32,15 +35,28 @@ export interface TuiHandle {
 export function startTui(run: PreparedRun, options: TuiOptions): TuiHandle {
   const { config, session } = run;
   const stdout = options.stdout ?? process.stdout;
-  const store = new TuiStore({ sessionId: session.sessionId, modelId: config.modelLabel, permissionMode: config.permissionMode });
+  const store = new TuiStore({
+    sessionId: session.sessionId,
+    modelId: config.modelLabel,
+    permissionMode: config.permissionMode,
+    price: priceView(config),
+    ...sessionTotals(session),
+  });
   const controller = new TuiController(run, store);
   registerBuiltinCommands({ openRun: options.openRun });
   registerContextCommands();
+  registerConfigCommands();
   const history: string[] = [];
 
   let leave: () => void = () => undefined;
   const left = new Promise<void>((resolve) => (leave = resolve));
-  const context: CommandContext = { controller, print: (text, tone) => store.note(text, tone), exit: () => leave() };
+  const context: CommandContext = {
+    controller,
+    print: (text, tone) => store.note(text, tone),
+    exit: () => leave(),
+    // The screen and the scrollback, then the cursor home: Ink draws its live part again below.
+    clearScreen: () => stdout.write('\x1b[2J\x1b[3J\x1b[H'),
+  };
 
   const submit = (text: string) => {
     if (history.at(-1) !== text) history.push(text);
@@ -61,6 +77,7 @@ export function startTui(run: PreparedRun, options: TuiOptions): TuiHandle {
     'dim',
   );
   if (run.inspector) store.note(`Inspector: ${run.inspector.server.url}`, 'dim');
+  showMcpStartup(run, store);
   if (!session.isNew) {
     const prompt = lastPrompt(session.messages);
     const answer = [...session.messages].reverse().find((m) => m.role === 'assistant');
@@ -69,13 +86,24 @@ export function startTui(run: PreparedRun, options: TuiOptions): TuiHandle {
     if (text) store.add({ kind: 'assistant', text });
   }
 
+  const restoreWarnings = captureWarnings(store);
   const stdin = options.stdin ?? process.stdin;
   // Raw at once, not when Ink's input hook mounts: keys typed meanwhile must not be echoed and cooked.
   if (stdin.isTTY) stdin.setRawMode(true);
   const ink = render(
-    <App store={store} history={history} onSubmit={submit} onInterrupt={() => controller.interrupt()} onLeave={() => leave()} />,
+    <App
+      store={store}
+      history={history}
+      onSubmit={submit}
+      onInterrupt={() => controller.interrupt()}
+      onLeave={() => leave()}
+      onCycleMode={() => controller.cycleMode()}
+      onExpand={() => controller.expandLastOutput()}
+    />,
     {
       exitOnCtrlC: false,
+      // captureWarnings routes console.warn/error into the transcript; Ink's patch would take them back.
+      patchConsole: false,
       stdout,
       stdin,
     },
@@ -87,6 +115,7 @@ export function startTui(run: PreparedRun, options: TuiOptions): TuiHandle {
     await controller.close();
     ink.unmount();
     await ink.waitUntilExit();
+    restoreWarnings();
     stdout.write(`Resume this session with: xagent --resume ${controller.session.sessionId}\n`);
     return 0;
   })();
@@ -96,4 +125,18 @@ export function startTui(run: PreparedRun, options: TuiOptions): TuiHandle {
       if (!controller.interrupt()) leave();
     },
   };
+}
+
+/** "Starting MCP servers…" with a spinner while they start (the first task waits for them), then what they offer. */
+function showMcpStartup(run: PreparedRun, store: TuiStore): void {
+  if (!run.mcp) return;
+  const starting = { kind: 'starting', label: 'Starting MCP servers…', since: Date.now() } as const;
+  store.update({ activity: starting });
+  void run.mcp.then(async (manager) => {
+    await manager?.ready().catch(() => undefined);
+    if (store.get().activity === starting) store.update({ activity: null });
+    const statuses = manager?.statuses() ?? [];
+    if (statuses.length > 0)
+      store.note(`MCP servers: ${statuses.map((s) => s.name).join(', ')} · ${manager?.tools().length ?? 0} tools`, 'dim');
+  });
 }

@@ -11,14 +11,20 @@ import type { DialogView } from '../permissions/dialog-view.js';
 export type Item =
   | { id: number; kind: 'user'; text: string }
   | { id: number; kind: 'assistant'; text: string }
-  | { id: number; kind: 'tool'; label: string; summary: string; isError: boolean; tail: string[] }
+  | { id: number; kind: 'tool'; label: string; summary: string; isError: boolean; detail: string[] }
   | { id: number; kind: 'note'; text: string; tone: 'info' | 'error' | 'warn' | 'dim' };
 
-export type Activity = { kind: 'model'; since: number } | { kind: 'tool'; label: string; since: number; call: ToolCall };
+export type Activity =
+  | { kind: 'model'; since: number }
+  | { kind: 'tool'; label: string; since: number; call: ToolCall }
+  /** Before the first task can run: the MCP servers starting. */
+  | { kind: 'starting'; label: string; since: number };
 
 export interface DialogRequest {
   view: DialogView;
   answer(answer: PermissionAnswer): void;
+  /** On a file edit: "yes, and don't ask again" turns on accept edits for the session. */
+  acceptEdits?: () => void;
 }
 
 export interface TuiState {
@@ -37,8 +43,12 @@ export interface TuiState {
   turnTokens: number;
   /** USD, when the result said (null: the price is not known). */
   costUsd: number | null;
+  /** Where the model's price comes from, or how to set it (src/model/cost.ts's describePrice). */
+  price: { known: boolean; text: string };
   /** A hint under the input (Ctrl-C again to leave). */
   hint: string;
+  /** The last tool's call and whole output, for Ctrl-O. */
+  lastOutput: { label: string; content: string } | null;
 }
 
 export type ItemBody = Item extends infer I ? (I extends Item ? Omit<I, 'id'> : never) : never;
@@ -48,7 +58,9 @@ export class TuiStore {
   private readonly listeners = new Set<() => void>();
   private nextId = 1;
 
-  constructor(initial: Pick<TuiState, 'sessionId' | 'modelId' | 'permissionMode'>) {
+  constructor(
+    initial: Pick<TuiState, 'sessionId' | 'modelId' | 'permissionMode' | 'price'> & Partial<Pick<TuiState, 'usage' | 'costUsd'>>,
+  ) {
     this.state = {
       items: [],
       streaming: '',
@@ -59,6 +71,7 @@ export class TuiStore {
       turnTokens: 0,
       costUsd: null,
       hint: '',
+      lastOutput: null,
       ...initial,
     };
   }

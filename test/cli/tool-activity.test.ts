@@ -6,8 +6,8 @@ import { run, tempDir, writeTree } from '../tools/helpers.js';
 async function line(workspace: string, name: string, input: Record<string, unknown>) {
   const result = await run(name, input, { workspace });
   const call = { id: 'c', name, input };
-  const { summary, tail } = summarizeResult(call, { content: result.content, is_error: result.isError });
-  return { text: `${describeActivity(call)} ⎿ ${summary}`, tail };
+  const { summary, detail } = summarizeResult(call, { content: result.content, is_error: result.isError });
+  return { text: `${describeActivity(call)} ⎿ ${summary}`, detail };
 }
 
 describe('tool activity lines say what a call did', () => {
@@ -18,13 +18,43 @@ describe('tool activity lines say what a call did', () => {
     expect((await line(ws, 'grep', { pattern: 'nothing' })).text).toBe('grep "nothing" ⎿ no matches');
   });
 
-  it('bash shows the command, the exit code, the line count and on failure the last lines', async () => {
+  it('bash shows the command, the exit code, the line count and on failure its first and last lines', async () => {
     const ws = await tempDir();
     const ok = await line(ws, 'bash', { command: 'printf "a\\nb\\n"' });
-    expect(ok).toEqual({ text: 'bash printf "a\\nb\\n" ⎿ exit 0 · 2 lines', tail: [] });
+    expect(ok).toEqual({ text: 'bash printf "a\\nb\\n" ⎿ exit 0 · 2 lines', detail: [] });
     const failed = await line(ws, 'bash', { command: 'seq 1 42; exit 1' });
     expect(failed.text).toBe('bash seq 1 42; exit 1 ⎿ exit 1 · 42 lines');
-    expect(failed.tail).toEqual(['38', '39', '40', '41', '42']);
+    expect(failed.detail).toEqual(['1', '2', '…', '38', '39', '40', '41', '42']);
+  });
+
+  it('a failing test run shows the assertion that failed, not only the summary at its end', async () => {
+    const ws = await tempDir();
+    const report = [
+      'RUN v4',
+      ...Array.from({ length: 30 }, (_, i) => `  ok ${i}`),
+      'FAIL test/sum.test.ts > adds',
+      'AssertionError: expected 3 to be 4',
+      '  at sum.test.ts:5:20',
+      ...Array.from({ length: 30 }, (_, i) => `  noise ${i}`),
+      'Tests 1 failed | 30 passed',
+    ];
+    const failed = await line(ws, 'bash', { command: `printf '%s\\n' ${report.map((l) => `'${l}'`).join(' ')}; exit 1` });
+    expect(failed.detail).toContain('AssertionError: expected 3 to be 4');
+    expect(failed.detail).toContain('  at sum.test.ts:5:20');
+    expect(failed.detail.slice(0, 2)).toEqual(['RUN v4', '  ok 0']);
+    expect(failed.detail.at(-1)).toBe('Tests 1 failed | 30 passed');
+    expect(failed.detail.length).toBeLessThan(20);
+  });
+
+  it('an MCP result shows a readable first line and the server and tool by name', () => {
+    const call = { id: 'c', name: 'mcp__github__search_issues', input: { q: 'bug' } };
+    expect(describeActivity(call)).toBe('github · search_issues {"q":"bug"}');
+    const json = summarizeResult(call, { content: JSON.stringify({ total_count: 2, items: [1, 2] }, null, 2), is_error: false });
+    expect(json.summary).toBe('2 fields: total_count, items');
+    expect(summarizeResult(call, { content: '[1,2,3]', is_error: false }).summary).toBe('3 items');
+    expect(summarizeResult(call, { content: '\nFound two issues\n#1 crash\n#2 hang', is_error: false }).summary).toBe(
+      'Found two issues · 3 lines',
+    );
   });
 
   it('read_file counts lines, edit_file the lines added and removed', async () => {

@@ -33,6 +33,7 @@ describe('loadSettings', () => {
       files: [],
       sandbox: [],
       mcpServers: [],
+      modelPrices: [],
       hooks: [],
       warnings: [],
     });

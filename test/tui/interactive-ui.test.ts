@@ -132,7 +132,8 @@ describe.skipIf(!HAVE_SCRIPT && !process.env.CI)('the interactive terminal UI', 
 
     at = await ui.pty.waitFor("2. Yes, and don't ask again for bash(mkdir out*)", at);
     ui.pty.type('2');
-    at = await ui.pty.waitFor('bash mkdir out --parents', at);
+    // The result line, not the activity line (drawn while mkdir may still run): the directory exists by then.
+    at = await ui.pty.waitFor(/bash mkdir out --parents\s+⎿ exit 0/, at);
     expect(existsSync(path.join(ui.workspace, 'out'))).toBe(true);
     const local = path.join(ui.workspace, '.xagent', 'settings.local.json');
     expect(JSON.parse(readFileSync(local, 'utf8'))).toEqual({ permissions: { allow: ['bash(mkdir out*)'] } });

@@ -106,10 +106,10 @@ export function textRenderer(streams: Streams, limits: StopMessageLimits): Rende
         }
         case 'tool_result': {
           spinner.stop();
-          const { summary, tail } = summarizeResult(event.call, event.result);
+          const { summary, detail } = summarizeResult(event.call, event.result);
           const mark = event.result.is_error ? style.red('⎿') : style.dim('⎿');
           stderr.write(`  ${mark} ${event.result.is_error ? style.red(summary) : style.dim(summary)}\n`);
-          for (const line of tail) stderr.write(`    ${style.dim(line)}\n`);
+          for (const line of detail) stderr.write(`    ${style.dim(line)}\n`);
           break;
         }
         case 'compact':

@@ -11,8 +11,13 @@ export { describeCall } from '../../engine/stop-message.js';
  */
 
 const MAX_ARG = 80;
-/** Lines of a failing command's output shown under its summary. */
+/** A failing command's output under its summary: its first lines, the lines that say why, its last lines. */
+export const FAILURE_HEAD_LINES = 2;
 export const FAILURE_TAIL_LINES = 5;
+const FAILURE_WHY_LINES = 10;
+/** Lines that usually say why a command failed: test runners, compilers, shells. */
+const WHY =
+  /\b(fail(s|ed|ure|ing)?|errors?|expected|received|assert(ion)?(error)?|exception|panic(ked)?|traceback|not ok|cannot|undefined reference|no such file)\b|✗|×|✕/i;
 
 function clip(text: string, max = MAX_ARG): string {
   const oneLine = text.replace(/\n/g, '↵');
@@ -46,7 +51,10 @@ export function describeActivity(call: ToolCall): string {
       return `${call.name} ${clip(where ?? '?')}`;
     default: {
       const json = JSON.stringify(call.input ?? {});
-      return `${visible(call.name)} ${clip(json === '{}' ? '' : json)}`.trimEnd();
+      const args = clip(json === '{}' ? '' : json);
+      // mcp__github__search_issues reads better as `github · search_issues`.
+      const mcp = /^mcp__(.+?)__(.+)$/.exec(call.name);
+      return `${mcp ? `${visible(mcp[1]!)} · ${visible(mcp[2]!)}` : visible(call.name)} ${args}`.trimEnd();
     }
   }
 }
@@ -54,8 +62,8 @@ export function describeActivity(call: ToolCall): string {
 export interface ResultSummary {
   /** After `⎿`: `exit 1 · 42 lines`, `3 matches in 2 files`, `+3 −1`. */
   summary: string;
-  /** For a failing command: its last lines, shown under the summary. */
-  tail: string[];
+  /** For a failing command: its first lines, the lines that say why and its last lines, with `…` between gaps. */
+  detail: string[];
 }
 
 const plural = (n: number, word: string, many = `${word}s`) => `${n} ${n === 1 ? word : many}`;
@@ -89,7 +97,56 @@ function bashSummary(content: string, isError: boolean): ResultSummary {
       .toLowerCase();
   else status = isError ? 'failed' : 'done';
   const summary = `${status} · ${output.length === 0 ? 'no output' : plural(output.length, 'line')}`;
-  return { summary, tail: isError ? output.slice(-FAILURE_TAIL_LINES).map((line) => clip(line, 200)) : [] };
+  return { summary, detail: isError ? failureLines(output).map((line) => (line === GAP ? line : clip(line, 200))) : [] };
+}
+
+const GAP = '…';
+
+/**
+ * The lines of a failing command's output that say why: the first lines (the command's own
+ * complaint, the test file), every line that names a failure, an error or an expectation with the
+ * line after it, and the last lines (the summary). The last lines alone often say only "1 failed".
+ * @example failureLines(['RUN', 'a', 'AssertionError: expected 1 to be 2', '  at x', 'b', 'c', 'Tests 1 failed'])
+ */
+export function failureLines(output: readonly string[]): string[] {
+  const keep = new Set<number>();
+  for (let i = 0; i < Math.min(FAILURE_HEAD_LINES, output.length); i++) keep.add(i);
+  let why = 0;
+  output.forEach((line, i) => {
+    if (why >= FAILURE_WHY_LINES || !WHY.test(line)) return;
+    why++;
+    keep.add(i);
+    if (i + 1 < output.length) keep.add(i + 1);
+  });
+  for (let i = Math.max(0, output.length - FAILURE_TAIL_LINES); i < output.length; i++) keep.add(i);
+  const lines: string[] = [];
+  let last = -1;
+  for (const i of [...keep].sort((a, b) => a - b)) {
+    if (i > last + 1) lines.push(GAP);
+    lines.push(output[i]!);
+    last = i;
+  }
+  return lines;
+}
+
+/** An MCP result's first line, readable: JSON says what it holds, text its first line and how long it is. */
+function mcpSummary(content: string): string {
+  const trimmed = content.trim();
+  if (/^[[{]/.test(trimmed)) {
+    try {
+      const value: unknown = JSON.parse(trimmed);
+      if (Array.isArray(value)) return plural(value.length, 'item');
+      if (value && typeof value === 'object') {
+        const keys = Object.keys(value);
+        return clip(`${plural(keys.length, 'field')}: ${keys.join(', ')}`, 120);
+      }
+    } catch {
+      // Not JSON after all: shown as text.
+    }
+  }
+  const lines = trimmed.split('\n').filter((line) => line.trim());
+  const first = clip(lines[0] ?? '(no content)', 120);
+  return lines.length > 1 ? `${first} · ${plural(lines.length, 'line')}` : first;
 }
 
 function grepSummary(content: string): string {
@@ -111,26 +168,27 @@ function readSummary(content: string): string {
 export function summarizeResult(call: ToolCall, result: { content: string; is_error: boolean }): ResultSummary {
   const input = (call.input && typeof call.input === 'object' ? call.input : {}) as Record<string, unknown>;
   if (call.name === 'bash') return bashSummary(result.content, result.is_error);
-  const first = { summary: clip(result.content.split('\n', 1)[0] ?? '', 120), tail: [] };
-  if (result.is_error && /^No (matches for|files match) /.test(result.content)) return { summary: 'no matches', tail: [] };
+  if (call.name.startsWith('mcp__')) return { summary: mcpSummary(result.content), detail: [] };
+  const first = { summary: clip(result.content.split('\n', 1)[0] ?? '', 120), detail: [] };
+  if (result.is_error && /^No (matches for|files match) /.test(result.content)) return { summary: 'no matches', detail: [] };
   if (result.is_error) return first;
   switch (call.name) {
     case 'grep':
-      return { summary: grepSummary(result.content), tail: [] };
+      return { summary: grepSummary(result.content), detail: [] };
     case 'read_file':
-      return { summary: readSummary(result.content), tail: [] };
+      return { summary: readSummary(result.content), detail: [] };
     case 'edit_file': {
       const { added, removed } = editCounts(str(input, 'old_string') ?? '', str(input, 'new_string') ?? '');
-      return { summary: `+${added} −${removed}`, tail: [] };
+      return { summary: `+${added} −${removed}`, detail: [] };
     }
     case 'write_file':
-      return { summary: plural((str(input, 'content') ?? '').split('\n').length, 'line'), tail: [] };
+      return { summary: plural((str(input, 'content') ?? '').split('\n').length, 'line'), detail: [] };
     case 'glob':
     case 'list_dir': {
       const entries = / is empty\.$/.test(result.content)
         ? 0
         : result.content.split('\n').filter((line) => line && !/^\[.*\]$/.test(line)).length;
-      return { summary: call.name === 'glob' ? plural(entries, 'file') : plural(entries, 'entry', 'entries'), tail: [] };
+      return { summary: call.name === 'glob' ? plural(entries, 'file') : plural(entries, 'entry', 'entries'), detail: [] };
     }
     default:
       return first;

@@ -1,0 +1,134 @@
+import { addUsage } from '../../machines/engine-context.js';
+import type { ToolCall } from '../../machines/types.js';
+import { compactLine, hookLine, thinkingSummary } from '../cli/output/text.js';
+import { describeActivity, summarizeResult } from '../cli/output/tool-activity.js';
+import type { QueryResult } from '../engine/events.js';
+import { stopMessage } from '../engine/stop-message.js';
+import { visible } from '../permissions/request-view.js';
+import type { Renderer } from '../run/renderer.js';
+import type { RunConfig } from '../run/run-config.js';
+import type { TuiStore } from './store.js';
+
+const estimateTokens = (chars: number) => Math.ceil(chars / 4);
+const STREAM_FLUSH_MS = 80;
+
+/** Task events as store updates: finished text and tool lines become items, the rest is live. */
+export function taskRenderer(store: TuiStore, config: Pick<RunConfig, 'limits'>): Renderer {
+  let base = store.get().usage;
+  let pending = '';
+  let thought = '';
+  let flushTimer: NodeJS.Timeout | undefined;
+  // The call the chart is on (state lines carry it), and the one running now: a stop or a hook keeps its line.
+  let currentCall: ToolCall | undefined;
+  let runningCall: ToolCall | undefined;
+  const flush = () => {
+    clearTimeout(flushTimer);
+    flushTimer = undefined;
+    if (!pending) return;
+    const streaming = store.get().streaming + pending;
+    pending = '';
+    store.update({ streaming, turnTokens: estimateTokens(streaming.length) });
+  };
+  return {
+    onEvent: (event) => {
+      if (event.type !== 'text_delta') flush();
+      // Thinking shows as one dim line when it ends, as in text mode.
+      if (event.type !== 'thinking_delta' && thought) {
+        store.note(visible(thinkingSummary(thought)), 'dim');
+        thought = '';
+      }
+      const state = store.get();
+      switch (event.type) {
+        case 'state':
+          if (event.call) currentCall = event.call;
+          if (event.name === 'call_model.requesting') store.update({ activity: { kind: 'model', since: Date.now() }, turnTokens: 0 });
+          break;
+        case 'text_delta':
+          // Gathered and drawn a few times a second: a redraw per delta would starve the keyboard.
+          pending += event.text;
+          flushTimer ??= setTimeout(flush, STREAM_FLUSH_MS);
+          break;
+        case 'usage':
+          store.update({ usage: addUsage(base, event.total), turnTokens: 0 });
+          break;
+        case 'turn_end':
+          if (state.streaming.trim()) store.add({ kind: 'assistant', text: state.streaming });
+          store.update({ streaming: '' });
+          break;
+        case 'tool_start':
+          runningCall = event.call;
+          store.update({ activity: { kind: 'tool', label: describeActivity(event.call), since: Date.now(), call: event.call } });
+          break;
+        case 'tool_result': {
+          runningCall = undefined;
+          const label = describeActivity(event.call);
+          const { summary, detail } = summarizeResult(event.call, event.result);
+          store.add({ kind: 'tool', label, summary, isError: event.result.is_error, detail });
+          store.update({ activity: null, lastOutput: { label, content: event.result.content } });
+          break;
+        }
+        case 'thinking_delta':
+          thought += event.thinking;
+          break;
+        case 'compact':
+          store.note(visible(compactLine(event)), 'dim');
+          break;
+        case 'retry':
+          store.note(`retrying the model request (attempt ${event.attempt}, ${visible(event.message)})`, 'warn');
+          break;
+        case 'hook': {
+          // A PreToolUse hook that refused the call: the call keeps its line, with the hook's reason.
+          if (event.hook_event === 'PreToolUse' && (event.outcome === 'blocked' || event.outcome === 'denied') && currentCall) {
+            const why = event.message ? `: ${visible(event.message.split('\n', 1)[0] ?? '')}` : '';
+            store.add({
+              kind: 'tool',
+              label: describeActivity(currentCall),
+              summary: `${event.outcome} by hook ${visible(event.command)}${why}`,
+              isError: true,
+              detail: [],
+            });
+          }
+          const line = hookLine(event);
+          if (line) store.note(visible(line), event.outcome === 'error' || event.outcome === 'timeout' ? 'warn' : 'dim');
+          break;
+        }
+        case 'result':
+          break;
+        default: {
+          const unreachable: never = event;
+          return unreachable;
+        }
+      }
+    },
+    finish: (result) => {
+      flush();
+      // A tool stopped mid-run (Esc, --timeout) sends no result: its line stays, saying what happened.
+      if (runningCall) {
+        const how =
+          result.reason === 'user_abort'
+            ? 'interrupted by you'
+            : result.reason === 'timeout'
+              ? 'stopped: out of time'
+              : `stopped (${result.reason})`;
+        store.add({ kind: 'tool', label: describeActivity(runningCall), summary: how, isError: true, detail: [] });
+        runningCall = undefined;
+      }
+      const { streaming } = store.get();
+      // A turn cut off by a stop stays visible (and in the transcript, see recordInterruption).
+      if (streaming.trim()) store.add({ kind: 'assistant', text: streaming });
+      const cost = (result as QueryResult & { total_cost_usd?: number | null }).total_cost_usd;
+      store.update({
+        streaming: '',
+        activity: null,
+        usage: addUsage(base, result.usage),
+        ...(typeof cost === 'number' ? { costUsd: (store.get().costUsd ?? 0) + cost } : {}),
+      });
+      base = store.get().usage;
+      if (result.reason === 'user_abort') store.note('Interrupted · the next message tells xagent so', 'warn');
+      else {
+        const message = stopMessage(result, config.limits);
+        if (message) store.note(visible(message), result.reason === 'final_answer' ? 'warn' : 'error');
+      }
+    },
+  };
+}
