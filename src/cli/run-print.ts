@@ -1,13 +1,13 @@
 import type { QueryResult } from '../engine/events.js';
 import { exitCodeFor } from './exit-codes.js';
-import { jsonRenderer, priceFields, streamJsonRenderer } from './output/json.js';
+import { jsonRenderer, streamJsonRenderer } from './output/json.js';
+import { runPriceFields } from '../run/price-fields.js';
 import type { Renderer, Streams } from '../run/renderer.js';
 import { textRenderer } from './output/text.js';
 import type { RunConfig } from '../run/run-config.js';
 
 export function rendererFor(config: RunConfig, streams: Streams): Renderer {
-  // A scripted model (its label is the script) has no price to explain.
-  const price = config.modelLabel === config.modelId ? priceFields(config.modelId, config.modelPrices) : undefined;
+  const price = runPriceFields(config);
   switch (config.format) {
     case 'json':
       return jsonRenderer(streams, price);

@@ -5,6 +5,7 @@ import { createApiModel } from '../run/model-factory.js';
 import { prepareRun } from '../run/prepare-run.js';
 import { buildRunConfig, policyFor } from '../run/run-config.js';
 import { streamJsonEvent, type StreamJsonEvent } from '../run/stream-json.js';
+import { runPriceFields } from '../run/price-fields.js';
 import { claudeCodeResultFold } from '../run/claude-result.js';
 import { canUseToolPrompt } from './can-use-tool.js';
 import { toRunSpec, type QueryOptions } from './options.js';
@@ -41,6 +42,7 @@ export async function* query(prompt: string, options: QueryOptions = {}): AsyncG
   const events = new AsyncQueue<StreamJsonEvent>();
   // The result event carries Claude Code's fields too, as the CLI's stream-json does.
   const fold = claudeCodeResultFold();
+  const price = runPriceFields(config);
   let task: Promise<QueryResult> | undefined;
   let finished = false;
   try {
@@ -55,7 +57,7 @@ export async function* query(prompt: string, options: QueryOptions = {}): AsyncG
           events.push(streamJsonEvent(event));
         },
         finish: (result) => {
-          events.push(streamJsonEvent(fold.complete(result)));
+          events.push(streamJsonEvent({ ...fold.complete(result), ...price }));
           events.close();
         },
       },
