@@ -1,33 +1,13 @@
 import type { EngineStatePath } from '../../machines/query-engine.js';
-import type { EvidenceRecord, TraceStateRecord } from '../sessions/records.js';
+import type { EvidenceRecord, ResultFields, TraceStateRecord } from '../sessions/records.js';
 import type { HookRunReport } from '../hooks/types.js';
-import type { EngineError, PermissionDecision, StopReason, ToolCall, Usage } from '../../machines/types.js';
+import type { ToolCall, Usage } from '../../machines/types.js';
 
 /** One state line of trace.jsonl (the record version aside): a state entered, how, and what the state has. */
 export type TraceLine = Omit<TraceStateRecord, 'v'>;
 
 /** The summary of a finished task; the `result` event and the CLI's json output. */
-export interface QueryResult {
-  type: 'result';
-  reason: StopReason;
-  is_error: boolean;
-  /** The last assistant text of the task. */
-  text: string;
-  session_id: string;
-  turns: number;
-  tool_calls: number;
-  usage: Usage;
-  /** At the model's list price; null when the price is unknown (or the model is scripted). */
-  total_cost_usd: number | null;
-  duration_ms: number;
-  trace_path: string | null;
-  error?: EngineError;
-  decision?: PermissionDecision;
-  /** The tool call at which the task stopped (refused, crashed, interrupted). */
-  call?: ToolCall;
-  /** The API's stop_reason of the last response, e.g. max_tokens for an answer that was cut off. */
-  model_stop_reason?: string;
-}
+export type QueryResult = { type: 'result'; session_id: string } & ResultFields;
 
 /**
  * Where an event stands in the task's evidence log: every event but the streamed deltas is a line

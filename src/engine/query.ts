@@ -18,7 +18,7 @@ import { systemClock, type Clock } from './clock.js';
 import { TaskClock } from './task-clock.js';
 import { eventOf, type AgentEvent, type QueryResult } from './events.js';
 import { engineImplementations, type Note } from './implementations.js';
-import { stateBody, type ResultFields } from '../sessions/records.js';
+import type { ResultFields } from '../sessions/records.js';
 import { chartFingerprint } from './chart-fingerprint.js';
 import { DEFAULT_LIMITS } from './limits.js';
 import { stepOf } from './step.js';
@@ -148,7 +148,7 @@ export async function* query(userInput: string, options: QueryOptions): AsyncGen
     options.onMicrostep?.(microstep);
     if (!microstep.entered) return;
     deadlineClock.follow(microstep.state);
-    note(stateBody(stepOf({ state: microstep.state, via: microstep.entered, context: microstep.context })));
+    note(stepOf({ state: microstep.state, via: microstep.entered, context: microstep.context }));
   };
 
   const input: EngineInput = {

@@ -1,5 +1,6 @@
 import { stopDecision, stopError, type EngineContext } from '../../machines/engine-context.js';
 import type { EngineStatePath } from '../../machines/query-engine.js';
+import type { StateBody } from '../sessions/records.js';
 import type { EngineError, PermissionDecision, StopReason, ToolCall, Usage } from '../../machines/types.js';
 
 /** The transition that entered a state. */
@@ -27,16 +28,20 @@ export interface Step {
   reason?: StopReason;
 }
 
-export function stepOf(options: { state: EngineStatePath; via: Via; context: EngineContext }): Step {
+/**
+ * The state line a step writes (the trace's field names), built once per state entered: field by
+ * field, since it runs for every state of every round.
+ */
+export function stepOf(options: { state: EngineStatePath; via: Via; context: EngineContext }): StateBody {
   const { state, via, context } = options;
   const { current } = context;
-  const step: Step = { state, via, turn: context.turn, toolCallCount: context.toolCallCount, usage: context.usage };
-  if (current) step.call = current.call;
+  const body: StateBody = { state, via, turn: context.turn, tool_call_count: context.toolCallCount, usage: context.usage };
+  if (current) body.call = current.call;
   // On `done`, a prompt that a UserPromptSubmit hook blocked has a decision too (and no call).
   const decision = state === 'done' ? stopDecision(context) : current?.decision;
-  if (decision) step.decision = decision;
+  if (decision) body.decision = decision;
   const error = state === 'done' ? stopError(context) : current?.error;
-  if (error) step.error = error;
-  if (state === 'done' && context.stopReason) step.reason = context.stopReason;
-  return step;
+  if (error) body.error = error;
+  if (state === 'done' && context.stopReason) body.reason = context.stopReason;
+  return body;
 }

@@ -118,20 +118,24 @@ export type TraceAnnotation =
   /** How the task ended, as the `result` event says it (its `type` aside). */
   | (Stamp & { event: 'result' } & ResultFields);
 
-/** The fields of a task's result (src/engine/events.ts QueryResult without `type` and `session_id`). */
+/** How a task ended: the `result` line, and (with `type` and `session_id`) query()'s result event and the CLI's json output. */
 export interface ResultFields {
   reason: StopReason;
   is_error: boolean;
+  /** The last assistant text of the task. */
   text: string;
   turns: number;
   tool_calls: number;
   usage: Usage;
+  /** At the model's list price; null when the price is unknown (or the model is scripted). */
   total_cost_usd: number | null;
   duration_ms: number;
   trace_path: string | null;
   error?: EngineError;
   decision?: PermissionDecision;
+  /** The tool call at which the task stopped (refused, crashed, interrupted). */
   call?: ToolCall;
+  /** The API's stop_reason of the last response, e.g. max_tokens for an answer that was cut off. */
   model_stop_reason?: string;
 }
 
@@ -150,16 +154,6 @@ export function isAnnotation<E extends TraceAnnotation['event']>(
 
 /** A state line without its stamp: what the engine hands the sink. */
 export type StateBody = Omit<TraceStateRecord, keyof Stamp>;
-
-export function stateBody(step: Step): StateBody {
-  // Written field by field, not with a rest spread: this runs for every state of every round.
-  const body: StateBody = { state: step.state, via: step.via, turn: step.turn, tool_call_count: step.toolCallCount, usage: step.usage };
-  if (step.call) body.call = step.call;
-  if (step.decision) body.decision = step.decision;
-  if (step.error) body.error = step.error;
-  if (step.reason) body.reason = step.reason;
-  return body;
-}
 
 /** Any line of trace.jsonl without its stamp (v, seq, ts, session_id): what the engine hands the sink. */
 export type EvidenceBody = StateBody | (TraceAnnotation extends infer A ? (A extends unknown ? Omit<A, keyof Stamp> : never) : never);

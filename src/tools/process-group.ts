@@ -2,24 +2,32 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 /**
+ * Every live (non-zombie) process, read from /proc (Linux only): its pid, parent and group.
+ * "pid (comm) state ppid pgrp ...": comm may hold spaces and parentheses, so fields count from the last ')'.
+ */
+function* liveProcesses(): Generator<{ pid: number; ppid: number; pgrp: number }> {
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+    } catch {
+      continue; // exited while we looked
+    }
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    if (fields[0] === 'Z' || fields[0] === 'X') continue;
+    yield { pid: Number(name), ppid: Number(fields[1]), pgrp: Number(fields[2]) };
+  }
+}
+
+/**
  * Whether any live (non-zombie) process is still in the group. On Linux this reads /proc, because
  * `kill(-pgid, 0)` also counts zombies that nobody reaps (an orphan in a container without init).
  * @example if (groupAlive(child.pid)) await killProcessGroup(child.pid);
  */
 export function groupAlive(pgid: number): boolean {
   if (process.platform === 'linux') {
-    for (const name of readdirSync('/proc')) {
-      if (!/^\d+$/.test(name)) continue;
-      let stat: string;
-      try {
-        stat = readFileSync(`/proc/${name}/stat`, 'utf8');
-      } catch {
-        continue; // exited while we looked
-      }
-      // "pid (comm) state ppid pgrp ...": comm may hold spaces and parentheses.
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      if (Number(fields[2]) === pgid && fields[0] !== 'Z' && fields[0] !== 'X') return true;
-    }
+    for (const p of liveProcesses()) if (p.pgrp === pgid) return true;
     return false;
   }
   try {
@@ -140,19 +148,8 @@ export function escapedDescendants(pgid: number): number[] {
   if (process.platform !== 'linux') return [];
   const children = new Map<number, number[]>();
   const group = new Map<number, number>();
-  for (const name of readdirSync('/proc')) {
-    if (!/^\d+$/.test(name)) continue;
-    let stat: string;
-    try {
-      stat = readFileSync(`/proc/${name}/stat`, 'utf8');
-    } catch {
-      continue;
-    }
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    if (fields[0] === 'Z' || fields[0] === 'X') continue;
-    const pid = Number(name);
-    const ppid = Number(fields[1]);
-    group.set(pid, Number(fields[2]));
+  for (const { pid, ppid, pgrp } of liveProcesses()) {
+    group.set(pid, pgrp);
     children.set(ppid, [...(children.get(ppid) ?? []), pid]);
   }
   const found: number[] = [];
