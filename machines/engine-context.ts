@@ -1,5 +1,6 @@
 import { estimateMessages, type CompactionOutcome, type ContextBudget } from './context-budget.js';
 import { promptBlockedDecision, type HookEventName, type HookOutcome } from './hooks.js';
+import type { BatchCall } from './batch-steps.js';
 import type { EngineError, Message, PermissionDecision, StopReason, ToolCall, ToolResultBlock, Usage, Validation } from './types.js';
 
 /**
@@ -56,6 +57,8 @@ export interface EngineContext {
   /** One result per call already worked through; `results.length` is the queue index of `current`. */
   results: ToolResultBlock[];
   current: CurrentCall | null;
+  /** The calls from `current` on that run together (append_tool_result.batch); empty when one call runs at a time. */
+  batch: BatchCall[];
   /** Why the last model request failed (the task then stops with model_error). */
   modelError: EngineError | null;
   lastStopReason: string | null;
@@ -132,6 +135,7 @@ export function initialContext(input: EngineInput): EngineContext {
     truncatedIds: [],
     results: [],
     current: null,
+    batch: [],
     modelError: null,
     lastStopReason: null,
     usage: { input_tokens: 0, output_tokens: 0 },

@@ -19,6 +19,7 @@ import {
   withDecision,
 } from './call-steps.js';
 import { closingResults, errorResult } from './pending-results.js';
+import { batchCrashed, batchResults, planBatchAction, type BatchOutcome } from './batch-steps.js';
 import { isRecoverable } from './recovery.js';
 import {
   estimateTokens,
@@ -90,6 +91,7 @@ export const setupEngine = setup({
       preToolUseHooks: 'runHooks';
       askPermission: 'askPermission';
       executeTool: 'executeTool';
+      executeBatch: 'executeBatch';
       postToolUseHooks: 'runHooks';
       deadline: 'deadline';
     },
@@ -98,6 +100,8 @@ export const setupEngine = setup({
     callModel: fromPromise<ModelResponse, CallModelInput>(notProvided('callModel')),
     askPermission: fromPromise<PermissionDecision, { call: ToolCall; decision: PermissionDecision }>(notProvided('askPermission')),
     executeTool: fromPromise<ToolResult, { call: ToolCall }>(notProvided('executeTool')),
+    /** Runs the calls of a batch together; one outcome per call, in the calls' order. */
+    executeBatch: fromPromise<BatchOutcome[], { calls: ToolCall[] }>(notProvided('executeBatch')),
     /** Asks the model for a summary of the conversation; the chart swaps it in (applyCompaction). */
     compactContext: fromPromise<CompactionOutcome, CompactContextInput>(notProvided('compactContext')),
     /** Runs the hooks configured for one event (all matching ones, in parallel) and merges their answers. */
@@ -124,6 +128,8 @@ export const setupEngine = setup({
       context.current?.decision?.behavior === 'deny' && context.current.decision.continueWithFeedback === true,
     permissionDenied: ({ context }) => context.current?.decision?.behavior === 'deny',
     queueHasMore: ({ context }) => context.results.length < context.queue.length,
+    batchPlanned: ({ context }) => context.batch.length > 0,
+    batchCrashed: (_, params: { outcomes: BatchOutcome[] }) => batchCrashed(params.outcomes),
     responseHasToolCalls: (_, params: { response: ModelResponse }) => toolCalls(params.response).length > 0,
     responsePaused: (_, params: { response: ModelResponse }) => params.response.stopReason === 'pause_turn',
     toolErrorRecoverable: (_, params: { error: unknown }) => isRecoverable(toolFailure(params.error).code),
@@ -168,6 +174,7 @@ export const setupEngine = setup({
       error: { code: 'TOOL_NOT_FOUND', message: `No tool named "${call.name}". No tools are available.` },
     })),
     decidePermission: decidePermissionAction(() => ({ behavior: 'ask', decidedBy: 'default: no policy provided' })),
+    planBatch: planBatchAction(null),
     recordUserDecision: assign(({ context }, params: { decision: PermissionDecision }) => {
       // A prompt can only answer allow or deny; anything else would leave ask_permission with no way out.
       const decision: PermissionDecision =
@@ -190,8 +197,30 @@ export const setupEngine = setup({
     }),
     collectResult: assign(({ context }, params: { result: ToolResult }) => {
       const { call } = workingCall(context);
-      const block = { type: 'tool_result' as const, tool_use_id: call.id, content: params.result.content, is_error: params.result.isError };
-      return { toolCallCount: context.toolCallCount + 1, results: [...context.results, block], budget: withResult(context, block) };
+      const { result } = params;
+      const block = { type: 'tool_result' as const, tool_use_id: call.id, content: result.content, is_error: result.isError };
+      return {
+        toolCallCount: context.toolCallCount + 1,
+        results: [...context.results, block],
+        budget: withResult(context, block),
+        ...(result.usage ? { usage: addUsage(context.usage, result.usage) } : {}),
+      };
+    }),
+    /** A batch's results go in at once, in the model's order; a crash becomes `current`'s error for the stop to report. */
+    collectBatch: assign(({ context }, params: { outcomes: BatchOutcome[] }) => {
+      const { blocks, crash } = batchResults(context.batch, params.outcomes);
+      let { budget, usage } = context;
+      for (const block of blocks) budget = withResult({ ...context, budget }, block);
+      for (const outcome of params.outcomes) if ('result' in outcome && outcome.result.usage) usage = addUsage(usage, outcome.result.usage);
+      const current = crash && context.current ? { ...context.current, call: crash.call, error: crash.error } : context.current;
+      return {
+        toolCallCount: context.toolCallCount + blocks.length,
+        results: [...context.results, ...blocks],
+        budget,
+        usage,
+        current,
+        batch: [],
+      };
     }),
     recordToolFailure: assign(({ context }, params: { error: unknown }) => ({
       toolCallCount: context.toolCallCount + 1,
@@ -205,7 +234,7 @@ export const setupEngine = setup({
     appendToolResults: change(({ context, enqueue }) => {
       const message: Message = { role: 'user', content: context.results };
       context.messages.push(message);
-      enqueue.assign({ queue: [], truncatedIds: [], results: [], current: null });
+      enqueue.assign({ queue: [], truncatedIds: [], results: [], current: null, batch: [] });
       enqueue.emit({ type: 'message', message });
     }),
     // The API's answer names the real window; a configured one that was too big is corrected.
@@ -235,7 +264,7 @@ export const setupEngine = setup({
       if (context.queue.length === 0) return;
       const message: Message = { role: 'user', content: closingResults(context, context.stopReason ?? 'user_abort') };
       context.messages.push(message);
-      enqueue.assign({ queue: [], truncatedIds: [], results: [] });
+      enqueue.assign({ queue: [], truncatedIds: [], results: [], batch: [] });
       enqueue.emit({ type: 'message', message });
     }),
   },

@@ -9,11 +9,13 @@ import type { StopReason, ToolResultBlock } from './types.js';
  */
 export function closingResults(context: EngineContext, reason: StopReason): ToolResultBlock[] {
   const { current } = context;
+  // Every call of a running batch was under way, like `current`: each is told it was interrupted.
+  const running = new Set([...(current ? [current.call.id] : []), ...context.batch.map((b) => b.call.id)]);
   const closing = context.queue.slice(context.results.length).map(
     (call): ToolResultBlock => ({
       type: 'tool_result',
       tool_use_id: call.id,
-      content: current && call.id === current.call.id ? currentCallText(current, reason) : notExecutedText(reason),
+      content: current && running.has(call.id) ? currentCallText(current, reason) : notExecutedText(reason),
       is_error: true,
     }),
   );

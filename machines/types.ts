@@ -65,6 +65,8 @@ export interface ToolResult {
   isError: boolean;
   /** Set when the tool ran its process inside the OS sandbox (bash with --sandbox). */
   sandboxed?: boolean;
+  /** What a subagent spent on the model: rolled up into the task's usage when the result is collected. */
+  usage?: Usage;
 }
 
 export const STOP_REASONS = [

@@ -3,6 +3,7 @@ import { workingCall } from '../engine-context.js';
 import { setupEngine } from '../engine-setup.js';
 import { hookInput } from '../hook-steps.js';
 import type { ToolResult } from '../types.js';
+import type { BatchOutcome } from '../batch-steps.js';
 import { at, DONE } from './targets.js';
 
 /** The states one tool call passes through besides ask_permission: checked, run, its result collected (or the error). */
@@ -25,11 +26,13 @@ const afterResult = [
 
 export const validateTool = setupEngine.createStateConfig({
   // The next call becomes `current`; validateCall skips one the budget will not let run, so such a stop reports no error of the call's.
-  entry: 'validateCall',
+  // planBatch then looks ahead: this call and the next ones may run together (batch-steps.ts).
+  entry: ['validateCall', 'planBatch'],
   always: [
     { guard: 'maxToolCallsReached', target: DONE, actions: { type: 'stop', params: { reason: 'max_tool_calls' } } },
     { guard: 'ruleFailed', target: DONE, actions: { type: 'stop', params: { reason: 'tool_error' } } },
     { guard: 'callInvalid', target: at('recover') },
+    { guard: 'batchPlanned', target: at('append_tool_result.batch') },
     { guard: 'preToolUseDue', target: at('ask_permission.pre_tool_hooks') },
     { target: at('ask_permission.deciding') },
   ],
@@ -68,6 +71,8 @@ export const executeTool = setupEngine.createStateConfig({
   },
 });
 
+const outcomes = ({ event }: { event: { output: BatchOutcome[] } }) => ({ outcomes: event.output });
+
 export const appendToolResult = setupEngine.createStateConfig({
   initial: 'collected',
   states: {
@@ -83,6 +88,36 @@ export const appendToolResult = setupEngine.createStateConfig({
     },
     /** The result is in: the next call, or every result back to the model. */
     collected: { always: afterResult },
+    /**
+     * Waits for a batch: calls the rules allowed that may run together (read-only tools, subagents),
+     * one invoked actor for all, their results appended in the model's order. Kept apart from
+     * execute_tool, whose single call and edge ids stay as they were.
+     */
+    batch: {
+      invoke: {
+        id: 'executeBatch',
+        src: 'executeBatch',
+        input: ({ context }) => ({ calls: context.batch.map((b) => b.call) }),
+        onDone: [
+          {
+            guard: { type: 'batchCrashed', params: outcomes },
+            target: DONE,
+            actions: [
+              { type: 'collectBatch', params: outcomes },
+              { type: 'stop', params: { reason: 'tool_error' } },
+            ],
+          },
+          { target: 'collected', actions: { type: 'collectBatch', params: outcomes } },
+        ],
+        onError: {
+          target: DONE,
+          actions: [
+            { type: 'recordToolFailure', params: failure },
+            { type: 'stop', params: { reason: 'tool_error' } },
+          ],
+        },
+      },
+    },
   },
 });
 

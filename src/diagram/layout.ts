@@ -135,9 +135,10 @@ const LAYERED = {
   // Linear segments keeps long edges straight and the picture narrower than network simplex does.
   'elk.layered.nodePlacement.strategy': 'SIMPLE',
   // Depth first from the initial state, in declaration order: back edges are the ones that go up.
-  // (MODEL_ORDER, which said the same for the flat chart, throws inside elkjs 0.12 across a hierarchy.)
+  // (MODEL_ORDER, which said the same for the flat chart, throws inside elkjs 0.12 across a hierarchy;
+  // so does NODES_AND_EDGES below once append_tool_result holds the batch: PREFER_EDGES does not.)
   'elk.layered.cycleBreaking.strategy': 'DEPTH_FIRST',
-  'elk.layered.considerModelOrder.strategy': 'NODES_AND_EDGES',
+  'elk.layered.considerModelOrder.strategy': 'PREFER_EDGES',
 } as const;
 
 /**

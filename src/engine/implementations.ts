@@ -18,6 +18,9 @@ import type { SessionSink } from '../sessions/session-writer.js';
 import type { EvidenceBody, EvidenceRecord } from '../sessions/records.js';
 import type { CompactContextInput, CompactionOutcome } from '../../machines/context-budget.js';
 import { runCompaction } from '../context/run-compaction.js';
+import { planBatchAction, type BatchOutcome } from '../../machines/batch-steps.js';
+import { BATCH_CONCURRENCY, runBatch, TASK_CONCURRENCY } from './run-batch.js';
+import { TASK_TOOL } from '../agents/task-input.js';
 
 /** Writes one line of the evidence log (stamped by the session sink) and yields the event it is. */
 export type Note = <B extends EvidenceBody>(body: B) => B & EvidenceRecord;
@@ -76,8 +79,50 @@ export function engineImplementations(services: EngineServices) {
       fields: { message: `xagent needs your permission to use ${claudeToolName(call.name)}`, notification_type: 'permission_prompt' },
     });
   const toolHookMatches = (event: 'PreToolUse' | 'PostToolUse') => (call: ToolCall) => hooksFor(hooks, { event, call }).length > 0;
+  const decide = (call: ToolCall) => permissions.decide(call, { readOnly: tools.get(call.name)?.readOnly ?? false });
   // The tool list does not change during a task: built once, not per model round.
   const toolSpecs = tools.specs();
+  /** One tool call: its start and result as evidence, its audit line (also when it is stopped), the result. */
+  const runTool = async (call: ToolCall, signal: AbortSignal): Promise<ToolResult> => {
+    note({ event: 'tool_start', call });
+    const started = clock.now();
+    type AuditFields = { is_error: boolean; aborted: boolean; crashed?: boolean; sandboxed?: boolean; content: string };
+    let audited = false;
+    const audit = (fields: AuditFields) => {
+      if (audited) return;
+      audited = true;
+      sink.audit({
+        ts: new Date(clock.now()).toISOString(),
+        session_id: sessionId,
+        call,
+        duration_ms: clock.now() - started,
+        ...fields,
+      });
+    };
+    // Stopped mid-run (Ctrl-C, --timeout): the line is written now, while the session files are still open.
+    const onAbort = () =>
+      audit({
+        is_error: true,
+        aborted: true,
+        content: 'Interrupted: the task stopped while the tool was running; the tool was stopped.',
+      });
+    signal.addEventListener('abort', onAbort, { once: true });
+    try {
+      const result = await tools.execute(call, { signal, workspace });
+      const sandboxed = result.sandboxed ? { sandboxed: true } : {};
+      audit({ is_error: result.isError, aborted: signal.aborted, ...sandboxed, content: result.content.slice(0, 2000) });
+      const duration_ms = clock.now() - started;
+      note({ event: 'tool_result', call, result: { content: result.content, is_error: result.isError, ...sandboxed }, duration_ms });
+      return result;
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      audit({ is_error: true, aborted: signal.aborted, crashed: true, content: message });
+      note({ event: 'tool_result', call, result: { content: message, is_error: true }, duration_ms: clock.now() - started });
+      throw error;
+    } finally {
+      signal.removeEventListener('abort', onAbort);
+    }
+  };
   return {
     actors: {
       callModel: fromPromise<ModelResponse, CallModelInput>(async ({ input, signal }) => {
@@ -120,46 +165,13 @@ export function engineImplementations(services: EngineServices) {
         ]);
         return decision;
       }),
-      executeTool: fromPromise<ToolResult, { call: ToolCall }>(async ({ input: { call }, signal }) => {
-        note({ event: 'tool_start', call });
-        const started = clock.now();
-        type AuditFields = { is_error: boolean; aborted: boolean; crashed?: boolean; sandboxed?: boolean; content: string };
-        let audited = false;
-        const audit = (fields: AuditFields) => {
-          if (audited) return;
-          audited = true;
-          sink.audit({
-            ts: new Date(clock.now()).toISOString(),
-            session_id: sessionId,
-            call,
-            duration_ms: clock.now() - started,
-            ...fields,
-          });
-        };
-        // Stopped mid-run (Ctrl-C, --timeout): the line is written now, while the session files are still open.
-        const onAbort = () =>
-          audit({
-            is_error: true,
-            aborted: true,
-            content: 'Interrupted: the task stopped while the tool was running; the tool was stopped.',
-          });
-        signal.addEventListener('abort', onAbort, { once: true });
-        try {
-          const result = await tools.execute(call, { signal, workspace });
-          const sandboxed = result.sandboxed ? { sandboxed: true } : {};
-          audit({ is_error: result.isError, aborted: signal.aborted, ...sandboxed, content: result.content.slice(0, 2000) });
-          const duration_ms = clock.now() - started;
-          note({ event: 'tool_result', call, result: { content: result.content, is_error: result.isError, ...sandboxed }, duration_ms });
-          return result;
-        } catch (error) {
-          const message = error instanceof Error ? error.message : String(error);
-          audit({ is_error: true, aborted: signal.aborted, crashed: true, content: message });
-          note({ event: 'tool_result', call, result: { content: message, is_error: true }, duration_ms: clock.now() - started });
-          throw error;
-        } finally {
-          signal.removeEventListener('abort', onAbort);
-        }
-      }),
+      executeTool: fromPromise<ToolResult, { call: ToolCall }>(({ input: { call }, signal }) => runTool(call, signal)),
+      // The calls of a batch run together (subagents at most TASK_CONCURRENCY at once); each outcome is kept, none throws.
+      executeBatch: fromPromise<BatchOutcome[], { calls: ToolCall[] }>(({ input: { calls }, signal }) =>
+        runBatch(calls, (call) => runTool(call, signal), {
+          limitOf: (call) => (call.name === TASK_TOOL ? TASK_CONCURRENCY : BATCH_CONCURRENCY),
+        }),
+      ),
       compactContext: fromPromise<CompactionOutcome, CompactContextInput>(async ({ input, signal }) => {
         await yieldToEventLoop();
         const { reason, turn } = input;
@@ -254,7 +266,14 @@ export function engineImplementations(services: EngineServices) {
     },
     actions: {
       validateCall: validateCallAction((call) => tools.validate(call)),
-      decidePermission: decidePermissionAction((call) => permissions.decide(call, { readOnly: tools.get(call.name)?.readOnly ?? false })),
+      decidePermission: decidePermissionAction(decide),
+      planBatch: planBatchAction({
+        validate: (call) => tools.validate(call),
+        decide,
+        concurrencySafe: (call) => tools.get(call.name)?.readOnly === true,
+        preToolUse: toolHookMatches('PreToolUse'),
+        postToolUse: toolHookMatches('PostToolUse'),
+      }),
     },
   };
 }

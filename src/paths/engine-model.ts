@@ -4,6 +4,7 @@ import { COMPACTION_THRESHOLD, nearWindow } from '../../machines/context-budget.
 import type { EngineInput } from '../../machines/engine-context.js';
 import { HOOK_EVENTS } from '../../machines/hooks.js';
 import { decidePermissionAction, queryEngine, toolHookDue, validateCallAction } from '../../machines/query-engine.js';
+import { planBatchAction } from '../../machines/batch-steps.js';
 import type { ModelResponse, PermissionDecision, ToolCall, Validation } from '../../machines/types.js';
 import { statePath } from '../engine/step-adapter.js';
 import { CONTEXT_WINDOW, HOOKED_ANSWER, LIMITS, outcomesOf, type PathEvent, type Perm, rootEvents } from './path-events.js';
@@ -89,11 +90,23 @@ export function policyFromInput(call: ToolCall): PermissionDecision {
   }
 }
 
-/** The chart as the paths see it: the two entry actions that carry rules and the hook matchers are replaced. */
+/** The model's stand-in for a read-only tool: a call whose input says `safe: true` may run in a batch. */
+export function concurrencySafe(call: ToolCall): boolean {
+  return (call.input as { safe?: unknown } | null)?.safe === true;
+}
+
+/** The chart as the paths see it: the entry actions that carry rules and the hook matchers are replaced. */
 export const testMachine = queryEngine.provide({
   actions: {
     validateCall: validateCallAction(validateEcho),
     decidePermission: decidePermissionAction(policyFromInput),
+    planBatch: planBatchAction({
+      validate: validateEcho,
+      decide: policyFromInput,
+      concurrencySafe,
+      preToolUse: hookMatches,
+      postToolUse: hookMatches,
+    }),
   },
   guards: {
     preToolUseDue: toolHookDue('PreToolUse', hookMatches),
@@ -129,7 +142,7 @@ export function invokedIn(snapshot: EngineSnapshot): string[] {
 
 /** The outcomes of what the snapshot waits for: the actors its state invokes. */
 function waitingOn(snapshot: EngineSnapshot): PathEvent[] {
-  return invokedIn(snapshot).flatMap((id) => outcomesOf(id, snapshot.context.turn));
+  return invokedIn(snapshot).flatMap((id) => outcomesOf(id, snapshot.context.turn, snapshot.context.batch.length));
 }
 
 /**
@@ -144,6 +157,7 @@ export function routingView(snapshot: EngineSnapshot) {
     turn: c.turn,
     toolCallCount: c.toolCallCount,
     queue: c.queue,
+    batch: c.batch.map((b) => b.call.id),
     truncatedIds: c.truncatedIds,
     results: c.results.map((r) => ({ id: r.tool_use_id, isError: r.is_error === true })),
     current: c.current && {

@@ -3,6 +3,7 @@ import { toolFailure } from '../../machines/call-steps.js';
 import type { HookOutcome } from '../../machines/hooks.js';
 import { isRecoverable } from '../../machines/recovery.js';
 import type { ContentBlock, EngineErrorCode, ModelResponse, PermissionDecision, ToolResult } from '../../machines/types.js';
+import type { BatchOutcome } from '../../machines/batch-steps.js';
 
 /**
  * What each invoked actor of the chart can answer in the generated paths, one event per outcome,
@@ -12,7 +13,7 @@ import type { ContentBlock, EngineErrorCode, ModelResponse, PermissionDecision, 
 /** An event of a generated path: a machine event, or the done/error of an invoked actor. */
 export type PathEvent = EventObject & {
   variant: string;
-  output?: ModelResponse | PermissionDecision | ToolResult | HookOutcome | null;
+  output?: ModelResponse | PermissionDecision | ToolResult | HookOutcome | BatchOutcome[] | null;
   error?: unknown;
   now?: number;
 };
@@ -69,6 +70,7 @@ export function modelEvents(turn: number): PathEvent[] {
   const id = (n: number) => `toolu_t${turn + 1}_${n}`;
   const echo = (n: number, perm: Perm) => toolUse(id(n), 'echo', { text: `hi ${n}`, perm });
   const hooked = (perm: Perm) => toolUse(id(1), 'echo', { text: 'hi 1', perm, hooked: true });
+  const safe = (n: number, perm: Perm) => toolUse(id(n), 'echo', { text: `hi ${n}`, perm, safe: true });
   return [
     done('callModel', 'text', response([{ type: 'text', text: 'All done.' }], 'end_turn')),
     done('callModel', 'text-hooked', response([{ type: 'text', text: HOOKED_ANSWER }], 'end_turn')),
@@ -85,6 +87,10 @@ export function modelEvents(turn: number): PathEvent[] {
     done('callModel', 'unknown-tool', response([toolUse(id(1), 'nope', { perm: 'allow' })], 'tool_use')),
     done('callModel', 'validator-throws', response([toolUse(id(1), 'broken', { perm: 'allow' })], 'tool_use')),
     done('callModel', 'two-calls', response([echo(1, 'allow'), echo(2, 'ask')], 'tool_use')),
+    // Read-only calls the rules allow run together; a plan-mode refusal before them goes back first.
+    done('callModel', 'batch', response([safe(1, 'allow'), safe(2, 'allow')], 'tool_use')),
+    done('callModel', 'refused-then-batch', response([echo(1, 'plan'), safe(2, 'allow'), safe(3, 'allow')], 'tool_use')),
+    done('callModel', 'denied-before-batch', response([echo(1, 'deny'), safe(2, 'allow'), safe(3, 'allow')], 'tool_use')),
     done('callModel', 'truncated', response([echo(1, 'allow')], 'max_tokens', { truncatedToolUseIds: [id(1)] })),
     done('callModel', 'pause-turn', response([{ type: 'text', text: 'Still searching...' }], 'pause_turn')),
     done('callModel', 'call-near-window', response([echo(1, 'allow')], 'tool_use', { usage: NEAR_WINDOW_USAGE })),
@@ -129,6 +135,23 @@ const toolEvents: PathEvent[] = [
   ...TOOL_RECOVERABLE_CODES.map((code) => failed('executeTool', kebab(code), withCode(`the tool says ${code}`, code))),
   failed('executeTool', 'tool-crash', withCode('disk on fire')),
 ];
+
+/** A batch's outcomes, one per call of a batch of `size`: all well, one is_error result, one the model can fix, one crash, the actor failing. */
+function batchEvents(size: number): PathEvent[] {
+  const ok = { result: { content: 'echo: hi', isError: false } };
+  const last = (outcome: BatchOutcome): BatchOutcome[] => [...Array.from({ length: size - 1 }, () => ok), outcome];
+  return [
+    done('executeBatch', 'batch-ok', last(ok)),
+    done('executeBatch', 'batch-one-is-error', last({ result: { content: 'no such file', isError: true } })),
+    done(
+      'executeBatch',
+      'batch-one-invalid',
+      last({ failure: { code: 'TOOL_INPUT_INVALID', message: 'the tool says TOOL_INPUT_INVALID' } }),
+    ),
+    done('executeBatch', 'batch-one-crashes', last({ failure: { message: 'disk on fire' } })),
+    failed('executeBatch', 'batch-fails', withCode('the batch runner crashed')),
+  ];
+}
 
 const hook = (decision: HookOutcome['decision'], extra: Partial<HookOutcome> = {}): HookOutcome => ({
   decision,
@@ -177,8 +200,9 @@ export const rootEvents: PathEvent[] = [
  * The outcomes of the actor an invocation runs, by the invocation's id. A wait the model has no
  * outcomes for is an error here, not a silent dead end: a new wait in the chart needs its events.
  */
-export function outcomesOf(invocationId: string, turn: number): PathEvent[] {
+export function outcomesOf(invocationId: string, turn: number, batchSize = 2): PathEvent[] {
   if (invocationId === 'callModel') return modelEvents(turn);
+  if (invocationId === 'executeBatch') return batchEvents(batchSize);
   if (invocationId === 'askPermission') return promptEvents;
   if (invocationId === 'compactContext') return compactEvents;
   if (invocationId === 'executeTool') return toolEvents;
@@ -191,6 +215,7 @@ export const ALL_VARIANTS = [
   ...modelEvents(0),
   ...promptEvents,
   ...toolEvents,
+  ...batchEvents(2),
   ...compactEvents,
   ...Object.values(hookEvents).flat(),
   ...rootEvents,

@@ -55,6 +55,7 @@ describe('diagrams generated from the engine chart', () => {
       ['validate_tool:always[maxToolCallsReached]>done', 'done', 'maxToolCallsReached', ['stop(max_tool_calls)']],
       ['validate_tool:always[ruleFailed]>done', 'done', 'ruleFailed', ['stop(tool_error)']],
       ['validate_tool:always[callInvalid]>recover', 'recover', 'callInvalid', []],
+      ['validate_tool:always[batchPlanned]>append_tool_result.batch', 'append_tool_result.batch', 'batchPlanned', []],
       ['validate_tool:always[preToolUseDue]>ask_permission.pre_tool_hooks', 'ask_permission.pre_tool_hooks', 'preToolUseDue', []],
       ['validate_tool:always>ask_permission.deciding', 'ask_permission.deciding', undefined, []],
     ]);

@@ -111,7 +111,7 @@ describe('stop reasons through query()', () => {
     expect(requestSignal?.aborted).toBe(true);
   });
 
-  it('user_abort during a slow tool aborts the tool and pairs every pending call', async () => {
+  it('user_abort during a slow tool run alone aborts the tool and pairs every pending call', async () => {
     const controller = new AbortController();
     const log = { aborted: [] as string[] };
     const run = await runTask(
@@ -121,7 +121,8 @@ describe('stop reasons through query()', () => {
         },
       ],
       {
-        tools: new ToolRegistry(testTools(log)),
+        // Not read-only here, so it runs alone, after t1 and before t3.
+        tools: new ToolRegistry(testTools(log).map((t) => (t.name === 'slow' ? { ...t, readOnly: false } : t))),
         signal: controller.signal,
         onEvent: (e) => e.type === 'tool_start' && e.call.name === 'slow' && setTimeout(() => controller.abort(), 10),
       },
@@ -133,6 +134,28 @@ describe('stop reasons through query()', () => {
       { type: 'tool_result', tool_use_id: 't2', content: 'interrupted: task aborted by the user', is_error: true },
       { type: 'tool_result', tool_use_id: 't3', content: 'not executed: task aborted by the user', is_error: true },
     ]);
+    expect(run.transcript).toEqual(run.messages);
+  });
+
+  it('user_abort during a batch aborts every call of it and pairs each one', async () => {
+    const controller = new AbortController();
+    const log = { aborted: [] as string[] };
+    const slow = (id: string) => ({ type: 'tool_use', id, name: 'slow', input: { ms: 60_000 } });
+    const run = await runTask([{ content: [slow('t1'), slow('t2'), echo('third', 't3')] }], {
+      tools: new ToolRegistry(testTools(log)),
+      signal: controller.signal,
+      onEvent: (e) => e.type === 'state' && e.name === 'append_tool_result.batch' && setTimeout(() => controller.abort(), 10),
+    });
+    expect(run.result.reason).toBe('user_abort');
+    expect(log.aborted).toEqual(['slow', 'slow']);
+    expect(run.messages.at(-1)!.content).toEqual(
+      ['t1', 't2', 't3'].map((id) => ({
+        type: 'tool_result',
+        tool_use_id: id,
+        content: 'interrupted: task aborted by the user',
+        is_error: true,
+      })),
+    );
     expect(run.transcript).toEqual(run.messages);
   });
 });

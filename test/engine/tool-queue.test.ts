@@ -22,7 +22,9 @@ describe('several tool calls in one response', () => {
     expect(results.role).toBe('user');
     expect(results.content.map((b) => (b as { tool_use_id: string }).tool_use_id)).toEqual(['a', 'b', 'c']);
     expect(run.messages).toHaveLength(4);
-    expect(run.states.filter((s) => s === 'execute_tool')).toHaveLength(3);
+    // Three read-only calls the rules allow run together: one batch, not three executions one by one.
+    expect(run.states.filter((s) => s === 'append_tool_result.batch')).toHaveLength(1);
+    expect(run.states).not.toContain('execute_tool');
   });
 
   it('gives an invalid call in the middle an is_error result while the others still run', async () => {

@@ -5,7 +5,9 @@ import type { HookEventName, HookOutcome } from '../../machines/hooks.js';
 import type { EngineStatePath } from '../../machines/query-engine.js';
 import { isRecoverable } from '../../machines/recovery.js';
 import type { ModelResponse, PermissionDecision, StopReason, ToolCall, ToolResult, ToolUseBlock } from '../../machines/types.js';
+import type { BatchOutcome } from '../../machines/batch-steps.js';
 import {
+  concurrencySafe,
   CONTEXT_WINDOW,
   HOOKED_ANSWER,
   hookMatches,
@@ -45,6 +47,8 @@ export class Oracle {
   private toolCalls = 0;
   private queue: Queued[] = [];
   private results: string[] = [];
+  /** The calls running together in append_tool_result.batch. */
+  private batch = 0;
   /** The prompt is only sent once the UserPromptSubmit hooks let it. */
   private transcript: string[][] = [];
   /** Text blocks the prompt's message gets: the prompt, then one per hook context. */
@@ -128,6 +132,24 @@ export class Oracle {
         return this.userDecided(event.output as PermissionDecision);
       case 'xstate.error.actor.askPermission':
         return this.stop('permission_denied');
+      case 'xstate.done.actor.executeBatch': {
+        const outcomes = event.output as BatchOutcome[];
+        this.toolCalls += this.batch;
+        this.batch = 0;
+        let crashed = false;
+        for (const outcome of outcomes) {
+          if ('result' in outcome) this.result(outcome.result.isError);
+          else {
+            this.result(true);
+            if (!isRecoverable(toolFailure(Object.assign(new Error(outcome.failure.message), outcome.failure)).code)) crashed = true;
+          }
+        }
+        return crashed ? this.stop('tool_error') : this.route();
+      }
+      case 'xstate.error.actor.executeBatch':
+        this.toolCalls++;
+        this.batch = 0;
+        return this.stop('tool_error');
       case 'xstate.done.actor.executeTool':
         this.toolCalls++;
         this.result((event.output as ToolResult).isError);
@@ -233,6 +255,12 @@ export class Oracle {
         this.result(true);
         continue;
       }
+      const together = this.runTogether();
+      if (together >= 2) {
+        this.batch = together;
+        this.state = 'append_tool_result.batch';
+        return;
+      }
       const decision = ruleOf(() => policyFromInput(call));
       if (this.hooks.has('PreToolUse') && hookMatches(call)) {
         this.rulesDecision = decision;
@@ -248,6 +276,19 @@ export class Oracle {
     this.queue = [];
     this.results = [];
     this.nextModelCall();
+  }
+
+  /** How many calls from the next one may run together: read-only, valid, allowed outright, no tool hook, within the budget. */
+  private runTogether(): number {
+    let n = 0;
+    for (const { call, truncated } of this.queue.slice(this.results.length)) {
+      if (this.toolCalls + n >= LIMITS.maxToolCalls || truncated || !concurrencySafe(call)) break;
+      if (ruleOf(() => validateEcho(call).ok) !== true) break;
+      if ((this.hooks.has('PreToolUse') || this.hooks.has('PostToolUse')) && hookMatches(call)) break;
+      if (ruleOf(() => policyFromInput(call))?.behavior !== 'allow') break;
+      n++;
+    }
+    return n;
   }
 
   private nextModelCall(): void {

@@ -4,6 +4,7 @@ import type { CallModelInput } from '../../machines/query-engine.js';
 import type { Message, ModelResponse, PermissionDecision, ToolCall, ToolResult } from '../../machines/types.js';
 import type { CompactContextInput, CompactionOutcome } from '../../machines/context-budget.js';
 import type { HookOutcome, HookRunInput } from '../../machines/hooks.js';
+import type { BatchOutcome } from '../../machines/batch-steps.js';
 import { observeMicrosteps, statePath, type Microstep } from '../../src/engine/step-adapter.js';
 import { unpairedToolUses } from '../support/engine-harness.js';
 import type { Coverage } from './coverage.js';
@@ -91,6 +92,12 @@ export async function replay(path: EnginePath, coverage: Coverage): Promise<void
             const { call } = input as { call: ToolCall };
             if (decisions.get(call.id)?.behavior !== 'allow') fail(name, stepIndex, `executed ${call.id} without an allow decision`);
           }
+          if (id === 'executeBatch') {
+            const { calls } = input as { calls: ToolCall[] };
+            for (const call of calls)
+              if (decisions.get(call.id)?.behavior !== 'allow')
+                fail(name, stepIndex, `ran ${call.id} in a batch without an allow decision`);
+          }
           invocations.push({
             id,
             input,
@@ -106,6 +113,7 @@ export async function replay(path: EnginePath, coverage: Coverage): Promise<void
       callModel: controlled<ModelResponse, CallModelInput>(),
       askPermission: controlled<PermissionDecision, { call: ToolCall; decision: PermissionDecision }>(),
       executeTool: controlled<ToolResult, { call: ToolCall }>(),
+      executeBatch: controlled<BatchOutcome[], { calls: ToolCall[] }>(),
       compactContext: controlled<CompactionOutcome, CompactContextInput>(),
       runHooks: controlled<HookOutcome, HookRunInput>(),
       deadline: fromCallback<EventObject, { startedAt: number; timeoutMs: number }>(() => undefined),
@@ -143,6 +151,7 @@ export async function replay(path: EnginePath, coverage: Coverage): Promise<void
     const moved = taken.find((t) => t.target !== null);
     if (moved) recordOutcome(state, context, moved.source);
     if (context.current?.decision) decisions.set(context.current.call.id, context.current.decision);
+    for (const { call, decision } of context.batch) decisions.set(call.id, decision);
     if (context.turn > context.maxTurns) fail(name, stepIndex, `turn ${context.turn} > maxTurns`);
     if (context.toolCallCount > context.maxToolCalls) fail(name, stepIndex, `toolCallCount ${context.toolCallCount} > maxToolCalls`);
     if (state === 'execute_tool') {
