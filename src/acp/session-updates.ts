@@ -1,6 +1,6 @@
 import type { SessionUpdate, ToolCallContent } from '@agentclientprotocol/sdk';
 import type { ToolCall } from '../../machines/types.js';
-import type { AgentEvent } from '../engine/events.js';
+import { fromSubagent, type AgentEvent } from '../engine/events.js';
 import { appliedDiff, changesFile, currentText, diffPath, proposedDiff } from './file-diff.js';
 import { toolView } from './tool-view.js';
 import type { EditorWrites } from './editor-write-files.js';
@@ -61,6 +61,7 @@ export function sessionUpdates(workspace: string, send: (update: SessionUpdate) 
 
   return {
     onEvent(event: AgentEvent): void {
+      if (fromSubagent(event)) return;
       switch (event.type) {
         case 'text_delta':
           send({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: event.text } });

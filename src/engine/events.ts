@@ -7,13 +7,15 @@ import type { ToolCall, Usage } from '../../machines/types.js';
 export type TraceLine = Omit<TraceStateRecord, 'v'>;
 
 /** The summary of a finished task; the `result` event and the CLI's json output. */
-export type QueryResult = { type: 'result'; session_id: string } & ResultFields;
+export type QueryResult = { type: 'result'; session_id: string; agent?: string } & ResultFields;
 
 /**
  * Where an event stands in the task's evidence log: every event but the streamed deltas is a line
  * of trace.jsonl as well, and carries that line's `seq`, `ts` and `session_id`.
  */
 export interface EventStamp {
+  /** The agent whose event it is: `main`, or a subagent's path (`main/task-1`). */
+  agent?: string;
   seq?: number;
   ts?: string;
   session_id?: string;
@@ -26,8 +28,8 @@ export interface EventStamp {
  */
 export type AgentEvent =
   | ({ type: 'state'; name: EngineStatePath } & Omit<TraceLine, 'state'>)
-  | { type: 'text_delta'; text: string }
-  | { type: 'thinking_delta'; thinking: string }
+  | { type: 'text_delta'; text: string; agent?: string }
+  | { type: 'thinking_delta'; thinking: string; agent?: string }
   | ({ type: 'tool_start'; call: ToolCall } & EventStamp)
   | ({
       type: 'tool_result';
@@ -82,4 +84,9 @@ const LINE_SKIP = new Set(['v', 'event']);
 function onto(head: Record<string, unknown>, record: object, skip: ReadonlySet<string>): AgentEvent {
   for (const key in record) if (!skip.has(key)) head[key] = (record as Record<string, unknown>)[key];
   return head as AgentEvent;
+}
+
+/** An event of a subagent (its path is not `main`): the main task's renderers leave it to the subagent lines. */
+export function fromSubagent(event: AgentEvent | { agent?: string }): boolean {
+  return 'agent' in event && event.agent !== undefined && event.agent !== 'main';
 }

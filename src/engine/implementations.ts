@@ -44,6 +44,8 @@ export interface EngineServices {
   hooks?: readonly ResolvedHook[];
   /** Command hooks run inside it. */
   hookSandbox?: CommandSandbox;
+  /** The agent path the streamed deltas carry (`main`, `main/task-1`). */
+  agent?: string;
 }
 
 /** With a model and tools that answer at once, nothing else (SIGINT, timers) would ever run. */
@@ -53,6 +55,7 @@ const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resol
 export function engineImplementations(services: EngineServices) {
   const { model, tools, permissions, workspace, system, clock, sink, emit, note, sessionId } = services;
   const hooks = services.hooks ?? [];
+  const agentField = services.agent ? { agent: services.agent } : {};
   const hookSession = {
     sessionId,
     transcriptPath: sink.dir ? transcriptPath(sink.dir) : null,
@@ -135,8 +138,8 @@ export function engineImplementations(services: EngineServices) {
             messages: input.messages,
             tools: toolSpecs,
             signal,
-            onTextDelta: (text) => emit({ type: 'text_delta', text }),
-            onThinkingDelta: (thinking) => emit({ type: 'thinking_delta', thinking }),
+            onTextDelta: (text) => emit({ type: 'text_delta', text, ...agentField }),
+            onThinkingDelta: (thinking) => emit({ type: 'thinking_delta', thinking, ...agentField }),
             onRetry: ({ attempt, delayMs, status, message }) => {
               note({
                 event: 'retry',

@@ -24,6 +24,8 @@ import { DEFAULT_LIMITS } from './limits.js';
 import { stepOf } from './step.js';
 import { observeMicrosteps, type Microstep } from './step-adapter.js';
 import { hookEventsOf, resolveHooks, type HooksConfig, type ResolvedHook } from '../hooks/index.js';
+import type { AgentDefinition } from '../agents/definition.js';
+import { MAIN_AGENT, startsSubagents, type AgentScope, type Budget } from './subagents.js';
 
 export { DEFAULT_LIMITS } from './limits.js';
 
@@ -74,6 +76,15 @@ export interface QueryOptions {
   onEvidence?: EvidenceListener;
   /** Sees every microstep of the engine, targetless ones too (coverage, benchmarks). */
   onMicrostep?: (microstep: Microstep) => void;
+  /**
+   * The agents the `task` tool may start (`loadAgents`, the built-in general-purpose one among
+   * them). Absent or empty: the task has no task tool.
+   */
+  agents?: readonly AgentDefinition[];
+  /** The model a subagent's file names (`sonnet`, a model id); absent: subagents use this task's model. */
+  modelFor?: (model: string) => ModelClient;
+  /** Where this task stands in a tree of agents: set by the task tool for a subagent; absent: `main`. */
+  agent?: AgentScope;
 }
 
 /**
@@ -86,6 +97,8 @@ export async function* query(userInput: string, options: QueryOptions): AsyncGen
   const sink: SessionSink = options.session ?? noSessionRecord(sessionId);
   const stopListening = options.onEvidence ? sink.listen(options.onEvidence) : undefined;
   const queue = new AsyncQueue<AgentEvent>();
+  const scope = options.agent ?? null;
+  const agentPath = scope?.path ?? MAIN_AGENT;
   const emit = (event: AgentEvent) => {
     options.observe?.(event);
     queue.push(event);
@@ -103,7 +116,7 @@ export async function* query(userInput: string, options: QueryOptions): AsyncGen
   };
   /** Writes one line of the evidence log and yields the event it is: the one way evidence leaves the engine. */
   const note: Note = (body) => {
-    const record = sink.record(body, iso());
+    const record = sink.record({ ...body, agent: agentPath }, iso());
     const event = eventOf(record);
     if (event) emit(event);
     return record;
@@ -127,16 +140,27 @@ export async function* query(userInput: string, options: QueryOptions): AsyncGen
   const contextWindow = options.contextWindow ?? (options.model.modelId ? modelInfo(options.model.modelId).contextWindow : null);
   const hooks =
     options.hooks === undefined ? [] : Array.isArray(options.hooks) ? options.hooks : resolveHooks(options.hooks as HooksConfig, 'query()');
+  // What is left of this task's limits when a task call starts a subagent (read from the chart).
+  let remaining = (): Budget => ({ maxTurns: input.maxTurns, maxToolCalls: input.maxToolCalls, timeoutMs: input.timeoutMs });
+  const tools = startsSubagents({
+    options: { ...options, clock, sessionId },
+    scope,
+    sink,
+    emit,
+    remaining: () => remaining(),
+    run: query,
+  });
   const implementations = engineImplementations({
     hooks,
     ...(options.hookSandbox ? { hookSandbox: options.hookSandbox } : {}),
     model: options.model,
-    tools: options.tools,
+    tools,
     permissions: options.permissions,
     workspace: options.workspace,
     system,
     clock,
     deadlineClock,
+    agent: agentPath,
     sink,
     sessionId,
     emit,
@@ -160,13 +184,14 @@ export async function* query(userInput: string, options: QueryOptions): AsyncGen
     timeoutMs: options.timeoutMs ?? DEFAULT_LIMITS.timeoutMs,
     startedAt,
     contextWindow,
-    baseTokens: estimateTokens(system) + estimateTokens(options.tools.specs()),
+    baseTokens: estimateTokens(system) + estimateTokens(tools.specs()),
     hooks: hookEventsOf(hooks),
     sessionStart: options.sessionStart === undefined ? 'startup' : options.sessionStart,
   };
   // The log's first line: what a replay needs to know of the task, and which chart ran it.
   sink.record(
     {
+      agent: agentPath,
       event: 'task_start',
       model: options.model.name,
       prompt: userInput,
@@ -178,6 +203,14 @@ export async function* query(userInput: string, options: QueryOptions): AsyncGen
     new Date(startedAt).toISOString(),
   );
   const actor = createActor(queryEngine.provide(implementations), { input, inspect: observeMicrosteps(onMicrostep) });
+  remaining = () => {
+    const c = actor.getSnapshot().context;
+    return {
+      maxTurns: Math.max(1, c.maxTurns - c.turn),
+      maxToolCalls: Math.max(1, c.maxToolCalls - c.toolCallCount),
+      timeoutMs: Math.max(1, c.deadline.startedAt + c.deadline.timeoutMs - deadlineClock.now()),
+    };
+  };
   // The transcript follows what the chart says it changed, in the order it changed it.
   actor.on('message', ({ message }) => {
     sink.message(message);
@@ -202,8 +235,8 @@ export async function* query(userInput: string, options: QueryOptions): AsyncGen
       trace_path: sink.tracePath,
       ...rest,
     };
-    sink.record({ event: 'result', ...fields }, iso());
-    const ended: QueryResult = { type: 'result', ...fields, session_id: sessionId };
+    sink.record({ agent: agentPath, event: 'result', ...fields }, iso());
+    const ended: QueryResult = { type: 'result', ...fields, session_id: sessionId, agent: agentPath };
     result = ended;
     sink.close();
     emit(ended);

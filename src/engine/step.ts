@@ -26,6 +26,8 @@ export interface Step {
   decision?: PermissionDecision;
   error?: EngineError;
   reason?: StopReason;
+  /** In `append_tool_result.batch`: the calls running together, each with the rules' decision that let it in. */
+  batch?: Array<{ call: ToolCall; decision: PermissionDecision }>;
 }
 
 /**
@@ -43,5 +45,6 @@ export function stepOf(options: { state: EngineStatePath; via: Via; context: Eng
   const error = state === 'done' ? stopError(context) : current?.error;
   if (error) body.error = error;
   if (state === 'done' && context.stopReason) body.reason = context.stopReason;
+  if (context.batch.length > 0 && state === 'append_tool_result.batch') body.batch = context.batch;
   return body;
 }

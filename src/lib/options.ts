@@ -1,3 +1,5 @@
+import { agentsOption, type AgentOption } from '../agents/agent-option.js';
+import type { AgentDefinition } from '../agents/definition.js';
 import { DEFAULT_LIMITS } from '../engine/limits.js';
 import { PERMISSION_MODES, type PermissionMode } from '../permissions/types.js';
 import type { RunSpec, SettingNames } from '../run/run-spec.js';
@@ -51,6 +53,12 @@ export interface QueryOptions {
    * a function: `{ PreToolUse: [{ matcher: 'bash', hooks: [{ type: 'function', callback: (input) => ({ decision: 'deny', reason: 'no shell' }) }] }] }`.
    */
   hooks?: HooksConfig;
+  /**
+   * Subagents the `task` tool may start, by name, as agent files define them; they win over
+   * agent files of the same name (`.xagent/agents/`, `.claude/agents/`, `$XAGENT_HOME/agents/`).
+   * @example { scout: { description: 'Finds where things are', prompt: 'Search, then answer with paths.', tools: ['Read', 'Grep', 'Glob'] } }
+   */
+  agents?: Record<string, AgentOption>;
   /** Where the run's notes go (session warnings, the inspector's URL), as the CLI's stderr; null drops them. Default process.stderr. */
   stderr?: NodeJS.WritableStream | null;
 }
@@ -80,6 +88,7 @@ const KNOWN: ReadonlyArray<keyof QueryOptions> = [
   'readSettings',
   'mcpServers',
   'hooks',
+  'agents',
   'env',
   'stderr',
 ];
@@ -148,8 +157,15 @@ export function toRunSpec(prompt: string, options: QueryOptions): RunSpec {
     systemPrompt: options.systemPrompt,
     ...(options.mcpServers !== undefined ? { mcpServers: options.mcpServers } : {}),
     ...(options.hooks !== undefined ? { hooks: hooksOption(options.hooks) } : {}),
+    ...(options.agents !== undefined ? { agents: agentDefinitions(options.agents) } : {}),
     names: NAMES,
   };
+}
+
+function agentDefinitions(value: unknown): AgentDefinition[] {
+  const parsed = agentsOption(value);
+  if ('problem' in parsed) throw new UsageError(parsed.problem);
+  return parsed.agents;
 }
 
 function hooksOption(config: HooksConfig): ResolvedHook[] {

@@ -120,6 +120,7 @@ export async function prepareRun(
       session: openSessionWriter(sessionDir(config.home, session.sessionId), session.sessionId),
       messages: session.messages,
       hooks: config.hooks,
+      agents: config.agents,
       sessionStart,
       ...(config.sandbox && config.sandboxSettings.hooks ? { hookSandbox: config.sandbox } : {}),
       observe: (event) => {

@@ -1,3 +1,6 @@
+import type { AgentDefinition } from '../agents/definition.js';
+import { GENERAL_PURPOSE } from '../agents/definition.js';
+import { loadAgents, withAgents } from '../agents/load-agents.js';
 import path from 'node:path';
 import type { ModelClient } from '../model/types.js';
 import { createScriptedClient, loadModelScript, ModelScriptError } from '../model/scripted.js';
@@ -72,6 +75,8 @@ export interface RunConfig {
   modelPrices: PriceSettings;
   /** What the settings files hold that xagent keeps without effect or skips (one line each, naming the file). */
   warnings: string[];
+  /** The agents the task tool may start: the built-in one, the agent files', the library's (src/agents/). */
+  agents: AgentDefinition[];
 }
 
 /** The `modelPrices` of every settings file; a model's price comes from the highest file that sets it. */
@@ -167,6 +172,7 @@ export function buildRunConfig(spec: RunSpec, env: NodeJS.ProcessEnv, createApiM
     if (error instanceof SandboxUnavailableError) throw new UsageError(error.message);
     throw error;
   }
+  const loaded = spec.readSettings === false ? { agents: [GENERAL_PURPOSE], problems: [] } : loadAgents({ workspace, home });
   let model: ModelClient;
   if (spec.modelScript) {
     try {
@@ -203,7 +209,8 @@ export function buildRunConfig(spec: RunSpec, env: NodeJS.ProcessEnv, createApiM
     hooks: [...(spec.hooks ?? []), ...settings.hooks],
     ...(untrusted ? { untrusted } : {}),
     modelPrices: resolveModelPrices(settings.modelPrices, mcpWarnings),
-    warnings: [...settings.warnings, ...mcpWarnings],
+    warnings: [...settings.warnings, ...mcpWarnings, ...loaded.problems.map((p) => `agent file ${p.file}: ${p.problem}; skipped`)],
+    agents: withAgents(loaded.agents, spec.agents ?? []),
   };
 }
 

@@ -1,3 +1,4 @@
+import type { AgentDefinition } from '../agents/definition.js';
 import { BUILTIN_TOOL_NAMES } from '../permissions/known-tools.js';
 import type { PermissionMode } from '../permissions/types.js';
 import type { TaskLimits } from '../engine/limits.js';
@@ -52,6 +53,8 @@ export interface RunSpec {
   appendSystemPrompt?: string;
   /** MCP servers given in code (the library's `mcpServers`), in .mcp.json's shape; they win over the files' servers of the same name. */
   mcpServers?: unknown;
+  /** Agents given in code (the library's `agents`): they win over agent files of the same name. */
+  agents?: readonly AgentDefinition[];
   /** Hooks given in code (the library's `hooks`, function hooks too), run with those of the settings files. */
   hooks?: readonly ResolvedHook[];
   names?: SettingNames;

@@ -47,6 +47,12 @@ export interface Stamp {
   seq: number;
   ts: string;
   session_id: string;
+  /**
+   * The path of the agent that wrote the line: `main` at the top level, `main/task-1` for the
+   * subagent its first task call started, `main/task-1/task-1` below that. Absent on lines written
+   * before subagents existed (read as `main`).
+   */
+  agent?: string;
 }
 
 /** Lines of trace.jsonl that are not states; told apart by `event`, which state lines never have. */

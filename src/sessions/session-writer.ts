@@ -5,6 +5,9 @@ import type { CompactionRecord } from './compaction-record.js';
 import { AUDIT_FILE, TRACE_FILE, TRANSCRIPT_FILE } from './layout.js';
 import { RECORD_VERSION, transcriptRecord, type AuditRecord, type EvidenceBody, type EvidenceRecord } from './records.js';
 
+/** The agent that writes a line (query() sets it on every line): `main`, `main/task-1`. */
+export type AgentField = { agent?: string };
+
 /** Sees each evidence line as it is written: the record, and its JSON (serialized once for the file and every reader). */
 export type EvidenceListener = (record: EvidenceRecord, line: string) => void;
 
@@ -19,7 +22,7 @@ export interface SessionSink {
    * Appends one line to the evidence log: stamps it (`v`, the task's next `seq`, `ts`, `session_id`),
    * writes it, and hands it to every listener. Returns the stamped record.
    */
-  record<B extends EvidenceBody>(body: B, ts: string): B & EvidenceRecord;
+  record<B extends EvidenceBody>(body: B & AgentField, ts: string): B & EvidenceRecord;
   /** Calls `listener` with every line recorded from now on; returns the unsubscribe. */
   listen(listener: EvidenceListener): () => void;
   message(message: Message): void;
@@ -34,7 +37,7 @@ function evidenceLog(sessionId: string, write?: (line: string) => void) {
   const listeners = new Set<EvidenceListener>();
   let seq = 0;
   return {
-    record<B extends EvidenceBody>(body: B, ts: string): B & EvidenceRecord {
+    record<B extends EvidenceBody>(body: B & AgentField, ts: string): B & EvidenceRecord {
       const record = { v: RECORD_VERSION, seq: seq++, ts, session_id: sessionId, ...body } as B & EvidenceRecord;
       // Serialized once for the file and every listener, and not at all when nobody reads it.
       if (!write && listeners.size === 0) return record;

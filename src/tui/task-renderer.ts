@@ -2,7 +2,7 @@ import { addUsage } from '../../machines/engine-context.js';
 import type { ToolCall } from '../../machines/types.js';
 import { compactLine, hookLine, thinkingSummary } from '../cli/output/text.js';
 import { describeActivity, summarizeResult } from '../cli/output/tool-activity.js';
-import type { QueryResult } from '../engine/events.js';
+import { fromSubagent, type QueryResult } from '../engine/events.js';
 import { stopMessage } from '../engine/stop-message.js';
 import { visible } from '../permissions/request-view.js';
 import type { Renderer } from '../run/renderer.js';
@@ -31,6 +31,7 @@ export function taskRenderer(store: TuiStore, config: Pick<RunConfig, 'limits'>)
   };
   return {
     onEvent: (event) => {
+      if (fromSubagent(event)) return;
       if (event.type !== 'text_delta') flush();
       // Thinking shows as one dim line when it ends, as in text mode.
       if (event.type !== 'thinking_delta' && thought) {

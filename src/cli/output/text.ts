@@ -1,4 +1,4 @@
-import type { AgentEvent, QueryResult } from '../../engine/events.js';
+import { fromSubagent, type AgentEvent, type QueryResult } from '../../engine/events.js';
 import { visible } from '../../permissions/request-view.js';
 import { stopMessage, type StopMessageLimits } from '../../engine/stop-message.js';
 import type { Renderer, Streams } from '../../run/renderer.js';
@@ -73,6 +73,7 @@ export function textRenderer(streams: Streams, limits: StopMessageLimits): Rende
 
   return {
     onEvent(event: AgentEvent) {
+      if (fromSubagent(event)) return;
       if (event.type === 'thinking_delta') {
         thought += event.thinking;
         return;

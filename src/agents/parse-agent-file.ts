@@ -1,0 +1,70 @@
+import { parse as parseYaml } from 'yaml';
+import type { AgentDefinition } from './definition.js';
+
+/** Claude Code's tool names in an agent's `tools`, and the xagent tool each one is. */
+const CLAUDE_TOOL: Readonly<Record<string, string>> = {
+  read: 'read_file',
+  write: 'write_file',
+  edit: 'edit_file',
+  multiedit: 'edit_file',
+  bash: 'bash',
+  glob: 'glob',
+  grep: 'grep',
+  ls: 'list_dir',
+  task: 'task',
+  agent: 'task',
+};
+
+/** An agent's tool names as xagent names them (`Read` is `read_file`); MCP and xagent names pass as they are. */
+export function xagentToolName(name: string): string {
+  return CLAUDE_TOOL[name.toLowerCase()] ?? name;
+}
+
+const FRONTMATTER = /^---\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/;
+
+/**
+ * Reads one agent file: `---`, YAML frontmatter with `name` and `description` (required), `tools`
+ * (a comma-separated string or a list), `model`, `permissionMode`, then `---` and the system prompt.
+ * Unknown keys are ignored, as Claude Code does. Gives the agent, or the problem in one sentence.
+ * @example parseAgentFile('---\nname: scout\ndescription: Finds files\ntools: Read, Grep\n---\nFind it.', 'scout.md')
+ */
+export function parseAgentFile(text: string, source: string): { agent: AgentDefinition } | { problem: string } {
+  const match = FRONTMATTER.exec(text.replace(/^\uFEFF/, ''));
+  if (!match) return { problem: 'no YAML frontmatter: the file must start with a line "---", the fields, and another "---"' };
+  let fields: unknown;
+  try {
+    fields = parseYaml(match[1]!);
+  } catch (error) {
+    return { problem: `the frontmatter is not valid YAML: ${(error instanceof Error ? error.message : String(error)).split('\n')[0]}` };
+  }
+  if (typeof fields !== 'object' || fields === null || Array.isArray(fields))
+    return { problem: 'the frontmatter is not a mapping of fields' };
+  const f = fields as Record<string, unknown>;
+  const name = typeof f.name === 'string' ? f.name.trim() : '';
+  if (!name) return { problem: 'the frontmatter has no "name"' };
+  if (typeof f.description !== 'string' || !f.description.trim()) return { problem: 'the frontmatter has no "description"' };
+  const tools = toolList(f.tools);
+  if (tools === 'invalid') return { problem: '"tools" must be a comma-separated string or a list of names' };
+  if (f.model !== undefined && f.model !== null && typeof f.model !== 'string') return { problem: '"model" must be a string' };
+  const model = typeof f.model === 'string' && f.model.trim() && f.model.trim() !== 'inherit' ? f.model.trim() : null;
+  return {
+    agent: {
+      name,
+      description: f.description.trim(),
+      prompt: text.slice((text.startsWith('\uFEFF') ? 1 : 0) + match[0].length).trim(),
+      tools,
+      model,
+      permissionMode: typeof f.permissionMode === 'string' ? f.permissionMode : null,
+      source,
+    },
+  };
+}
+
+function toolList(value: unknown): string[] | null | 'invalid' {
+  if (value === undefined || value === null) return null;
+  const names = typeof value === 'string' ? value.split(',') : Array.isArray(value) ? value : null;
+  if (!names || names.some((n) => typeof n !== 'string')) return 'invalid';
+  const list = (names as string[]).map((n) => n.trim()).filter(Boolean);
+  if (list.length === 1 && list[0] === '*') return null;
+  return [...new Set(list.map(xagentToolName))];
+}
