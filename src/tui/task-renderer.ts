@@ -1,11 +1,11 @@
 import { addUsage } from '../../machines/engine-context.js';
 import type { ToolCall } from '../../machines/types.js';
-import { compactLine, hookLine, thinkingSummary } from '../cli/output/text.js';
-import { describeActivity, summarizeResult } from '../cli/output/tool-activity.js';
+import { compactLine, hookLine, thinkingSummary } from '../terminal/text-renderer.js';
+import { describeActivity, summarizeResult } from '../terminal/tool-activity.js';
 import type { QueryResult } from '../engine/events.js';
 import { stopMessage } from '../engine/stop-message.js';
-import { visible } from '../permissions/request-view.js';
-import type { Renderer } from '../run/renderer.js';
+import { visible } from '../terminal/visible.js';
+import type { Renderer } from '../terminal/renderer.js';
 import type { RunConfig } from '../run/run-config.js';
 import type { TuiStore } from './store.js';
 

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import type { PermissionDecision, ToolCall } from '../../machines/types.js';
 import { answerChoices } from './answer.js';
-import { resolveToolPath } from './path-glob.js';
-import { visible } from './request-view.js';
+import { resolveToolPath } from '../permissions/path-glob.js';
+import { visible } from './visible.js';
 
 /**
  * What the permission dialog shows, as data: the terminal UI draws it, the permission layer

@@ -1,7 +1,7 @@
-import type { ToolCall } from '../../../machines/types.js';
-import { visible } from '../../permissions/request-view.js';
+import type { ToolCall } from '../../machines/types.js';
+import { visible } from './visible.js';
 
-export { describeCall } from '../../engine/stop-message.js';
+export { describeCall } from '../engine/stop-message.js';
 
 /**
  * One informative line per tool call and per result, shared by text mode and the terminal UI:

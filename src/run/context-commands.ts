@@ -6,7 +6,7 @@ import { compactBetweenTasks } from '../context/run-compaction.js';
 import { loadTaskContext } from '../context/task-context.js';
 import type { QueryResult } from '../engine/events.js';
 import { addCost, addUsageTotals } from '../sessions/usage-totals.js';
-import type { RunConfig } from '../run/run-config.js';
+import type { RunConfig } from './run-config.js';
 import type { RunSession } from '../sessions/open-for-run.js';
 import type { ToolRegistry } from '../tools/registry.js';
 

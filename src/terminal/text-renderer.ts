@@ -1,7 +1,7 @@
-import type { AgentEvent, QueryResult } from '../../engine/events.js';
-import { visible } from '../../permissions/request-view.js';
-import { stopMessage, type StopMessageLimits } from '../../engine/stop-message.js';
-import type { Renderer, Streams } from '../../run/renderer.js';
+import type { AgentEvent, QueryResult } from '../engine/events.js';
+import { visible } from './visible.js';
+import { stopMessage, type StopMessageLimits } from '../engine/stop-message.js';
+import type { Renderer, Streams } from './renderer.js';
 import { formatElapsed, formatTokens, Spinner } from './spinner.js';
 import { createStyle } from './style.js';
 import { describeActivity, summarizeResult } from './tool-activity.js';
