@@ -2,7 +2,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { ignoreLocalSettings } from './gitignore-local.js';
-import { writeFileAtomicSync } from '../files/write-file-atomic-sync.js';
+import { writeFileAtomicSync } from '../system/atomic-write-sync.js';
 import { xagentHome } from '../sessions/layout.js';
 import { BUILTIN_TOOL_NAMES, lackingTool, unknownToolProblem } from '../permissions/known-tools.js';
 import type { SandboxLayer } from '../sandbox/sandbox-settings.js';

@@ -4,6 +4,7 @@ import { escapeCommandPattern } from '../permissions/match-rule.js';
 import { escapeGlob, resolveToolPath } from '../permissions/path-glob.js';
 import { formatRule, isFileTool } from '../permissions/rules.js';
 import { visible } from './visible.js';
+import { commonEnds } from './common-ends.js';
 
 /**
  * What the person is shown before answering, and what "always" would save. Pure text: the
@@ -28,12 +29,7 @@ function field(call: ToolCall, key: string): unknown {
 export function editDiff(oldText: string, newText: string): string[] {
   const before = oldText.split('\n');
   const after = newText.split('\n');
-  let head = 0;
-  while (head < before.length && head < after.length && before[head] === after[head]) head++;
-  let tail = 0;
-  while (tail < before.length - head && tail < after.length - head && before[before.length - 1 - tail] === after[after.length - 1 - tail]) {
-    tail++;
-  }
+  const { head, tail } = commonEnds(before, after);
   return [
     ...before.slice(0, head).flatMap((l) => indent(l, '    ')),
     ...before.slice(head, before.length - tail).flatMap((l) => indent(l, '  - ')),
