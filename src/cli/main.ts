@@ -8,6 +8,7 @@ import { UsageError, USAGE_EXIT_CODE } from './exit-codes.js';
 import { nearCommand } from './near-command.js';
 import { exitWhenFlushed } from './exit-now.js';
 import { registerAcpCommand } from '../acp/command.js';
+import { registerAgentsCommand } from './agents-command.js';
 import { registerInspectCommand } from './inspect-command.js';
 import { registerMcpCommand } from './mcp-command.js';
 import { parseChoice } from '../run/parse-options.js';
@@ -93,6 +94,7 @@ function buildProgram(setExit: (code: number) => void): Command {
   registerPathsCommand(program, process.stdout);
   registerSessionsCommand(program, { stdout: process.stdout, stderr: process.stderr });
   registerSandboxCommand(program, setExit, { stdout: process.stdout, stderr: process.stderr });
+  registerAgentsCommand(program, setExit, { stdout: process.stdout, stderr: process.stderr });
   registerMcpCommand(program, setExit, { stdout: process.stdout, stderr: process.stderr });
   registerAcpCommand(program, setExit);
   return program;
