@@ -7,6 +7,7 @@ import { sessionRows, type SessionConfig } from './session.js';
 import { streamingRows } from './streaming.js';
 import type { Row } from './table.js';
 import { toolRows } from './tools.js';
+import { parallelRows } from './parallel.js';
 
 /** Sizes and repetitions of every benchmark; `npm run bench` uses FULL, the smoke test tiny ones. */
 export interface BenchConfig {
@@ -18,6 +19,7 @@ export interface BenchConfig {
   inspector: { rounds: number; runs: number };
   session: SessionConfig;
   sandbox: { runs: number };
+  parallel: { runs: number; delayMs: number; childRounds: number };
 }
 
 export const FULL: BenchConfig = {
@@ -29,10 +31,11 @@ export const FULL: BenchConfig = {
   inspector: { rounds: 1000, runs: 5 },
   session: { runs: 3, rounds: [10, 50, 150, 1000] },
   sandbox: { runs: 21 },
+  parallel: { runs: 5, delayMs: 200, childRounds: 10 },
 };
 
 /**
- * Runs the nine benchmarks in order and returns the table's rows. `progress` hears which one starts.
+ * Runs the eleven benchmarks in order and returns the table's rows. `progress` hears which one starts.
  * @example const rows = await runBenchmarks(FULL, (name) => process.stderr.write(`${name}...\n`));
  */
 export async function runBenchmarks(config: BenchConfig, progress: (name: string) => void = () => {}): Promise<Row[]> {
@@ -54,5 +57,7 @@ export async function runBenchmarks(config: BenchConfig, progress: (name: string
   rows.push(...(await sessionRows(config.session)));
   progress('9. sandbox');
   rows.push(...(await sandboxRows(config.sandbox)));
+  progress('10-11. parallel calls and subagents');
+  rows.push(...(await parallelRows(config.parallel)));
   return rows;
 }

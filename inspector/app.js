@@ -9,7 +9,9 @@ import { KINDS, renderCost, renderFilters, renderGauges, renderLog, renderStop, 
 
 const RECENT_STEPS = 4;
 
-const model = { records: [], steps: [], result: null };
+/** `steps`: the state records of the agent shown (`view.agent`); `stepsOf`: every agent's, by path. */
+const model = { records: [], steps: [], stepsOf: new Map([['main', []]]), result: null };
+const agentOf = (record) => record.agent ?? 'main';
 const view = {
   follow: true,
   cursor: -1,
@@ -19,6 +21,8 @@ const view = {
   /** The whole chart fitted to the panel; by default it is drawn at reading size and scrolls to the lit state. */
   fit: false,
   labels: false,
+  /** Whose chart is drawn: `main`, or a subagent opened from its task card (`main/task-1`). */
+  agent: 'main',
 };
 /** Screen pixels per layout unit at reading size: state names at 14 px. */
 const READING_SCALE = 1;
@@ -31,9 +35,20 @@ if (location.search.includes('token=')) history.replaceState(null, '', location.
 function add(record) {
   if (record.i < model.records.length) return; // already have it (a reconnect resends from the last id)
   model.records.push(record);
-  if (record.kind === 'state') model.steps.push(record.i);
+  if (record.kind === 'state') {
+    const agent = agentOf(record);
+    if (!model.stepsOf.has(agent)) model.stepsOf.set(agent, []);
+    model.stepsOf.get(agent).push(record.i);
+  }
   if (record.kind === 'meta') model.result = null;
-  if (record.kind === 'result') model.result = record;
+  if (record.kind === 'result' && agentOf(record) === 'main') model.result = record;
+}
+
+/** Shows the chart of `agent`, following it live from its last step. */
+function showAgent(agent) {
+  view.agent = agent;
+  view.follow = true;
+  render();
 }
 
 /** The records as they were at step `k`: up to the next state entered. */
@@ -59,17 +74,23 @@ function render() {
 }
 
 function draw() {
+  model.steps = model.stepsOf.get(view.agent) ?? [];
+  $('agent-bar').hidden = view.agent === 'main';
+  $('agent-path').textContent = view.agent;
+  $('chart-panel').dataset.agent = view.agent;
   const last = model.steps.length - 1;
   if (view.follow) view.cursor = last;
   view.cursor = Math.max(Math.min(view.cursor, last), last >= 0 ? 0 : -1);
   const { state, end } = sliceAt(view.cursor);
-  const records = model.records.slice(0, end);
+  // The agent shown: its own records (and the run's meta), so its steps, tools and stop are its own.
+  const records = model.records.slice(0, end).filter((r) => r.kind === 'meta' || agentOf(r) === view.agent);
   const meta = lastOf(records, 'meta');
   // Only this task's steps: a resumed or interactive session has several.
   const taskStart = taskStartIndex(records, records.length);
+  const taskStartI = records[taskStart]?.i ?? 0;
   const stepRecords = model.steps
     .slice(0, view.cursor + 1)
-    .filter((i) => i >= taskStart)
+    .filter((i) => i >= taskStartI)
     .map((i) => model.records[i]);
 
   const visits = new Map();
@@ -124,7 +145,7 @@ function draw() {
   $('notice').hidden = !notice;
   $('notice').textContent = notice ? notice.message : '';
 
-  renderTools(records.slice(taskStart));
+  renderTools(records.slice(taskStart), { agent: view.agent, openAgent: showAgent });
   const counts = new Map();
   for (const r of records) counts.set(r.kind, (counts.get(r.kind) ?? 0) + 1);
   renderFilters(view.filters, counts, (kind, on) => {
@@ -173,6 +194,7 @@ $('chart-labels').addEventListener('click', () => {
   drawLayout();
 });
 enablePan($('chart'));
+$('agent-main').addEventListener('click', () => showAgent('main'));
 $('follow-live').addEventListener('click', () => {
   view.follow = true;
   render();

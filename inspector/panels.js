@@ -137,9 +137,14 @@ function textNode(tag, attrs, text) {
   return node;
 }
 
-export function renderTools(records) {
+/**
+ * The tool cards of one agent's records. A `task` card gets a button that opens the chart of the
+ * subagent it started: the n-th task call of agent `a` started `a/task-n`.
+ */
+export function renderTools(records, { agent = 'main', openAgent = null } = {}) {
   const list = document.getElementById('tools');
   const calls = collectCalls(records);
+  let tasks = 0;
   document.getElementById('tool-count').textContent = calls.length ? `(${calls.length})` : '';
   const shown = new Set();
   for (const { call, status, decision, error, result } of calls) {
@@ -161,7 +166,18 @@ export function renderTools(records) {
       card = { li, badge, sandboxed, parts: new Map() };
       cards.set(call.id, card);
       list.append(li);
+      if (call.name === 'task' && openAgent) {
+        const child = `${agent}/task-${tasks + 1}`;
+        const open = h(
+          'button',
+          { type: 'button', class: 'small', 'data-testid': 'open-agent', 'data-agent': child },
+          `open chart of ${child}`,
+        );
+        open.addEventListener('click', () => openAgent(child));
+        li.querySelector('.tool-head').append(open);
+      }
     }
+    if (call.name === 'task') tasks++;
     card.li.hidden = false;
     card.li.className = `tool ${status}`;
     card.li.dataset.status = status;

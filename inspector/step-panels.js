@@ -54,7 +54,7 @@ function renderTaskMarks(allRecords, steps) {
 export function renderStepPanels({ records, allRecords, steps, follow, exported, live }) {
   const end = records.length;
   // The state shown lasts until the next one was entered, or, while a live run rests in it, until now.
-  const next = allRecords[end];
+  const next = allRecords[(records.at(-1)?.i ?? -1) + 1];
   const until = live ? Date.now() : Date.parse((next ?? records.at(-1))?.ts ?? '');
   if (end !== shownEnd || live) {
     renderTiming($('timing'), roundTimings(records.slice(taskStartIndex(records, end)), until));
@@ -65,17 +65,19 @@ export function renderStepPanels({ records, allRecords, steps, follow, exported,
   }
   renderTaskMarks(allRecords, steps);
 
-  // Whether the run has ended is a fact about the run, not about the step being looked at.
-  const meta = allRecords.findLast((r) => r.kind === 'meta');
+  // Whether the run has ended is a fact about the run (its main agent), not about the step or the agent being looked at.
+  const run = allRecords.filter((r) => r.kind === 'meta' || (r.agent ?? 'main') === 'main');
+  const meta = run.findLast((r) => r.kind === 'meta');
   if (meta) {
     const source = exported ? 'replay' : meta.mode;
     $('source').textContent = exported ? 'replay (exported file)' : meta.mode === 'replay' ? 'replay' : 'live';
     $('source').dataset.source = source;
-    const lastTask = taskStartIndex(allRecords, allRecords.length);
-    const ended = allRecords.slice(lastTask).some((r) => r.kind === 'result' || (r.kind === 'state' && r.name === 'done'));
+    const lastTask = taskStartIndex(run, run.length);
+    const ended = run.slice(lastTask).some((r) => r.kind === 'result' || (r.kind === 'state' && r.name === 'done'));
     $('mode').textContent = ended ? 'finished' : source === 'live' ? 'running' : 'incomplete';
     $('mode').dataset.mode = $('mode').textContent;
     // Like the mode, a fact about the run now: a live run resting in the dialog waits for a person.
+    // Any agent's: a subagent waiting for the person's answer is the run waiting for it.
     const now = allRecords.findLast((r) => r.kind === 'state');
     const waiting = !ended && source === 'live' && now?.name === WAITING_FOR_PERSON;
     $('waiting').hidden = !waiting;

@@ -14,7 +14,8 @@ export function createTaskTool({
   start,
 }: {
   agents: readonly AgentDefinition[];
-  start: (agent: AgentDefinition, input: TaskInput, signal: AbortSignal) => Promise<ToolResult>;
+  /** Runs the subagent; given every call, an unknown agent too, so the n-th task call of an agent is always its child `task-n`. */
+  start: (agent: AgentDefinition | null, input: TaskInput, signal: AbortSignal) => Promise<ToolResult>;
 }): Tool {
   const list = agents.map((a) => `- ${a.name}: ${a.description}${a.tools ? ` (tools: ${a.tools.join(', ')})` : ''}`).join('\n');
   return {
@@ -28,14 +29,7 @@ export function createTaskTool({
     readOnly: true,
     execute: async ({ input, signal }) => {
       const task = input as TaskInput;
-      const agent = agents.find((a) => a.name === task.subagent_type);
-      if (!agent) {
-        return {
-          content: `No agent named "${task.subagent_type}". Available: ${agents.map((a) => a.name).join(', ')}.`,
-          isError: true,
-        };
-      }
-      return start(agent, task, signal);
+      return start(agents.find((a) => a.name === task.subagent_type) ?? null, task, signal);
     },
   };
 }

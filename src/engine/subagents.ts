@@ -147,8 +147,12 @@ export function startsSubagents({
   const path = scope?.path ?? MAIN_AGENT;
   const dialog = scope?.dialog ?? new DialogTurns();
   let started = 0;
-  const start = async (agent: AgentDefinition, input: TaskInput, signal: AbortSignal): Promise<ToolResult> => {
+  // Numbered in the order the calls start (every call, an unknown agent too): the inspector finds a task card's child by it.
+  const start = async (agent: AgentDefinition | null, input: TaskInput, signal: AbortSignal): Promise<ToolResult> => {
     const childPath = `${path}/task-${++started}`;
+    if (!agent) {
+      return { content: `No agent named "${input.subagent_type}". Available: ${agents.map((a) => a.name).join(', ')}.`, isError: true };
+    }
     const budget = remaining();
     const child = run(input.prompt, {
       model: agent.model && options.modelFor ? options.modelFor(agent.model) : options.model,

@@ -17,8 +17,14 @@ export interface RunMeta {
   secrets?: ReadonlyArray<string | undefined>;
 }
 
-/** Turns an AgentEvent into the record the page gets; the `state` event keeps its trace fields (`via` included). */
-export function recordOf(event: AgentEvent, limits: InspectorLimits): RecordBody {
+/** Turns an AgentEvent into the record the page gets; the `state` event keeps its trace fields (`via` included), a subagent's its `agent`. */
+export function recordOf(event: AgentEvent, limits: InspectorLimits): RecordBody & { agent?: string } {
+  const body = recordBodyOf(event, limits);
+  const agent = 'agent' in event ? event.agent : undefined;
+  return agent && agent !== 'main' && !('agent' in body) ? { ...body, agent } : body;
+}
+
+function recordBodyOf(event: AgentEvent, limits: InspectorLimits): RecordBody {
   switch (event.type) {
     case 'state': {
       const { type: _type, ts: _ts, session_id: _sid, ...fields } = event;

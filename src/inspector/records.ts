@@ -12,6 +12,8 @@ import type { EngineError, PermissionDecision, StopReason, ToolCall, Usage } fro
 export interface RecordBase {
   i: number;
   ts: string;
+  /** The agent whose record it is (`main/task-1`); absent for the top level. */
+  agent?: string;
 }
 
 export interface InspectorLimits {

@@ -35,7 +35,7 @@ export function recordVersion(value: unknown, file: string): number {
 }
 
 /** A state line of trace.jsonl: a state entered, the event that entered it, what the state holds. */
-export type TraceStateRecord = { v: number; seq: number; ts: string; session_id: string; state: Step['state'] } & Omit<
+export type TraceStateRecord = { v: number; seq: number; ts: string; session_id: string; agent?: string; state: Step['state'] } & Omit<
   Step,
   'state' | 'toolCallCount'
 > & { tool_call_count: number };
