@@ -1,4 +1,4 @@
-import { parse as parseYaml } from 'yaml';
+import { createRequire } from 'node:module';
 import type { AgentDefinition } from './definition.js';
 
 /** Claude Code's tool names in an agent's `tools`, and the xagent tool each one is. */
@@ -19,6 +19,10 @@ const CLAUDE_TOOL: Readonly<Record<string, string>> = {
 export function xagentToolName(name: string): string {
   return CLAUDE_TOOL[name.toLowerCase()] ?? name;
 }
+
+// yaml is required on the first agent file read, not at start-up: a run without agent files never loads it.
+const require = createRequire(import.meta.url);
+const parseYaml = (text: string): unknown => (require('yaml') as typeof import('yaml')).parse(text);
 
 const FRONTMATTER = /^---\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/;
 

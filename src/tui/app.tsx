@@ -5,6 +5,8 @@ import { InputBox } from './input-box.js';
 import { markdown } from './markdown-loader.js';
 import { PermissionDialog } from './permission-dialog.js';
 import type { Activity, Item, TuiState, TuiStore } from './store.js';
+import { subagentText } from './subagent-lines.js';
+import { visible } from '../terminal/visible.js';
 
 export interface AppProps {
   store: TuiStore;
@@ -43,6 +45,11 @@ export function App({ store, onSubmit, onInterrupt, onLeave, onCycleMode, onExpa
           <Text>{tail(state.streaming, LIVE_LINES, width - 2)}</Text>
         </Box>
       )}
+      {state.subagents.map((line) => (
+        <Box key={line.agent} paddingLeft={2}>
+          <Text dimColor>⎿ {visible(subagentText(line))}</Text>
+        </Box>
+      ))}
       {state.activity && !state.dialog && <ActivityLine activity={state.activity} tokens={state.usage.output_tokens + state.turnTokens} />}
       {state.dialog && <PermissionDialog key={state.items.length} request={state.dialog} />}
       <InputBox

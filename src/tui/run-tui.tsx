@@ -4,6 +4,7 @@ import { lastPrompt } from '../sessions/interruption.js';
 import { App } from './app.js';
 import { registerContextCommands } from './context-commands.js';
 import { registerBuiltinCommands } from './builtin-commands.js';
+import { registerAgentsCommand } from './agents-command.js';
 import { registerConfigCommands } from './config-command.js';
 import { runCommand, type CommandContext } from './commands.js';
 import { TuiController } from './controller.js';
@@ -44,6 +45,7 @@ export function startTui(run: PreparedRun, options: TuiOptions): TuiHandle {
   });
   const controller = new TuiController(run, store);
   registerBuiltinCommands({ openRun: options.openRun });
+  registerAgentsCommand();
   registerContextCommands();
   registerConfigCommands();
   const history: string[] = [];

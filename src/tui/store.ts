@@ -1,3 +1,4 @@
+import type { SubagentLine } from './subagent-lines.js';
 import type { ToolCall, Usage } from '../../machines/types.js';
 import type { PermissionAnswer } from '../terminal/answer.js';
 import type { DialogView } from '../terminal/dialog-view.js';
@@ -49,6 +50,8 @@ export interface TuiState {
   hint: string;
   /** The last tool's call and whole output, for Ctrl-O. */
   lastOutput: { label: string; content: string } | null;
+  /** The subagents running now, one line each. */
+  subagents: SubagentLine[];
 }
 
 export type ItemBody = Item extends infer I ? (I extends Item ? Omit<I, 'id'> : never) : never;
@@ -72,6 +75,7 @@ export class TuiStore {
       costUsd: null,
       hint: '',
       lastOutput: null,
+      subagents: [],
       ...initial,
     };
   }

@@ -4,6 +4,7 @@ import { compactLine, hookLine, retryLine } from '../terminal/event-lines.js';
 import { thinkingSummary } from '../terminal/text-renderer.js';
 import { describeActivity, summarizeResult } from '../terminal/tool-activity.js';
 import { fromSubagent, type QueryResult } from '../engine/events.js';
+import { subagentLines } from './subagent-lines.js';
 import { stopMessage } from '../engine/stop-message.js';
 import { visible } from '../terminal/visible.js';
 import type { Renderer } from '../terminal/renderer.js';
@@ -32,7 +33,10 @@ export function taskRenderer(store: TuiStore, config: Pick<RunConfig, 'limits'>)
   };
   return {
     onEvent: (event) => {
-      if (fromSubagent(event)) return;
+      if (fromSubagent(event)) {
+        store.update({ subagents: subagentLines(store.get().subagents, event) });
+        return;
+      }
       if (event.type !== 'text_delta') flush();
       // Thinking shows as one dim line when it ends, as in text mode.
       if (event.type !== 'thinking_delta' && thought) {
@@ -104,6 +108,8 @@ export function taskRenderer(store: TuiStore, config: Pick<RunConfig, 'limits'>)
     },
     finish: (result) => {
       flush();
+      // An interrupted child never reaches `done` in the stream: the task's end clears every line.
+      store.update({ subagents: [] });
       // A tool stopped mid-run (Esc, --timeout) sends no result: its line stays, saying what happened.
       if (runningCall) {
         const how =
