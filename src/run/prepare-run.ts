@@ -102,7 +102,10 @@ export async function prepareRun(
     const append = config.appendSystemPrompt ? `\n\n${config.appendSystemPrompt}` : '';
     const context =
       config.systemPrompt === undefined
-        ? loadTaskContext({ workspace: config.workspace, home: config.home }).then((built) => ({ ...built, system: `${built.system}${append}` }))
+        ? loadTaskContext({ workspace: config.workspace, home: config.home }).then((built) => ({
+            ...built,
+            system: `${built.system}${append}`,
+          }))
         : { system: `${config.systemPrompt}${append}`, instructions: [] };
     await session.startTask(prompt);
     const partial = partialAnswer();
