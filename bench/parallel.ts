@@ -56,7 +56,7 @@ async function timedTask(tools: ToolRegistry, workspace: string, model: ModelCli
     tools,
     permissions: createPermissionPolicy({ mode: 'bypassPermissions', rules: [], workspace }),
     workspace,
-    system: 'bench',
+    context: { system: 'bench', instructions: [] },
     maxTurns: 1000,
     maxToolCalls: 1000,
     timeoutMs: 3_600_000,

@@ -164,7 +164,7 @@ export function startsSubagents({
       sessionId: options.sessionId,
       session: childSink(sink),
       messages: [],
-      system: agent.prompt,
+      context: { system: agent.prompt, instructions: [] },
       clock: options.clock,
       ...(options.prices ? { prices: options.prices } : {}),
       ...(options.contextWindow ? { contextWindow: options.contextWindow } : {}),

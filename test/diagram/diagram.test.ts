@@ -73,7 +73,7 @@ describe('diagrams generated from the engine chart', () => {
     // Every wait is a state now: no transition stays in its state or re-enters it, so no self-loop is drawn.
     expect(graph.edges.filter((e) => e.internal || e.reenter || e.from === e.to)).toEqual([]);
     expect(new Set(graph.edges.map((e) => e.id)).size).toBe(graph.edges.length);
-    expect(graph.edges).toHaveLength(53);
+    expect(graph.edges).toHaveLength(57);
   });
 
   it('matches the committed Mermaid file', async () => {
