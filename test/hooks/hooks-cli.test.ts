@@ -174,6 +174,7 @@ describe('hooks through the CLI', () => {
       seq: expect.any(Number),
       ts: expect.any(String),
       session_id: expect.any(String),
+      agent: 'main',
     });
   });
 
