@@ -4,6 +4,7 @@ import { Command, CommanderError } from 'commander';
 import { DIAGRAM_FORMATS } from '../diagram/formats.js';
 import { PERMISSION_MODES } from '../permissions/types.js';
 import { SessionError } from '../sessions/errors.js';
+import { RewindError } from '../rewind/rewind-error.js';
 import { UsageError, USAGE_EXIT_CODE } from './exit-codes.js';
 import { nearCommand } from './near-command.js';
 import { exitWhenFlushed } from './exit-now.js';
@@ -17,6 +18,7 @@ import { FLAG_DEFAULTS } from './flag-defaults.js';
 import type { RawOptions } from './run-flags.js';
 import { registerSandboxCommand } from './sandbox-command.js';
 import { registerSessionsCommand } from './sessions-command.js';
+import { registerRewindCommands } from '../rewind/command.js';
 import { packageVersion } from '../run/version.js';
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
@@ -46,6 +48,7 @@ function buildProgram(setExit: (code: number) => void): Command {
     .option('--cwd <dir>', 'workspace root; file tools never reach outside it')
     .option('-r, --resume <session-id>', 'continue a recorded session')
     .option('-c, --continue', 'continue the latest session in this workspace')
+    .option('--fork-session', 'with --resume or --continue: continue in a new session forked from it (the old one is untouched)')
     .option('--inspect [port]', 'serve the live inspector on 127.0.0.1')
     .option('--model-script <file>', 'use a scripted model instead of the API')
     .option('--sandbox', 'run bash inside an OS sandbox (bubblewrap); settings: "sandbox": {"enabled": true}')
@@ -95,6 +98,7 @@ function buildProgram(setExit: (code: number) => void): Command {
   registerSandboxCommand(program, setExit, { stdout: process.stdout, stderr: process.stderr });
   registerMcpCommand(program, setExit, { stdout: process.stdout, stderr: process.stderr });
   registerAcpCommand(program, setExit);
+  registerRewindCommands(program, setExit);
   return program;
 }
 
@@ -109,7 +113,7 @@ export async function main(argv: string[]): Promise<number> {
     return exitCode;
   } catch (error) {
     if (error instanceof CommanderError) return error.exitCode === 0 ? 0 : USAGE_EXIT_CODE;
-    if (error instanceof UsageError || error instanceof SessionError) {
+    if (error instanceof UsageError || error instanceof SessionError || error instanceof RewindError) {
       process.stderr.write(`xagent: ${error.message}\n`);
       return USAGE_EXIT_CODE;
     }

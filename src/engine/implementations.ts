@@ -18,6 +18,7 @@ import type { SessionSink } from '../sessions/session-writer.js';
 import type { EvidenceBody, EvidenceRecord } from '../sessions/records.js';
 import type { CompactContextInput, CompactionOutcome } from '../../machines/context-budget.js';
 import { runCompaction } from '../context/run-compaction.js';
+import { sessionCheckpoints } from '../rewind/checkpointer.js';
 
 /** Writes one line of the evidence log (stamped by the session sink) and yields the event it is. */
 export type Note = <B extends EvidenceBody>(body: B) => B & EvidenceRecord;
@@ -50,6 +51,8 @@ const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resol
 export function engineImplementations(services: EngineServices) {
   const { model, tools, permissions, workspace, system, clock, sink, emit, note, sessionId } = services;
   const hooks = services.hooks ?? [];
+  // A recorded session keeps each file's bytes before write_file / edit_file change it (for rewind).
+  const checkpoints = sink.dir ? sessionCheckpoints(sink.dir) : undefined;
   const hookSession = {
     sessionId,
     transcriptPath: sink.dir ? transcriptPath(sink.dir) : null,
@@ -145,7 +148,7 @@ export function engineImplementations(services: EngineServices) {
           });
         signal.addEventListener('abort', onAbort, { once: true });
         try {
-          const result = await tools.execute(call, { signal, workspace });
+          const result = await tools.execute(call, { signal, workspace, ...(checkpoints ? { checkpoints } : {}) });
           const sandboxed = result.sandboxed ? { sandboxed: true } : {};
           audit({ is_error: result.isError, aborted: signal.aborted, ...sandboxed, content: result.content.slice(0, 2000) });
           const duration_ms = clock.now() - started;

@@ -2,6 +2,7 @@ import type { EngineError, Message, PermissionDecision, StopReason, ToolCall, Us
 import type { Step } from '../engine/step.js';
 import { SessionError } from './errors.js';
 import type { HookRunReport } from '../hooks/types.js';
+import type { ForkRecordBody, RewindRecordBody } from '../rewind/rewind-record.js';
 
 /**
  * The line formats of trace.jsonl, transcript.jsonl and audit.jsonl. Every line this xagent writes
@@ -116,7 +117,11 @@ export type TraceAnnotation =
   | (Stamp & { event: 'usage'; usage: Usage; total: Usage })
   | (Stamp & { event: 'turn_end'; reason: string })
   /** How the task ended, as the `result` event says it (its `type` aside). */
-  | (Stamp & { event: 'result' } & ResultFields);
+  | (Stamp & { event: 'result' } & ResultFields)
+  /** A rewind (src/rewind/): the session went back to a user message; the lines before it stay. */
+  | (Stamp & RewindRecordBody)
+  /** A forked session's first line: the session and message its conversation came from. */
+  | (Stamp & ForkRecordBody);
 
 /** How a task ended: the `result` line, and (with `type` and `session_id`) query()'s result event and the CLI's json output. */
 export interface ResultFields {
