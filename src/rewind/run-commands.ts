@@ -11,7 +11,8 @@ import { forkSession } from './fork.js';
 import { recoverRewind } from './journal.js';
 import { changesSince } from './plan.js';
 import { RewindError } from './rewind-error.js';
-import { rewindSession, type RewindOutcome } from './rewind.js';
+import { rewindSession } from './rewind.js';
+import { describeRewind } from './describe.js';
 import { userMessages } from './user-messages.js';
 
 interface Streams {
@@ -69,7 +70,7 @@ export async function rewindCommand(
       workspace: meta.kind === 'ok' ? meta.meta.workspace : null,
       ...(io.stdin.isTTY ? { confirm: (files: string[]) => askOverwrite(files, io) } : {}),
     });
-    io.stderr.write(describeRewind(id, outcome, halves));
+    io.stderr.write(`${describeRewind(id, outcome, halves)}\n`);
     return outcome.kind === 'done' ? 0 : 1;
   } catch (error) {
     if (error instanceof RewindError) {
@@ -98,26 +99,6 @@ export function forkCommand(session: string, to: number, io: Streams): number {
     }
     throw error;
   }
-}
-
-/** What a rewind did, in a few lines for a person. */
-export function describeRewind(id: string, outcome: RewindOutcome, halves: { code: boolean; conversation: boolean }): string {
-  const lines: string[] = [];
-  if (outcome.kind === 'cancelled') return 'Not rewound: nothing was changed.\n';
-  lines.push(`Rewound ${id} to message ${outcome.message.n} ("${visible(outcome.message.text.slice(0, 60))}").`);
-  if (halves.code) {
-    const restored = outcome.files.filter((f) => f.action === 'restored').map((f) => f.path);
-    const deleted = outcome.files.filter((f) => f.action === 'deleted').map((f) => f.path);
-    lines.push(
-      outcome.files.length === 0
-        ? 'Files: nothing to put back.'
-        : `Files: ${[restored.length ? `restored ${restored.join(', ')}` : '', deleted.length ? `deleted ${deleted.join(', ')}` : ''].filter(Boolean).join('; ')}.`,
-    );
-    for (const item of outcome.left) lines.push(`Left as it is: ${item.path} (${item.why}).`);
-  }
-  if (halves.conversation) lines.push(`Conversation: ${outcome.messagesBefore} messages, now ${outcome.messagesAfter}.`);
-  if (halves.code) lines.push(BASH_NOT_TRACKED);
-  return `${lines.join('\n')}\n`;
 }
 
 async function askOverwrite(files: string[], io: Streams): Promise<boolean> {
