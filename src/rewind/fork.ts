@@ -7,6 +7,7 @@ import { openSessionWriter } from '../sessions/session-writer.js';
 import { resolveSessionId } from '../sessions/store.js';
 import { conversationOf } from './conversation.js';
 import { messageAt } from './rewind.js';
+import { userMessages } from './user-messages.js';
 import { writeBytesAtomicSync } from './write-aside.js';
 
 export interface ForkRequest {
@@ -64,7 +65,8 @@ export function forkSession(request: ForkRequest): Fork {
     writeMeta(building, meta);
     const sink = openSessionWriter(building, id);
     try {
-      sink.record({ event: 'fork', from_session: from, at: request.at, messages: messages.length }, now);
+      const userMessagesKept = request.at === null ? userMessages(source).length : request.at - 1;
+      sink.record({ event: 'fork', from_session: from, at: request.at, messages: messages.length, user_messages: userMessagesKept }, now);
     } finally {
       sink.close();
     }

@@ -26,4 +26,6 @@ export interface ForkRecordBody {
   /** The user message the fork starts before, or null for the whole conversation (--fork-session). */
   at: number | null;
   messages: number;
+  /** The person's messages the fork's conversation holds: the next one is number `user_messages + 1`. */
+  user_messages: number;
 }
