@@ -15,7 +15,7 @@ import { parseChoice } from '../run/parse-options.js';
 import { registerPathsCommand } from './paths-command.js';
 import { watchOutputStreams } from './output-closed.js';
 import { FLAG_DEFAULTS } from './flag-defaults.js';
-import type { RawOptions } from './run-flags.js';
+import type { RawOptions } from '../run/run-flags.js';
 import { registerSandboxCommand } from './sandbox-command.js';
 import { registerSessionsCommand } from './sessions-command.js';
 import { registerRewindCommands } from '../rewind/command.js';
