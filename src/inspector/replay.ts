@@ -8,7 +8,7 @@ import { SessionError } from '../sessions/errors.js';
 import { resolveSessionId } from '../sessions/store.js';
 import { sessionDir, TRACE_FILE } from '../sessions/layout.js';
 import { createHistory, type HistoryOptions, type InspectorHistory } from './history.js';
-import { recordOf } from './live-feed.js';
+import { forkCommand, recordOf } from './live-feed.js';
 import type { InspectorLimits, RecordBody } from './records.js';
 import { messageNumbers, type TaskMessage } from './message-numbers.js';
 import { appendPiecedRun } from './replay-legacy.js';
@@ -98,7 +98,7 @@ function promptRecord(sessionId: string, text: string, task: TaskMessage): Recor
     const why_not = `message ${task.n} was cut from the conversation by a rewind to message ${task.rewoundBy}; it can no longer be forked from this session`;
     return { kind: 'prompt', n: task.n, text, fork_command: null, why_not };
   }
-  return { kind: 'prompt', n: task.n, text, fork_command: `xagent fork ${sessionId} --to ${task.n}` };
+  return { kind: 'prompt', n: task.n, text, fork_command: forkCommand(sessionId, task.n) };
 }
 
 /** The chart the trace's tasks were recorded by: the one fingerprint they share, else null (none, or several). */

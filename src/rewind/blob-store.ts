@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { blobPath, blobsDir } from './files.js';
-import { writeBytesAtomicSync } from './write-aside.js';
+import { writeFileAtomicSync } from '../system/atomic-write-sync.js';
 
 /** What a session keeps of file contents for rewind, unless XAGENT_CHECKPOINT_CAP_BYTES says otherwise. */
 export const DEFAULT_CHECKPOINT_CAP_BYTES = 100 * 1024 * 1024;
@@ -44,7 +44,7 @@ export class BlobStore {
   put(sha256: string, bytes: Buffer): void {
     if (this.has(sha256)) return;
     mkdirSync(blobsDir(this.sessionDir), { recursive: true });
-    writeBytesAtomicSync(blobPath(this.sessionDir, sha256), bytes, 0o600);
+    writeFileAtomicSync(blobPath(this.sessionDir, sha256), bytes, { mode: 0o600 });
     this.used = this.size() + bytes.length;
   }
 

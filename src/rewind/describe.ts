@@ -1,4 +1,4 @@
-import { visible } from '../permissions/request-view.js';
+import { visible } from '../terminal/visible.js';
 import { BASH_NOT_TRACKED } from './files.js';
 import type { RewindOutcome } from './rewind.js';
 

@@ -8,7 +8,7 @@ import { resolveSessionId } from '../sessions/store.js';
 import { conversationOf } from './conversation.js';
 import { messageAt } from './rewind.js';
 import { userMessages } from './user-messages.js';
-import { writeBytesAtomicSync } from './write-aside.js';
+import { writeFileAtomicSync } from '../system/atomic-write-sync.js';
 
 export interface ForkRequest {
   home: string;
@@ -44,7 +44,7 @@ export function forkSession(request: ForkRequest): Fork {
   const building = path.join(sessionsRoot(request.home), `.fork-${id}`);
   mkdirSync(building, { recursive: true });
   try {
-    writeBytesAtomicSync(transcriptPath(building), prefix, 0o644);
+    writeFileAtomicSync(transcriptPath(building), prefix, { mode: 0o644 });
     const messages = conversationOf(prefix);
     const read = readMeta(source);
     const now = new Date().toISOString();

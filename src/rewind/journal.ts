@@ -1,6 +1,6 @@
 import { copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { writeFileAtomicSync } from '../files/write-file-atomic-sync.js';
+import { writeFileAtomicSync } from '../system/atomic-write-sync.js';
 import { transcriptPath, TRACE_FILE } from '../sessions/layout.js';
 import { openSessionWriter } from '../sessions/session-writer.js';
 import { healTornTail } from '../sessions/jsonl.js';

@@ -4,7 +4,7 @@ import { xagentHome } from '../sessions/layout.js';
 import { acquireSessionLock } from '../sessions/lock.js';
 import { readMeta } from '../sessions/meta.js';
 import { resolveSessionId, sessionDir } from '../sessions/store.js';
-import { visible } from '../permissions/request-view.js';
+import { visible } from '../terminal/visible.js';
 import { readCheckpointLog } from './checkpoint-log.js';
 import { BASH_NOT_TRACKED } from './files.js';
 import { forkSession } from './fork.js';

@@ -1,5 +1,4 @@
-import { closeSync, fchmodSync, fsyncSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
-import { tempPathFor } from '../files/write-file-atomic-sync.js';
+import { closeSync, fchmodSync, fsyncSync, openSync, writeSync } from 'node:fs';
 
 /**
  * Writes `bytes` to a file that did not exist (`wx`), with exactly `mode` (set on the descriptor,
@@ -15,17 +14,5 @@ export function writeNewFileSync(file: string, bytes: Buffer, mode: number): voi
     fsyncSync(fd);
   } finally {
     closeSync(fd);
-  }
-}
-
-/** Binary-safe `writeFileAtomicSync`: aside, then rename; a crash leaves the old file or the new one. */
-export function writeBytesAtomicSync(target: string, bytes: Buffer, mode: number): void {
-  const temp = tempPathFor(target);
-  try {
-    writeNewFileSync(temp, bytes, mode);
-    renameSync(temp, target);
-  } catch (error) {
-    rmSync(temp, { force: true });
-    throw error;
   }
 }

@@ -4,7 +4,7 @@ import { readCheckpointLog } from '../rewind/checkpoint-log.js';
 import { changesSince } from '../rewind/plan.js';
 import { rewindSession } from '../rewind/rewind.js';
 import { userMessages } from '../rewind/user-messages.js';
-import { visible } from '../permissions/request-view.js';
+import { visible } from '../terminal/visible.js';
 import { loadTranscript } from '../sessions/transcript.js';
 import { registerCommand } from './commands.js';
 import type { ChoiceRequest, TuiStore } from './store.js';
