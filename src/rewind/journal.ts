@@ -10,6 +10,7 @@ import { faultPoint } from './fault.js';
 import { journalPath } from './files.js';
 import { writeNewFileSync } from './write-aside.js';
 import { transcriptPrefix } from './conversation.js';
+import { RewindError } from './rewind-error.js';
 
 /**
  * A rewind under way, written to the session folder before anything changes. It makes the rewind
@@ -39,8 +40,29 @@ const writeJournal = (sessionDir: string, journal: Journal) => writeFileAtomicSy
  * written file's bytes (from the blob store).
  */
 export function runJournal(sessionDir: string, journal: Journal, contents: (sha256: string) => Buffer): void {
-  faultPoint();
-  writeJournal(sessionDir, { ...journal, state: 'staging' });
+  try {
+    faultPoint();
+    writeJournal(sessionDir, { ...journal, state: 'staging' });
+    stage(sessionDir, journal, contents);
+    faultPoint();
+    // The commit point: from here on the rewind happens, whatever stops this process.
+    writeJournal(sessionDir, { ...journal, state: 'committed' });
+  } catch (error) {
+    rollBack(sessionDir, journal);
+    throw new RewindError('REWIND_FAILED', `not rewound: ${reason(error)}; nothing was changed`);
+  }
+  try {
+    finish(sessionDir, { ...journal, state: 'committed' });
+  } catch (error) {
+    throw new RewindError(
+      'REWIND_FAILED',
+      `the rewind could not finish: ${reason(error)}; it is kept in ${path.basename(journalPath(sessionDir))} and finished the next time the session is opened (xagent --resume, or xagent rewind again)`,
+    );
+  }
+}
+
+/** Writes every new content aside: nothing the user sees changes yet. */
+function stage(sessionDir: string, journal: Journal, contents: (sha256: string) => Buffer): void {
   for (const dir of journal.dirs) {
     faultPoint();
     mkdirSync(dir);
@@ -58,11 +80,9 @@ export function runJournal(sessionDir: string, journal: Journal, contents: (sha2
     faultPoint();
     writeNewFileSync(aside, transcriptPrefix(sessionDir, bytes), 0o600);
   }
-  faultPoint();
-  // The commit point: from here on the rewind happens, whatever stops this process.
-  writeJournal(sessionDir, { ...journal, state: 'committed' });
-  finish(sessionDir, { ...journal, state: 'committed' });
 }
+
+const reason = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 /** Puts every staged content in place and writes the rewind's records; safe to run again after a crash. */
 function finish(sessionDir: string, journal: Journal): void {
@@ -128,7 +148,14 @@ export function recoverRewind(sessionDir: string): string | null {
     return `an interrupted rewind's journal could not be read; it is kept as ${path.basename(file)}.unreadable`;
   }
   if (journal.state === 'committed') {
-    finish(sessionDir, journal);
+    try {
+      finish(sessionDir, journal);
+    } catch (error) {
+      throw new RewindError(
+        'REWIND_FAILED',
+        `an interrupted rewind (${journal.id}) could not be finished: ${reason(error)}; fix that and open the session again`,
+      );
+    }
     return `an interrupted rewind (${journal.id}) was finished`;
   }
   rollBack(sessionDir, journal);

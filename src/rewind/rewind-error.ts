@@ -1,5 +1,5 @@
 /** Why a rewind or a fork cannot be done as asked; the CLI says the message and exits 2. */
-export type RewindErrorCode = 'REWIND_NO_SUCH_MESSAGE' | 'REWIND_CONFLICT' | 'REWIND_NOTHING';
+export type RewindErrorCode = 'REWIND_NO_SUCH_MESSAGE' | 'REWIND_CONFLICT' | 'REWIND_FAILED';
 
 export class RewindError extends Error {
   override readonly name = 'RewindError';
