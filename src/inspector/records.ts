@@ -2,7 +2,7 @@ import type { EngineStatePath } from '../../machines/query-engine.js';
 import type { TraceLine } from '../engine/events.js';
 import type { Via } from '../sessions/step.js';
 import type { HookRunReport } from '../hooks/types.js';
-import type { ForkRecordBody, RewindRecordBody } from '../rewind/rewind-record.js';
+import type { ForkRecordBody, RewindRecordBody } from '../sessions/records.js';
 import type { EngineError, PermissionDecision, StopReason, ToolCall, Usage } from '../../machines/types.js';
 
 /**

@@ -12,9 +12,11 @@ import { forkCommand, recordOf } from './live-feed.js';
 import type { InspectorLimits, RecordBody } from './records.js';
 import { messageNumbers, type TaskMessage } from './message-numbers.js';
 import { appendPiecedRun } from './replay-legacy.js';
+import { UsageError } from '../errors/xagent-error.js';
 
-export class ReplayError extends Error {
+export class ReplayError extends UsageError {
   override readonly name = 'ReplayError';
+  override readonly fault = 'session';
 }
 
 /** A session id or a unique prefix of one, a session directory, or a trace.jsonl file; returns the trace path. */

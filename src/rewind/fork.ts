@@ -4,7 +4,9 @@ import path from 'node:path';
 import { sessionDir, sessionsRoot, transcriptPath } from '../sessions/layout.js';
 import { META_SCHEMA_VERSION, readMeta, writeMeta, type SessionMeta } from '../sessions/meta.js';
 import { openSessionWriter } from '../sessions/session-writer.js';
-import { resolveSessionId } from '../sessions/store.js';
+import { latestSessionFor, resolveSessionId } from '../sessions/store.js';
+import { SessionError } from '../sessions/errors.js';
+import { UsageError } from '../errors/xagent-error.js';
 import { conversationOf } from './conversation.js';
 import { messageAt } from './rewind.js';
 import { userMessages } from './user-messages.js';
@@ -22,6 +24,26 @@ export interface Fork {
   sessionId: string;
   from: string;
   messages: number;
+}
+
+/**
+ * `--fork-session`: forks the session `--resume` names, or with `--continue` the latest in
+ * `workspace`, whole or up to user message `at`. Throws UsageError without either.
+ * @example const fork = forkChosenSession({ home, workspace, resume: '3f2a', continue: false, at: null });
+ */
+export function forkChosenSession(options: {
+  home: string;
+  workspace: string;
+  resume?: string;
+  continue: boolean;
+  at: number | null;
+}): Fork {
+  if (options.resume === undefined && !options.continue) throw new UsageError('--fork-session needs --resume <session> or --continue');
+  const from = options.resume ?? latestSessionFor(options.home, options.workspace)?.id;
+  if (from === undefined) {
+    throw new SessionError('NO_SESSION_TO_CONTINUE', `no session to continue in ${options.workspace} (xagent sessions lists them)`);
+  }
+  return forkSession({ home: options.home, from, at: options.at });
 }
 
 /**

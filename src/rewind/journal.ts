@@ -4,7 +4,7 @@ import { writeFileAtomicSync } from '../system/atomic-write-sync.js';
 import { transcriptPath, TRACE_FILE } from '../sessions/layout.js';
 import { openSessionWriter } from '../sessions/session-writer.js';
 import { healTornTail } from '../sessions/jsonl.js';
-import type { RewindRecordBody } from './rewind-record.js';
+import type { RewindRecordBody } from '../sessions/records.js';
 import { appendCheckpointLine, readCheckpointLog, type CheckpointLine } from './checkpoint-log.js';
 import { faultPoint } from './fault.js';
 import { journalPath } from './files.js';

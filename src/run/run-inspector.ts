@@ -2,7 +2,7 @@ import { withheldCredentials } from './agent-credentials.js';
 import type { LiveFeed } from '../inspector/live-feed.js';
 import type { InspectorServer } from '../inspector/server.js';
 import type { RunConfig } from './run-config.js';
-import { UsageError } from './usage-error.js';
+import { UsageError } from '../errors/xagent-error.js';
 import { userMessages } from '../rewind/user-messages.js';
 import { sessionDir } from '../sessions/layout.js';
 

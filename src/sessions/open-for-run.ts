@@ -16,8 +16,6 @@ import { RECORD_VERSION, transcriptRecord } from './records.js';
 import { applyCompactionRecord, type CompactionRecord } from './compaction-record.js';
 import { recordInterruption } from './interruption.js';
 import { loadTranscript, recordedResults } from './transcript.js';
-import { forkSession } from '../rewind/fork.js';
-import { recoverRewind } from '../rewind/journal.js';
 
 export interface OpenSessionOptions {
   /** XAGENT_HOME. */
@@ -29,8 +27,11 @@ export interface OpenSessionOptions {
   resume?: string;
   /** Continue the latest session recorded in `workspace`. */
   continue?: boolean;
-  /** With resume / continue: work in a new session forked from it (up to user message `at`, or all of it). */
-  fork?: { at: number | null };
+  /**
+   * Run with the session's lock held, before its conversation is read: finishes what a crash
+   * interrupted (src/rewind's journal). Returns a warning, or null when there was nothing to do.
+   */
+  recover?: (dir: string) => string | null;
 }
 
 /** A session held open by this process: the conversation to pass to query(), and its metadata upkeep. */
@@ -85,17 +86,9 @@ export function openSessionForRun(options: OpenSessionOptions): RunSession {
     const latest = latestSessionFor(home, workspace);
     if (!latest) throw new SessionError('NO_SESSION_TO_CONTINUE', `no session to continue in ${workspace} (xagent sessions lists them)`);
     id = latest.id;
-  } else if (options.fork) {
-    throw new SessionError('SESSION_ID_INVALID', '--fork-session needs --resume <session> or --continue');
   } else {
     id = randomUUID();
     isNew = true;
-  }
-  const warnings: string[] = [];
-  if (options.fork && !isNew) {
-    const fork = forkSession({ home, from: id, at: options.fork.at });
-    warnings.push(`forked session ${fork.from} as ${fork.sessionId} (${fork.messages} messages); ${fork.from} is unchanged`);
-    id = fork.sessionId;
   }
   const dir = sessionDir(home, id);
   mkdirSync(dir, { recursive: true });
@@ -108,6 +101,7 @@ export function openSessionForRun(options: OpenSessionOptions): RunSession {
       `session ${id} was recorded by a newer xagent (meta.json schema_version ${JSON.stringify(read.version)}); this one reads ${META_SCHEMA_VERSION}`,
     );
   }
+  const warnings: string[] = [];
   if (read.kind === 'ok') meta = read.meta;
   else if (read.kind === 'malformed') warnings.push(`session ${id}: ${read.reason}; it will be rewritten`);
 
@@ -115,7 +109,7 @@ export function openSessionForRun(options: OpenSessionOptions): RunSession {
   let messages: Message[] = [];
   try {
     // A rewind that kill -9 interrupted is finished (or undone) before the conversation is read.
-    const recovered = isNew ? null : recoverRewind(dir);
+    const recovered = isNew ? null : (options.recover?.(dir) ?? null);
     if (recovered) warnings.push(`session ${id}: ${recovered}`);
     if (!isNew) messages = healAndLoad(dir, id, warnings);
   } catch (error) {

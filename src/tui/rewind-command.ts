@@ -1,4 +1,4 @@
-import { describeRewind } from '../rewind/describe.js';
+import { describeRewind } from '../terminal/rewind-lines.js';
 import { BASH_NOT_TRACKED } from '../rewind/files.js';
 import { readCheckpointLog } from '../rewind/checkpoint-log.js';
 import { changesSince } from '../rewind/plan.js';

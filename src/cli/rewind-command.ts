@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { parsePositiveInt } from '../run/parse-options.js';
-import { UsageError } from '../run/usage-error.js';
+import { UsageError } from '../errors/xagent-error.js';
 
 interface Streams {
   stdout: NodeJS.WritableStream;
@@ -11,7 +11,7 @@ interface Streams {
 
 /**
  * Adds `xagent rewind <session> --list | --to N [--code | --conversation]` and
- * `xagent fork <session> --to N`. The work is in `run-commands.ts`, loaded when one of them runs.
+ * `xagent fork <session> --to N`. The work is in rewind-run.ts, loaded when one of them runs.
  * @example registerRewindCommands(program, (code) => (exitCode = code));
  */
 export function registerRewindCommands(program: Command, setExit: (code: number) => void, streams?: Streams): void {
@@ -26,7 +26,7 @@ export function registerRewindCommands(program: Command, setExit: (code: number)
     .action(async (session: string, raw: { list?: boolean; to?: string; code?: boolean; conversation?: boolean }) => {
       if (raw.list && raw.to !== undefined) throw new UsageError('--list and --to cannot be used together');
       if (raw.code && raw.conversation) throw new UsageError('--code and --conversation each name one half; leave both out for both');
-      const { listCommand, rewindCommand } = await import('./run-commands.js');
+      const { listCommand, rewindCommand } = await import('./rewind-run.js');
       if (raw.to === undefined) {
         if (raw.code || raw.conversation) throw new UsageError('--code and --conversation go with --to <n>');
         setExit(listCommand(session, io));
@@ -42,7 +42,7 @@ export function registerRewindCommands(program: Command, setExit: (code: number)
     .requiredOption('--to <n>', "the conversation up to user message n (rewind --list's numbers), without it")
     .action(async (session: string, raw: { to: string }) => {
       const to = parsePositiveInt(raw.to, '--to');
-      const { forkCommand } = await import('./run-commands.js');
+      const { forkCommand } = await import('./rewind-run.js');
       setExit(forkCommand(session, to, io));
     });
 }

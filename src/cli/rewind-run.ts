@@ -5,15 +5,15 @@ import { acquireSessionLock } from '../sessions/lock.js';
 import { readMeta } from '../sessions/meta.js';
 import { resolveSessionId, sessionDir } from '../sessions/store.js';
 import { visible } from '../terminal/visible.js';
-import { readCheckpointLog } from './checkpoint-log.js';
-import { BASH_NOT_TRACKED } from './files.js';
-import { forkSession } from './fork.js';
-import { recoverRewind } from './journal.js';
-import { changesSince } from './plan.js';
-import { RewindError } from './rewind-error.js';
-import { rewindSession } from './rewind.js';
-import { describeRewind } from './describe.js';
-import { userMessages } from './user-messages.js';
+import { readCheckpointLog } from '../rewind/checkpoint-log.js';
+import { BASH_NOT_TRACKED } from '../rewind/files.js';
+import { forkSession } from '../rewind/fork.js';
+import { recoverRewind } from '../rewind/journal.js';
+import { changesSince } from '../rewind/plan.js';
+import { RewindError } from '../rewind/rewind-error.js';
+import { rewindSession } from '../rewind/rewind.js';
+import { describeRewind } from '../terminal/rewind-lines.js';
+import { userMessages } from '../rewind/user-messages.js';
 
 interface Streams {
   stdout: NodeJS.WritableStream;

@@ -1,6 +1,6 @@
-import { visible } from '../terminal/visible.js';
-import { BASH_NOT_TRACKED } from './files.js';
-import type { RewindOutcome } from './rewind.js';
+import { visible } from './visible.js';
+import { BASH_NOT_TRACKED } from '../rewind/files.js';
+import type { RewindOutcome } from '../rewind/rewind.js';
 
 /** What a rewind did, in a few lines for a person (the CLI's stderr, the terminal UI's notes). */
 export function describeRewind(id: string, outcome: RewindOutcome, halves: { code: boolean; conversation: boolean }): string {
