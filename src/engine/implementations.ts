@@ -22,6 +22,7 @@ import { runCompaction } from '../context/run-compaction.js';
 import { planBatchAction, type BatchOutcome } from '../../machines/batch-steps.js';
 import { BATCH_CONCURRENCY, runBatch, TASK_CONCURRENCY } from './run-batch.js';
 import { TASK_TOOL } from '../agents/task-input.js';
+import { sessionCheckpoints } from '../rewind/checkpointer.js';
 
 /** Writes one line of the evidence log (stamped by the session sink) and yields the event it is. */
 export type Note = <B extends EvidenceBody>(body: B) => B & EvidenceRecord;
@@ -57,6 +58,8 @@ export function engineImplementations(services: EngineServices) {
   const { model, tools, permissions, workspace, system, clock, sink, emit, note, sessionId } = services;
   const hooks = services.hooks ?? [];
   const agentField = services.agent ? { agent: services.agent } : {};
+  // A recorded session keeps each file's bytes before write_file / edit_file change it (for rewind).
+  const checkpoints = sink.dir ? sessionCheckpoints(sink.dir) : undefined;
   const hookSession = {
     sessionId,
     transcriptPath: sink.dir ? transcriptPath(sink.dir) : null,
@@ -113,7 +116,7 @@ export function engineImplementations(services: EngineServices) {
       });
     signal.addEventListener('abort', onAbort, { once: true });
     try {
-      const result = await tools.execute(call, { signal, workspace });
+      const result = await tools.execute(call, { signal, workspace, ...(checkpoints ? { checkpoints } : {}) });
       const sandboxed = result.sandboxed ? { sandboxed: true } : {};
       audit({ is_error: result.isError, aborted: signal.aborted, ...sandboxed, content: result.content.slice(0, 2000) });
       const duration_ms = clock.now() - started;

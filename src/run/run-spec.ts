@@ -38,7 +38,7 @@ export interface RunSpec {
   allow?: readonly string[];
   deny?: readonly string[];
   inspectPort: number | null;
-  session: { resume?: string; continue: boolean };
+  session: { resume?: string; continue: boolean; fork?: { at: number | null } };
   prompt: string;
   /** --sandbox / --no-sandbox; undefined lets the settings decide. */
   sandbox?: boolean;

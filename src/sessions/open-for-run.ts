@@ -27,6 +27,11 @@ export interface OpenSessionOptions {
   resume?: string;
   /** Continue the latest session recorded in `workspace`. */
   continue?: boolean;
+  /**
+   * Run with the session's lock held, before its conversation is read: finishes what a crash
+   * interrupted (src/rewind's journal). Returns a warning, or null when there was nothing to do.
+   */
+  recover?: (dir: string) => string | null;
 }
 
 /** A session held open by this process: the conversation to pass to query(), and its metadata upkeep. */
@@ -103,6 +108,9 @@ export function openSessionForRun(options: OpenSessionOptions): RunSession {
   const release = acquireSessionLock(dir, id);
   let messages: Message[] = [];
   try {
+    // A rewind that kill -9 interrupted is finished (or undone) before the conversation is read.
+    const recovered = isNew ? null : (options.recover?.(dir) ?? null);
+    if (recovered) warnings.push(`session ${id}: ${recovered}`);
     if (!isNew) messages = healAndLoad(dir, id, warnings);
   } catch (error) {
     release();

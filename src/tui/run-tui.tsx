@@ -5,6 +5,7 @@ import { App } from './app.js';
 import { registerContextCommands } from './context-commands.js';
 import { registerBuiltinCommands } from './builtin-commands.js';
 import { registerAgentsCommand } from './agents-command.js';
+import { registerRewindCommand } from './rewind-command.js';
 import { registerConfigCommands } from './config-command.js';
 import { runCommand, type CommandContext } from './commands.js';
 import { TuiController } from './controller.js';
@@ -48,6 +49,7 @@ export function startTui(run: PreparedRun, options: TuiOptions): TuiHandle {
   registerAgentsCommand();
   registerContextCommands();
   registerConfigCommands();
+  registerRewindCommand();
   const history: string[] = [];
 
   let leave: () => void = () => undefined;
@@ -101,6 +103,7 @@ export function startTui(run: PreparedRun, options: TuiOptions): TuiHandle {
       onLeave={() => leave()}
       onCycleMode={() => controller.cycleMode()}
       onExpand={() => controller.expandLastOutput()}
+      onRewind={() => submit('/rewind')}
     />,
     {
       exitOnCtrlC: false,
