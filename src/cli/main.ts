@@ -12,6 +12,7 @@ import { registerInspectCommand } from './inspect-command.js';
 import { registerMcpCommand } from './mcp-command.js';
 import { parseChoice } from '../run/parse-options.js';
 import { registerPathsCommand } from './paths-command.js';
+import { registerRestateCommands } from './restate-command.js';
 import { watchOutputStreams } from './output-closed.js';
 import { FLAG_DEFAULTS } from './flag-defaults.js';
 import type { RawOptions } from './run-flags.js';
@@ -95,6 +96,7 @@ function buildProgram(setExit: (code: number) => void): Command {
   registerSandboxCommand(program, setExit, { stdout: process.stdout, stderr: process.stderr });
   registerMcpCommand(program, setExit, { stdout: process.stdout, stderr: process.stderr });
   registerAcpCommand(program, setExit);
+  registerRestateCommands(program, setExit);
   return program;
 }
 

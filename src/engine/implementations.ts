@@ -18,6 +18,7 @@ import type { SessionSink } from '../sessions/session-writer.js';
 import type { EvidenceBody, EvidenceRecord } from '../sessions/records.js';
 import type { CompactContextInput, CompactionOutcome } from '../../machines/context-budget.js';
 import { runCompaction } from '../context/run-compaction.js';
+import { immediateJournal, type StepJournal } from './step-journal.js';
 
 /** Writes one line of the evidence log (stamped by the session sink) and yields the event it is. */
 export type Note = <B extends EvidenceBody>(body: B) => B & EvidenceRecord;
@@ -41,7 +42,13 @@ export interface EngineServices {
   hooks?: readonly ResolvedHook[];
   /** Command hooks run inside it. */
   hookSandbox?: CommandSandbox;
+  /** Where model rounds and tool calls run; default: at once (a durable runner journals them). */
+  journal?: StepJournal;
 }
+
+/** What the trace says of a step an earlier attempt of the task started and did not finish (a durable runner's worker died). */
+const RERUN_MODEL = 'the worker running this task stopped during this request: it is sent again';
+const RERUN_TOOL = 'the worker running this task stopped while this tool ran: it runs again (at least once)';
 
 /** With a model and tools that answer at once, nothing else (SIGINT, timers) would ever run. */
 const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
@@ -50,6 +57,9 @@ const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resol
 export function engineImplementations(services: EngineServices) {
   const { model, tools, permissions, workspace, system, clock, sink, emit, note, sessionId } = services;
   const hooks = services.hooks ?? [];
+  const journal = services.journal ?? immediateJournal;
+  // The turn a tool call belongs to (its retry line says so): the round that asked for it.
+  let toolTurn = 0;
   const hookSession = {
     sessionId,
     transcriptPath: sink.dir ? transcriptPath(sink.dir) : null,
@@ -83,9 +93,9 @@ export function engineImplementations(services: EngineServices) {
       callModel: fromPromise<ModelResponse, CallModelInput>(async ({ input, signal }) => {
         await yieldToEventLoop();
         signal.throwIfAborted();
-        // A tool input nested thousands of levels deep would overflow every JSON.stringify after this.
-        const response = limitInputDepth(
-          await model.createMessage({
+        toolTurn = input.turn + 1;
+        const request = () =>
+          model.createMessage({
             system,
             messages: input.messages,
             tools: toolSpecs,
@@ -103,7 +113,12 @@ export function engineImplementations(services: EngineServices) {
                 message,
               });
             },
-          }),
+          });
+        // A tool input nested thousands of levels deep would overflow every JSON.stringify after this.
+        const response = limitInputDepth(
+          await journal.step(`model ${input.turn + 1}`, request, () =>
+            note({ event: 'retry', state: 'call_model.requesting', turn: input.turn, attempt: 1, delay_ms: 0, message: RERUN_MODEL }),
+          ),
         );
         // The whole text of the turn is evidence (it streamed as deltas, which are not).
         const text = responseText(response);
@@ -145,7 +160,11 @@ export function engineImplementations(services: EngineServices) {
           });
         signal.addEventListener('abort', onAbort, { once: true });
         try {
-          const result = await tools.execute(call, { signal, workspace });
+          const result = await journal.step(
+            `tool ${call.id}`,
+            () => tools.execute(call, { signal, workspace }),
+            () => note({ event: 'retry', state: 'execute_tool', turn: toolTurn, attempt: 1, delay_ms: 0, message: RERUN_TOOL, call }),
+          );
           const sandboxed = result.sandboxed ? { sandboxed: true } : {};
           audit({ is_error: result.isError, aborted: signal.aborted, ...sandboxed, content: result.content.slice(0, 2000) });
           const duration_ms = clock.now() - started;
@@ -182,14 +201,11 @@ export function engineImplementations(services: EngineServices) {
             event: 'PreCompact',
             fields: { trigger: 'auto', custom_instructions: '' },
           });
-          const compaction = await runCompaction({
-            model,
-            system,
-            tools: toolSpecs,
-            messages: input.messages,
-            window: input.window,
-            signal,
-          });
+          const compaction = await journal.step(
+            `compaction ${turn}`,
+            () => runCompaction({ model, system, tools: toolSpecs, messages: input.messages, window: input.window, signal }),
+            () => undefined,
+          );
           if (!compaction) {
             noteCompaction({ tokens_after: null, removed: 0, kept: input.messages.length });
             return null;

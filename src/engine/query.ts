@@ -14,6 +14,7 @@ import { costUsd, type PriceSettings } from '../model/cost.js';
 import { modelInfo } from '../model/models.js';
 import { estimateTokens } from '../../machines/context-budget.js';
 import { AsyncQueue } from './async-queue.js';
+import type { StepJournal } from './step-journal.js';
 import { systemClock, type Clock } from './clock.js';
 import { TaskClock } from './task-clock.js';
 import { eventOf, type AgentEvent, type QueryResult } from './events.js';
@@ -74,6 +75,8 @@ export interface QueryOptions {
   onEvidence?: EvidenceListener;
   /** Sees every microstep of the engine, targetless ones too (coverage, benchmarks). */
   onMicrostep?: (microstep: Microstep) => void;
+  /** Where model rounds and tool calls run: at once by default; a durable runner (src/restate/) journals them. */
+  journal?: StepJournal;
 }
 
 /**
@@ -130,6 +133,7 @@ export async function* query(userInput: string, options: QueryOptions): AsyncGen
   const implementations = engineImplementations({
     hooks,
     ...(options.hookSandbox ? { hookSandbox: options.hookSandbox } : {}),
+    ...(options.journal ? { journal: options.journal } : {}),
     model: options.model,
     tools: options.tools,
     permissions: options.permissions,

@@ -1,4 +1,5 @@
 import type { EvidenceListener } from '../sessions/session-writer.js';
+import type { StepJournal } from '../engine/step-journal.js';
 import type { AgentEvent, QueryResult } from '../engine/events.js';
 import { query } from '../engine/query.js';
 import { loadTaskContext } from '../context/task-context.js';
@@ -25,6 +26,8 @@ export interface TaskRequest {
   observe?: (event: AgentEvent) => void;
   /** Sees every evidence line as written (the inspector's `LiveFeed.evidence`). */
   onEvidence?: EvidenceListener;
+  /** Where model rounds and tool calls run (a durable task's journal, src/restate/); default: at once. */
+  journal?: StepJournal;
 }
 
 /** A run ready for tasks: its session is open (and locked), its inspector serving if asked for. */
@@ -92,7 +95,7 @@ export async function prepareRun(
 
   // SessionStart belongs to the session, not to each task: the chart runs it on the run's first task.
   let sessionOpened = false;
-  const runTask = async ({ prompt, permissions, signal, renderer, observe, onEvidence }: TaskRequest): Promise<QueryResult> => {
+  const runTask = async ({ prompt, permissions, signal, renderer, observe, onEvidence, journal }: TaskRequest): Promise<QueryResult> => {
     const taskTools = await toolsFor(signal);
     const sessionStart = sessionOpened ? null : session.isNew ? 'startup' : 'resume';
     sessionOpened = true;
@@ -121,6 +124,7 @@ export async function prepareRun(
       messages: session.messages,
       hooks: config.hooks,
       sessionStart,
+      ...(journal ? { journal } : {}),
       ...(config.sandbox && config.sandboxSettings.hooks ? { hookSandbox: config.sandbox } : {}),
       observe: (event) => {
         partial.onEvent(event);

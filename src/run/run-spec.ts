@@ -37,7 +37,8 @@ export interface RunSpec {
   allow?: readonly string[];
   deny?: readonly string[];
   inspectPort: number | null;
-  session: { resume?: string; continue: boolean };
+  /** `newId`: the id of the new session (a durable task's id, src/restate/). */
+  session: { resume?: string; continue: boolean; newId?: string };
   prompt: string;
   /** --sandbox / --no-sandbox; undefined lets the settings decide. */
   sandbox?: boolean;

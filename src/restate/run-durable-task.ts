@@ -1,0 +1,84 @@
+import * as restate from '@restatedev/restate-sdk';
+import { claudeCodeResultFold, type ResultWithClaudeCodeFields } from '../run/claude-result.js';
+import { createApiModel } from '../run/model-factory.js';
+import { prepareRun } from '../run/prepare-run.js';
+import type { PriceFields } from '../run/price-fields.js';
+import { runPriceFields } from '../run/price-fields.js';
+import { buildRunConfig, policyFor, type RunConfig } from '../run/run-config.js';
+import { settleTrust } from '../run/trust-gate.js';
+import { UsageError } from '../run/usage-error.js';
+import { SessionError } from '../sessions/errors.js';
+import { sessionDir } from '../sessions/layout.js';
+import { setAsideEarlierAttempt } from './attempts.js';
+import { durablePrompt } from './durable-prompt.js';
+import { restateJournal } from './journal.js';
+import { scriptedByRound } from './scripted-rounds.js';
+import { statusKeeper } from './status-keeper.js';
+import { runSpecOf, type TaskSpec } from './task-spec.js';
+
+/** What `xagent wait` prints: the object `xagent -p --output-format json` prints for the same task. */
+export type TaskOutput = ResultWithClaudeCodeFields & Partial<PriceFields>;
+
+/** What a worker gives every task it runs. */
+export interface WorkerServices {
+  /** The worker's environment as it started, the API key still in it (process.env no longer has it). */
+  env: NodeJS.ProcessEnv;
+  /** Warnings of the runs (settings, sessions) go here, one line each. */
+  stderr: NodeJS.WritableStream;
+}
+
+/**
+ * One attempt of a task, inside the workflow's `run` handler: the same run setup as `-p` (the
+ * worker's settings, a session named by the task id, the json result), with the model rounds and
+ * tool calls journaled and `ask` answered through a durable promise. A task that cannot start (a
+ * missing workspace, untrusted project files, a bad setting) fails for good with the reason: a
+ * retry would not change it.
+ */
+export async function runDurableTask(ctx: restate.WorkflowContext, spec: TaskSpec, services: WorkerServices): Promise<TaskOutput> {
+  const taskId = ctx.key;
+  const attemptEnded = ctx.request().attemptCompletedSignal;
+  const status = statusKeeper(ctx, attemptEnded, {
+    state: 'starting',
+    prompt: spec.prompt.slice(0, 200),
+    workspace: spec.cwd,
+    turn: 0,
+    tool_calls: 0,
+    waiting: [],
+  });
+  let config: RunConfig;
+  try {
+    // A copy: buildRunConfig's callers may take the key out of the environment they pass.
+    const built = buildRunConfig(runSpecOf(spec, taskId), { ...services.env }, createApiModel);
+    config = await settleTrust(built, { terminal: false, input: process.stdin, output: services.stderr });
+    if (spec.modelScript) config = { ...config, model: scriptedByRound(spec.modelScript) };
+    setAsideEarlierAttempt(sessionDir(config.home, taskId));
+  } catch (error) {
+    if (error instanceof UsageError || error instanceof SessionError) {
+      status.change({ state: 'done', reason: 'not_started', error: error.message });
+      throw new restate.TerminalError(`task ${taskId} cannot run on this worker: ${error.message}`, { errorCode: 400 });
+    }
+    throw error;
+  }
+  const run = await prepareRun(config, { stderr: services.stderr });
+  const controller = new AbortController();
+  // The attempt ended under the task (suspended while it waits, or the server went away): stop this copy, the next attempt replays.
+  const stop = () => controller.abort();
+  attemptEnded.addEventListener('abort', stop, { once: true });
+  const fold = claudeCodeResultFold();
+  try {
+    const result = await run.runTask({
+      prompt: spec.prompt,
+      permissions: policyFor(config, durablePrompt(ctx, status, config.workspace)),
+      signal: controller.signal,
+      journal: restateJournal(ctx),
+      observe: (event) => status.follow(event),
+      renderer: { onEvent: (event) => fold.observe(event), finish: () => undefined },
+    });
+    if (attemptEnded.aborted) throw new Error(`task ${taskId}: this attempt ended; the next one replays it`);
+    status.change({ state: 'done', reason: result.reason });
+    return { ...fold.complete(result), ...runPriceFields(config) };
+  } finally {
+    attemptEnded.removeEventListener('abort', stop);
+    await run.close();
+  }
+}
