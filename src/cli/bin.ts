@@ -14,7 +14,8 @@ const [first, ...rest] = process.argv.slice(2);
 const args = process.argv.slice(2);
 if ((first === '--version' || first === '-V') && rest.length === 0) process.stdout.write(`${packageVersion()}\n`);
 // Imported here, not above: `--version` compiles nothing it does not need.
-else if (args.includes('-p') || args.includes('--print'))
+// `xagent submit -p "task"` hands the task to a Restate worker: not a run, and not in the core.
+else if ((args.includes('-p') || args.includes('--print')) && first !== 'submit')
   await (
     (await import('./compiled-core.js')).loadCompiledCore(new URL('./core.cjs', import.meta.url)) ?? (await import('./main.js'))
   ).runCli();
