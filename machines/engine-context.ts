@@ -194,11 +194,12 @@ export function stopDecision(context: EngineContext): PermissionDecision | null 
   return context.current?.decision ?? blockedPrompt(context);
 }
 
-export function addUsage(total: Usage, more: Usage): Usage {
+/** The one sum of token counts (a task's rounds, a session's tasks, the UIs' totals), cache tokens included. */
+export function addUsage(total: Usage | undefined, more: Usage): Usage {
   return {
-    input_tokens: total.input_tokens + more.input_tokens,
-    output_tokens: total.output_tokens + more.output_tokens,
-    cache_read_input_tokens: (total.cache_read_input_tokens ?? 0) + (more.cache_read_input_tokens ?? 0),
-    cache_creation_input_tokens: (total.cache_creation_input_tokens ?? 0) + (more.cache_creation_input_tokens ?? 0),
+    input_tokens: (total?.input_tokens ?? 0) + more.input_tokens,
+    output_tokens: (total?.output_tokens ?? 0) + more.output_tokens,
+    cache_read_input_tokens: (total?.cache_read_input_tokens ?? 0) + (more.cache_read_input_tokens ?? 0),
+    cache_creation_input_tokens: (total?.cache_creation_input_tokens ?? 0) + (more.cache_creation_input_tokens ?? 0),
   };
 }

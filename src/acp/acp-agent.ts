@@ -8,7 +8,7 @@ import {
   type ClientCapabilities,
   type McpServer,
 } from '@agentclientprotocol/sdk';
-import { resolveRunConfig, type RawOptions } from '../cli/run-flags.js';
+import { resolveRunConfig, type RawOptions } from '../run/run-flags.js';
 import { createApiModel } from '../run/model-factory.js';
 import { prepareRun } from '../run/prepare-run.js';
 import type { RunConfig } from '../run/run-config.js';
@@ -16,7 +16,7 @@ import { untrustedMessage } from '../run/trust-gate.js';
 import { UsageError } from '../run/usage-error.js';
 import { packageVersion } from '../run/version.js';
 import { SessionError } from '../sessions/errors.js';
-import { SettingsError } from '../permissions/settings-error.js';
+import { SettingsError } from '../settings/settings-error.js';
 import { ToolRegistry } from '../tools/registry.js';
 import type { Tool } from '../tools/types.js';
 import { AcpSession } from './acp-session.js';

@@ -1,6 +1,6 @@
 import { RequestError, type AgentContext, type ContentBlock, type PromptResponse, type SessionUpdate } from '@agentclientprotocol/sdk';
 import { stopMessage } from '../engine/stop-message.js';
-import type { PermissionPrompt } from '../permissions/prompt.js';
+import type { PermissionPrompt } from '../permissions/types.js';
 import type { PermissionRule } from '../permissions/rules.js';
 import type { PermissionMode, PermissionPolicy } from '../permissions/types.js';
 import type { PreparedRun } from '../run/prepare-run.js';

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { PERMISSION_MODES } from '../permissions/types.js';
-import type { RawOptions } from '../cli/run-flags.js';
+import type { RawOptions } from '../run/run-flags.js';
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { AgentContext } from '@agentclientprotocol/sdk';
-import type { WriteFileAtomic } from '../tools/atomic-write.js';
+import type { WriteFileAtomic } from '../system/atomic-write.js';
 import { createEditFileTool } from '../tools/builtin/edit-file.js';
 import { createWriteFileTool } from '../tools/builtin/write-file.js';
 import { fail, ok } from '../tools/result.js';

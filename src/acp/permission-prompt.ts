@@ -1,8 +1,8 @@
 import type { AgentContext, PermissionOption, RequestPermissionResponse } from '@agentclientprotocol/sdk';
-import { answerChoices, decisionFor, type PermissionAnswer } from '../permissions/answer.js';
-import type { PermissionPrompt, PromptOutcome } from '../permissions/prompt.js';
+import { answerChoices, decisionFor, type PermissionAnswer } from '../terminal/answer.js';
+import type { PermissionPrompt, PromptOutcome } from '../permissions/types.js';
 import { parseRules, type PermissionRule } from '../permissions/rules.js';
-import { visible } from '../permissions/request-view.js';
+import { visible } from '../terminal/visible.js';
 import { proposedDiff } from './file-diff.js';
 import { toolView } from './tool-view.js';
 

@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import { ndJsonStream } from '@agentclientprotocol/sdk';
-import type { RawOptions } from '../cli/run-flags.js';
-import { onStopSignal } from '../cli/signals.js';
+import type { RawOptions } from '../run/run-flags.js';
+import { onStopSignal } from '../run/signals.js';
 import { withholdAgentCredentials } from '../run/agent-credentials.js';
 import { createAcpAgent } from './acp-agent.js';
 

@@ -1,6 +1,7 @@
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import Module, { createRequire } from 'node:module';
 import path from 'node:path';
+import { writeFileAtomicSync } from '../system/atomic-write-sync.js';
 import { fileURLToPath } from 'node:url';
 import { Script } from 'node:vm';
 import { xagentHome } from '../sessions/layout.js';
@@ -66,14 +67,12 @@ const KEPT_CACHES = 4;
 
 /** Temp file, then rename: another run reads the whole cache or none of it. Then the oldest others go. */
 function writeAtomically(file: string, data: Buffer): void {
-  const temp = `${file}.${process.pid}.tmp`;
   try {
     mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
-    writeFileSync(temp, data, { mode: 0o600 });
-    renameSync(temp, file);
+    writeFileAtomicSync(file, data);
     pruneOldCaches(path.dirname(file));
   } catch {
-    rmSync(temp, { force: true });
+    // no cache this time (a read-only home): the next start compiles again
   }
 }
 

@@ -3,11 +3,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createScriptedClient } from '../model/scripted.js';
-import { describeCall } from './output/tool-activity.js';
-import type { Renderer } from '../run/renderer.js';
+import { describeCall } from '../terminal/tool-activity.js';
+import type { Renderer } from '../terminal/renderer.js';
 import { prepareRun } from '../run/prepare-run.js';
 import { policyFor } from '../run/run-config.js';
-import { resolveRunConfig } from './run-flags.js';
+import { resolveRunConfig } from '../run/run-flags.js';
 
 /**
  * `npm start`: the seed's regression through the real engine and real tools, offline. A scripted

@@ -1,4 +1,4 @@
-import { killTrackedGroups } from '../tools/process-group.js';
+import { killTrackedGroups } from '../system/process-group.js';
 
 /**
  * Ends the CLI with `code` as soon as its output is written, without waiting for the event loop

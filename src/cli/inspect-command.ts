@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { listen, loadInspector, secretsFrom, type RunInspector } from '../run/run-inspector.js';
 import { UsageError } from './exit-codes.js';
 import { parseInspectPort } from '../run/parse-options.js';
-import { untilStopSignal } from './signals.js';
+import { untilStopSignal } from '../run/signals.js';
 import { xagentHome } from '../sessions/layout.js';
 
 /** After a -p task: say so, keep serving until Ctrl-C, then close. */

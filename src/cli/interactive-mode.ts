@@ -3,8 +3,8 @@ import { startInteractive } from './interactive.js';
 import { createApiModel } from '../run/model-factory.js';
 import { prepareRun } from '../run/prepare-run.js';
 import { settleTrust } from '../run/trust-gate.js';
-import { resolveRunConfig, type RawOptions } from './run-flags.js';
-import { onStopSignal } from './signals.js';
+import { resolveRunConfig, type RawOptions } from '../run/run-flags.js';
+import { onStopSignal } from '../run/signals.js';
 
 /** Interactive mode on a terminal; resolves with the exit code when the person leaves. */
 export async function runInteractiveMode(args: string[], raw: RawOptions): Promise<number> {

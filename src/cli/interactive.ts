@@ -1,7 +1,7 @@
 import { createInterface } from 'node:readline';
-import { createTerminalPrompt, type LineSource } from '../permissions/index.js';
-import { CONTEXT_COMMANDS, contextCommands } from './context-commands.js';
-import { textRenderer } from './output/text.js';
+import { createTerminalPrompt, type LineSource } from '../terminal/prompt.js';
+import { CONTEXT_COMMANDS, contextCommands } from '../run/context-commands.js';
+import { textRenderer } from '../terminal/text-renderer.js';
 import type { PreparedRun } from '../run/prepare-run.js';
 import { policyFor } from '../run/run-config.js';
 

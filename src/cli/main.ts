@@ -15,7 +15,7 @@ import { registerPathsCommand } from './paths-command.js';
 import { registerRestateCommands } from './restate-command.js';
 import { watchOutputStreams } from './output-closed.js';
 import { FLAG_DEFAULTS } from './flag-defaults.js';
-import type { RawOptions } from './run-flags.js';
+import type { RawOptions } from '../run/run-flags.js';
 import { registerSandboxCommand } from './sandbox-command.js';
 import { registerSessionsCommand } from './sessions-command.js';
 import { packageVersion } from '../run/version.js';

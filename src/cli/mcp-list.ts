@@ -1,10 +1,10 @@
 import type { McpServerStatus } from '../mcp/manager.js';
-import { visible } from '../permissions/request-view.js';
+import { visible } from '../terminal/visible.js';
 import { sandboxForRun } from '../sandbox/index.js';
 import { subcommandSetup } from './subcommand-setup.js';
 import path from 'node:path';
-import { userSettingsPath } from '../permissions/index.js';
-import { defaultClaudeHome } from '../permissions/settings.js';
+import { userSettingsPath } from '../settings/settings.js';
+import { defaultClaudeHome } from '../settings/settings.js';
 import { describeItems, gateSettings } from '../trust/gate.js';
 import { trustedKeys } from '../trust/trust-store.js';
 import { TRUST_ENV, TRUST_FLAG } from '../run/trust-gate.js';

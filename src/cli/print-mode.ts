@@ -1,5 +1,5 @@
 import { isatty } from 'node:tty';
-import { createTerminalPrompt } from '../permissions/index.js';
+import { createTerminalPrompt } from '../terminal/prompt.js';
 import { UsageError } from './exit-codes.js';
 import { createApiModel } from '../run/model-factory.js';
 import { holdInspector } from './inspect-command.js';
@@ -7,9 +7,9 @@ import { onOutputClosed } from './output-closed.js';
 import { prepareRun } from '../run/prepare-run.js';
 import { policyFor } from '../run/run-config.js';
 import { settleTrust } from '../run/trust-gate.js';
-import { resolveRunConfig, type RawOptions } from './run-flags.js';
+import { resolveRunConfig, type RawOptions } from '../run/run-flags.js';
 import { exitCodeOf, rendererFor } from './run-print.js';
-import { installAbortSignals } from './signals.js';
+import { installAbortSignals } from '../run/signals.js';
 
 async function readStdin(): Promise<string> {
   const chunks: Buffer[] = [];

@@ -2,8 +2,8 @@ import type { QueryResult } from '../engine/events.js';
 import { exitCodeFor } from './exit-codes.js';
 import { jsonRenderer, streamJsonRenderer } from './output/json.js';
 import { runPriceFields } from '../run/price-fields.js';
-import type { Renderer, Streams } from '../run/renderer.js';
-import { textRenderer } from './output/text.js';
+import type { Renderer, Streams } from '../terminal/renderer.js';
+import { textRenderer } from '../terminal/text-renderer.js';
 import type { RunConfig } from '../run/run-config.js';
 
 export function rendererFor(config: RunConfig, streams: Streams): Renderer {

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { loadSettings, SettingsError } from '../permissions/index.js';
+import { loadSettings, SettingsError } from '../settings/settings.js';
 import { SandboxUnavailableError } from '../sandbox/index.js';
 import { xagentHome } from '../sessions/layout.js';
 import { resolveWorkspace } from '../run/workspace-dir.js';

@@ -4,6 +4,7 @@ import type { HookOutcome, HookRunInput } from '../../machines/hooks.js';
 import { hooksFor, runEventHooks, runHooks, type HookRunReport, type ResolvedHook } from '../hooks/index.js';
 import { claudeToolName } from '../hooks/claude-input.js';
 import { transcriptPath } from '../sessions/layout.js';
+import { toolDurationMs } from '../sessions/tool-duration.js';
 import { addUsage } from '../../machines/engine-context.js';
 import type { ModelResponse, PermissionDecision, TextBlock, ToolCall, ToolResult, Usage } from '../../machines/types.js';
 import type { ModelClient } from '../model/types.js';
@@ -63,6 +64,7 @@ export function engineImplementations(services: EngineServices) {
   const hookSession = {
     sessionId,
     transcriptPath: sink.dir ? transcriptPath(sink.dir) : null,
+    ...(sink.dir ? { toolDurationMs: (callId: string) => toolDurationMs(sink.dir as string, callId) } : {}),
     cwd: workspace,
     ...(permissions.mode ? { permissionMode: permissions.mode } : {}),
   };

@@ -22,7 +22,7 @@ import { engineImplementations, type Note } from './implementations.js';
 import type { ResultFields } from '../sessions/records.js';
 import { chartFingerprint } from './chart-fingerprint.js';
 import { DEFAULT_LIMITS } from './limits.js';
-import { stepOf } from './step.js';
+import { stepOf } from '../sessions/step.js';
 import { observeMicrosteps, type Microstep } from './step-adapter.js';
 import { hookEventsOf, resolveHooks, type HooksConfig, type ResolvedHook } from '../hooks/index.js';
 

@@ -2,7 +2,7 @@ import type { AnyTransitionDefinition, InspectionEvent } from 'xstate';
 import type { EngineContext } from '../../machines/engine-context.js';
 import type { EngineStatePath } from '../../machines/query-engine.js';
 import { transitionId } from '../diagram/chart-graph.js';
-import type { Via } from './step.js';
+import type { Via } from '../sessions/step.js';
 
 /**
  * The one place that reads XState's microstep internals (`_transitions`). Everything else (the

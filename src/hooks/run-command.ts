@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import type { Readable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { groupAlive, killProcessGroup, trackGroup, untrackGroup } from '../tools/process-group.js';
+import { groupAlive, killProcessGroup, trackGroup, untrackGroup } from '../system/process-group.js';
 import type { CommandSandbox } from '../tools/types.js';
 
 /** What one command hook did. */

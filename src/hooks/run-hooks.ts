@@ -1,5 +1,5 @@
 import type { HookOutcome, HookRunInput } from '../../machines/hooks.js';
-import { claudeToolInput, claudeToolName, claudeToolResponse, toolDurationMs } from './claude-input.js';
+import { claudeToolInput, claudeToolName, claudeToolResponse } from './claude-input.js';
 import type { AnyHookEvent } from './events.js';
 import { capMessage, toVerdict, verdictOfCommand, type HookVerdict } from './interpret.js';
 import { matchesTool } from './matcher.js';
@@ -18,6 +18,8 @@ export interface HookSession {
   source?: 'startup' | 'resume';
   /** The run's permission mode, as Claude Code's `permission_mode`. */
   permissionMode?: string;
+  /** How long a finished tool call ran (Claude Code's `duration_ms` for PostToolUse), if the session knows. */
+  toolDurationMs?: (callId: string) => number | undefined;
 }
 
 /** What one event's hooks are run with: the chart's input, or an event run outside the chart with its own fields. */
@@ -49,7 +51,7 @@ export function hookInputJson(session: HookSession, input: AnyHookRunInput, opti
     json.tool_response = call && options.claude ? claudeToolResponse(call.name, call.input, plain, session.cwd) : plain;
   }
   if (result && call) {
-    const duration = toolDurationMs(session.transcriptPath, call.id);
+    const duration = session.toolDurationMs?.(call.id);
     if (duration !== undefined) json.duration_ms = duration;
   }
   if (input.prompt !== undefined) json.prompt = input.prompt;

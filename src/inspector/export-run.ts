@@ -1,6 +1,6 @@
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { writeFileAtomicSync } from '../files/write-file-atomic-sync.js';
+import { writeFileAtomicSync } from '../system/atomic-write-sync.js';
 import { inspectorChart } from './chart.js';
 import type { InspectorHistory } from './history.js';
 import { standalonePage } from './page-bundle.js';

@@ -1,6 +1,6 @@
 import type { EngineStatePath } from '../../machines/query-engine.js';
 import type { TraceLine } from '../engine/events.js';
-import type { Via } from '../engine/step.js';
+import type { Via } from '../sessions/step.js';
 import type { HookRunReport } from '../hooks/types.js';
 import type { EngineError, PermissionDecision, StopReason, ToolCall, Usage } from '../../machines/types.js';
 
@@ -21,7 +21,7 @@ export interface InspectorLimits {
 }
 
 /** The transition that entered a state, as the trace records it (event type and chart edge id). */
-export type { Via } from '../engine/step.js';
+export type { Via } from '../sessions/step.js';
 
 export type RecordBody =
   | {

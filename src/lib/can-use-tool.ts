@@ -1,4 +1,4 @@
-import type { PermissionPrompt } from '../permissions/index.js';
+import type { PermissionPrompt } from '../permissions/types.js';
 
 /** What canUseTool answers: run the call, or refuse it (the model reads `message`; `interrupt` also stops the task). */
 export type PermissionResult = { behavior: 'allow' } | { behavior: 'deny'; message?: string; interrupt?: boolean };

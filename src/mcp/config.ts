@@ -1,4 +1,4 @@
-import { SettingsError } from '../permissions/settings.js';
+import { SettingsError } from '../settings/settings.js';
 import { expandEnv } from './expand-env.js';
 
 /**

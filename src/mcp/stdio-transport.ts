@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { deserializeMessage, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { killProcessGroup, trackGroup, untrackGroup } from '../tools/process-group.js';
+import { killProcessGroup, trackGroup, untrackGroup } from '../system/process-group.js';
 import type { CommandSandbox } from '../tools/types.js';
 import { StderrTail } from './stderr-tail.js';
 

@@ -35,22 +35,6 @@ export function markSystem(system: string): SystemBlock[] {
   return [{ type: 'text', text: system, cache_control: EPHEMERAL }];
 }
 
-/**
- * The messages with a breakpoint on the newest message's last block that can carry one
- * (not a thinking block, which the API refuses to mark). Only that message is copied.
- * @example markLatestMessage([{ role: 'user', content: [{ type: 'text', text: 'hi' }] }])
- *   // => [{ role: 'user', content: [{ type: 'text', text: 'hi', cache_control: { type: 'ephemeral' } }] }]
- */
-export function markLatestMessage(messages: Message[]): Message[] {
-  const last = messages[messages.length - 1];
-  if (!last) return messages;
-  const index = markableIndex(last.content);
-  if (index < 0) return messages;
-  const content = last.content.slice();
-  content[index] = { ...content[index]!, cache_control: EPHEMERAL };
-  return [...messages.slice(0, -1), { role: last.role, content }];
-}
-
 /** The last block that may carry a breakpoint (thinking blocks may not), or -1. */
 export function markableIndex(blocks: Message['content']): number {
   let index = blocks.length - 1;

@@ -1,5 +1,5 @@
 /**
- * The request body as UTF-8 JSON, byte for byte `JSON.stringify(buildRequestBody(args))`,
+ * The request body as UTF-8 JSON, byte for byte `JSON.stringify(buildRequestBody(args))` (the reference builder in test/support/reference-request.ts),
  * without re-serialising the whole conversation every round.
  *
  * Every round resends the conversation. `JSON.stringify` of all of it, the string copies around
@@ -7,7 +7,7 @@
  * of CPU and four 150 kB copies on the heap per round at 150 rounds (bench/README.md, issue 17).
  * A message never changes once the engine has appended it, so its JSON is made once and kept;
  * a round makes only what changes: the newest message (it carries the rolling cache breakpoint)
- * and the merge of a message into its same-role neighbour. `buildRequestBody` stays the
+ * and the merge of a message into its same-role neighbour. `buildRequestBody` (test support) is the
  * reference: tests compare the two on generated conversations, round by round.
  */
 import type { Message } from '../../machines/types.js';

@@ -11,7 +11,7 @@
  * here: a silent repair would hide an engine bug that the fake server's validation should catch.
  */
 import type { Message, ModelResponse } from '../../machines/types.js';
-import { markLatestMessage, markSystem, markTools, type CachedTool, type SystemBlock } from './cache-breakpoints.js';
+import { markSystem, markTools, type CachedTool, type SystemBlock } from './cache-breakpoints.js';
 import type { ToolSpec } from './types.js';
 
 type Block = Message['content'][number];
@@ -39,36 +39,6 @@ export interface BuildRequestArgs {
   thinkingBudget?: number;
 }
 
-/**
- * The request body for one streamed model round. Never carries temperature/top_p/top_k:
- * the API version the SDK sends rejects them. With `cache` (the default) it carries the prompt
- * caching breakpoints (see cache-breakpoints.ts); with `thinkingBudget` > 0 it asks for extended
- * thinking, raising max_tokens above the budget as the API requires.
- * The client sends it as text made by RequestEncoder, which must match `JSON.stringify` of this.
- * @example buildRequestBody({ model: 'claude-x', maxTokens: 4096, system: '', messages, tools: [] })
- */
-export function buildRequestBody({
-  model,
-  maxTokens,
-  system,
-  messages,
-  tools,
-  cache = true,
-  thinkingBudget = 0,
-}: BuildRequestArgs): MessagesRequestBody {
-  const normalized = normalizeMessages(messages);
-  const body: MessagesRequestBody = {
-    model,
-    max_tokens: requestMaxTokens(maxTokens, thinkingBudget),
-    messages: cache ? markLatestMessage(normalized) : normalized,
-    stream: true,
-  };
-  if (system.trim() !== '') body.system = requestSystem(system, cache);
-  if (tools.length > 0) body.tools = requestTools(tools, cache);
-  if (thinkingBudget > 0) body.thinking = { type: 'enabled', budget_tokens: thinkingBudget };
-  return body;
-}
-
 /** max_tokens, raised above a thinking budget as the API requires. */
 export function requestMaxTokens(maxTokens: number, thinkingBudget: number): number {
   return thinkingBudget > 0 ? Math.max(maxTokens, thinkingBudget + ANSWER_TOKENS_BEYOND_THINKING) : maxTokens;
@@ -82,28 +52,6 @@ export function requestSystem(system: string, cache: boolean): string | SystemBl
 /** The tools as sent: each with an object schema, a breakpoint on the last when caching. */
 export function requestTools(tools: readonly ToolSpec[], cache: boolean): CachedTool[] {
   return cache ? markTools(tools.map(normalizeTool)) : tools.map(normalizeTool);
-}
-
-/**
- * Merges consecutive same-role messages, puts tool_result blocks first in user messages,
- * drops empty text blocks and then empty messages, and makes tool_result content a string.
- * Does not mutate its input.
- * @example normalizeMessages([{ role: 'user', content: [toolResult] }, { role: 'user', content: [text] }])
- *   // => [{ role: 'user', content: [toolResult, text] }]
- */
-export function normalizeMessages(messages: readonly Message[]): Message[] {
-  const merged: Message[] = [];
-  for (const message of messages) {
-    const content = message.content.filter((block) => !isEmptyText(block)).map(normalizeBlock);
-    if (content.length === 0) continue;
-    const last = merged[merged.length - 1];
-    if (last && last.role === message.role) last.content.push(...content);
-    else merged.push({ role: message.role, content });
-  }
-  for (const message of merged) {
-    if (message.role === 'user') message.content = toolResultsFirst(message.content);
-  }
-  return merged;
 }
 
 /** Tool results keep their order among themselves, and so does everything else. */

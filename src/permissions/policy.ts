@@ -1,7 +1,7 @@
 import type { PermissionDecision, ToolCall } from '../../machines/types.js';
 import { checkPermission } from './check-permission.js';
 import { realPathInput } from './real-path.js';
-import type { PermissionPrompt } from './prompt.js';
+import type { PermissionPrompt } from './types.js';
 import type { PermissionRule } from './rules.js';
 import type { PermissionMode, PermissionPolicy } from './types.js';
 

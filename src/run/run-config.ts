@@ -1,13 +1,15 @@
 import path from 'node:path';
 import type { ModelClient } from '../model/types.js';
 import { createScriptedClient, loadModelScript, ModelScriptError } from '../model/scripted.js';
-import { loadSettings, SettingsError, userSettingsPath, type PermissionRule } from '../permissions/index.js';
-import { defaultClaudeHome } from '../permissions/settings.js';
+import { loadSettings, SettingsError, userSettingsPath } from '../settings/settings.js';
+import type { PermissionRule } from '../permissions/index.js';
+import { defaultClaudeHome } from '../settings/settings.js';
 import { gateSettings } from '../trust/gate.js';
 import { trustedKeys } from '../trust/trust-store.js';
 import { trustSavedRules, type UntrustedProject } from './trust-gate.js';
 import { xagentHome } from '../sessions/layout.js';
-import { createPermissionPolicy, type PermissionPrompt, type SessionPermissionPolicy } from '../permissions/index.js';
+import { createPermissionPolicy, type SessionPermissionPolicy } from '../permissions/index.js';
+import type { PermissionPrompt } from '../permissions/types.js';
 import type { PermissionMode } from '../permissions/types.js';
 import { ToolRegistry } from '../tools/registry.js';
 import { builtinTools } from '../tools/builtin/index.js';

@@ -1,17 +1,6 @@
-import {
-  closeSync,
-  lstatSync,
-  mkdirSync,
-  openSync,
-  readdirSync,
-  readFileSync,
-  renameSync,
-  rmdirSync,
-  unlinkSync,
-  writeFileSync,
-  writeSync,
-} from 'node:fs';
+import { closeSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, rmdirSync, unlinkSync, writeSync } from 'node:fs';
 import path from 'node:path';
+import { writeFileAtomicSync } from '../system/atomic-write-sync.js';
 import type { Placeholder } from './mount-plan.js';
 
 /**
@@ -125,8 +114,7 @@ function writeJournal(list: readonly Placeholder[]): void {
       return;
     }
     mkdirSync(journalDir, { recursive: true, mode: 0o700 });
-    writeFileSync(`${file}.tmp`, JSON.stringify(list));
-    renameSync(`${file}.tmp`, file);
+    writeFileAtomicSync(file, JSON.stringify(list));
   } catch {
     // no journal (a read-only home): the placeholders still read as absent
   }

@@ -1,25 +1,11 @@
 import { appendFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Message, TextBlock } from '../../machines/types.js';
-import type { AgentEvent } from '../engine/events.js';
 import { TRANSCRIPT_FILE } from './layout.js';
 import { transcriptRecord } from './records.js';
 
 /** What the next request says first after an interrupt; the words Claude Code uses, so models know them. */
 export const INTERRUPT_MARKER = '[Request interrupted by user]';
-
-/** Follows a task's events and keeps the text of the model turn still streaming, if any. */
-export function partialAnswer(): { onEvent(event: AgentEvent): void; text(): string } {
-  let text = '';
-  return {
-    onEvent(event) {
-      if (event.type === 'text_delta') text += event.text;
-      // A finished turn is in the messages already; a new call starts empty.
-      else if (event.type === 'turn_end' || (event.type === 'state' && event.name === 'call_model.requesting')) text = '';
-    },
-    text: () => text,
-  };
-}
 
 /**
  * After an interrupted task: keeps the partial answer as an assistant message and adds a user

@@ -1,8 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { STOP_REASONS, type StopReason, type Usage } from '../../machines/types.js';
-import { writeFileAtomic } from '../files/write-file-atomic.js';
-import { writeFileAtomicSync } from '../files/write-file-atomic-sync.js';
+import { writeFileAtomic } from '../system/atomic-write.js';
+import { writeFileAtomicSync } from '../system/atomic-write-sync.js';
 
 /** The meta.json format this xagent writes. Older versions are read; newer ones are refused. */
 export const META_SCHEMA_VERSION = 1;
@@ -102,8 +102,8 @@ export function writeMeta(dir: string, meta: SessionMeta): void {
  * `writeMeta` without blocking: at task start, so the model client goes on loading meanwhile.
  * @example await writeMetaAsync(dir, { ...meta, status: 'running', pid: process.pid });
  */
-export function writeMetaAsync(dir: string, meta: SessionMeta): Promise<void> {
-  return writeFileAtomic(path.join(dir, META_FILE), metaText(meta));
+export async function writeMetaAsync(dir: string, meta: SessionMeta): Promise<void> {
+  await writeFileAtomic(path.join(dir, META_FILE), metaText(meta), { mode: 0o600 });
 }
 
 function metaText(meta: SessionMeta): string {

@@ -2,8 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { appendFileSync, copyFileSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Message, StopReason, Usage } from '../../machines/types.js';
-import { addCost, addUsageTotals } from './usage-totals.js';
-import { writeFileAtomicSync } from '../files/write-file-atomic-sync.js';
+import { addUsage } from '../../machines/engine-context.js';
+import { addCost } from './usage-totals.js';
+import { writeFileAtomicSync } from '../system/atomic-write-sync.js';
 import { SessionError } from './errors.js';
 import { healTornTail } from './jsonl.js';
 import { acquireSessionLock } from './lock.js';
@@ -171,7 +172,7 @@ export function openSessionForRun(options: OpenSessionOptions): RunSession {
           last_stop_reason: result.reason,
           status: 'idle',
           pid: null,
-          ...(result.usage ? { usage: addUsageTotals(current.usage, result.usage) } : {}),
+          ...(result.usage ? { usage: addUsage(current.usage, result.usage) } : {}),
           ...(result.total_cost_usd !== undefined ? { total_cost_usd: addCost(current, result.total_cost_usd) } : {}),
         }),
       );

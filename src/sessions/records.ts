@@ -1,5 +1,5 @@
 import type { EngineError, Message, PermissionDecision, StopReason, ToolCall, Usage } from '../../machines/types.js';
-import type { Step } from '../engine/step.js';
+import type { Step } from './step.js';
 import { SessionError } from './errors.js';
 import type { HookRunReport } from '../hooks/types.js';
 

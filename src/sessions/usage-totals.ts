@@ -1,15 +1,3 @@
-import type { Usage } from '../../machines/types.js';
-
-/** A session's token totals after one more task. */
-export function addUsageTotals(total: Usage | undefined, more: Usage): Usage {
-  return {
-    input_tokens: (total?.input_tokens ?? 0) + more.input_tokens,
-    output_tokens: (total?.output_tokens ?? 0) + more.output_tokens,
-    cache_read_input_tokens: (total?.cache_read_input_tokens ?? 0) + (more.cache_read_input_tokens ?? 0),
-    cache_creation_input_tokens: (total?.cache_creation_input_tokens ?? 0) + (more.cache_creation_input_tokens ?? 0),
-  };
-}
-
 /**
  * A session's cost after one more task: null as soon as one task's price is unknown (a partial
  * sum would be a wrong figure). Sessions recorded before costs were kept start from their first costed task.

@@ -1,6 +1,6 @@
 import { closeSync, constants, fstatSync, openSync, readSync, statSync } from 'node:fs';
 import type { ToolResult } from '../../machines/types.js';
-import { assertOpenedAt } from './handle-path.js';
+import { assertOpenedAt } from '../system/handle-path.js';
 import { fail } from './result.js';
 
 // Synchronous on purpose: each promise-based fs call is a round trip through libuv's thread pool

@@ -1,5 +1,5 @@
 import type { ResolvedHook } from '../hooks/types.js';
-import { visible } from '../permissions/request-view.js';
+import { visible } from '../terminal/visible.js';
 import type { PermissionRule } from '../permissions/rules.js';
 import type { PermissionMode } from '../permissions/types.js';
 import {

@@ -1,6 +1,6 @@
 import { mkdirSync, readFileSync, realpathSync } from 'node:fs';
 import path from 'node:path';
-import { writeFileAtomicSync } from '../files/write-file-atomic-sync.js';
+import { writeFileAtomicSync } from '../system/atomic-write-sync.js';
 
 /**
  * What the person trusted, per workspace and per item (project-items.ts keys), in the user's own

@@ -1,6 +1,6 @@
 import { Box, Static, Text, useStdout } from 'ink';
 import { useEffect, useState, useSyncExternalStore } from 'react';
-import { formatElapsed, formatTokens, Spinner } from '../cli/output/spinner.js';
+import { formatElapsed, formatTokens, Spinner } from '../terminal/spinner.js';
 import { InputBox } from './input-box.js';
 import { markdown } from './markdown-loader.js';
 import { PermissionDialog } from './permission-dialog.js';

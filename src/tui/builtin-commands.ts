@@ -1,7 +1,7 @@
 import { startRunInspector } from '../run/run-inspector.js';
 import type { PreparedRun } from '../run/prepare-run.js';
-import { formatTokens } from '../cli/output/spinner.js';
-import { loadSettings } from '../permissions/index.js';
+import { formatTokens } from '../terminal/spinner.js';
+import { loadSettings } from '../settings/settings.js';
 import { parseRules } from '../permissions/rules.js';
 import { PERMISSION_MODES } from '../permissions/types.js';
 import type { TuiController } from './controller.js';

@@ -1,4 +1,4 @@
-import { CONTEXT_COMMANDS, contextCommands } from '../cli/context-commands.js';
+import { CONTEXT_COMMANDS, contextCommands } from '../run/context-commands.js';
 import { registerCommand } from './commands.js';
 
 /**

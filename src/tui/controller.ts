@@ -1,11 +1,12 @@
 import type { EvidenceRecord } from '../sessions/records.js';
 import type { AgentEvent, QueryResult } from '../engine/events.js';
-import { decisionFor, type PermissionAnswer } from '../permissions/answer.js';
-import { dialogView } from '../permissions/dialog-view.js';
-import type { PermissionPrompt, SessionPermissionPolicy } from '../permissions/index.js';
-import { visible } from '../permissions/request-view.js';
+import { decisionFor, type PermissionAnswer } from '../terminal/answer.js';
+import { dialogView } from '../terminal/dialog-view.js';
+import type { PermissionPrompt } from '../permissions/types.js';
+import type { SessionPermissionPolicy } from '../permissions/index.js';
+import { visible } from '../terminal/visible.js';
 import type { RunInspector } from '../run/run-inspector.js';
-import { describeActivity } from '../cli/output/tool-activity.js';
+import { describeActivity } from '../terminal/tool-activity.js';
 import type { PreparedRun } from '../run/prepare-run.js';
 import { policyFor, type RunConfig } from '../run/run-config.js';
 import type { PermissionMode } from '../permissions/types.js';

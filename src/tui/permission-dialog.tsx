@@ -1,6 +1,6 @@
 import { Box, Text, useInput } from 'ink';
 import { useRef, useState } from 'react';
-import type { DialogLine } from '../permissions/dialog-view.js';
+import type { DialogLine } from '../terminal/dialog-view.js';
 import type { DialogRequest } from './store.js';
 
 /**

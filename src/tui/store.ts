@@ -1,6 +1,6 @@
 import type { ToolCall, Usage } from '../../machines/types.js';
-import type { PermissionAnswer } from '../permissions/answer.js';
-import type { DialogView } from '../permissions/dialog-view.js';
+import type { PermissionAnswer } from '../terminal/answer.js';
+import type { DialogView } from '../terminal/dialog-view.js';
 
 /**
  * The terminal UI's state, outside React: the task runner and the slash commands change it,

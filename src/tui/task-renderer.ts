@@ -1,11 +1,12 @@
 import { addUsage } from '../../machines/engine-context.js';
 import type { ToolCall } from '../../machines/types.js';
-import { compactLine, hookLine, thinkingSummary } from '../cli/output/text.js';
-import { describeActivity, summarizeResult } from '../cli/output/tool-activity.js';
+import { compactLine, hookLine, retryLine } from '../terminal/event-lines.js';
+import { thinkingSummary } from '../terminal/text-renderer.js';
+import { describeActivity, summarizeResult } from '../terminal/tool-activity.js';
 import type { QueryResult } from '../engine/events.js';
 import { stopMessage } from '../engine/stop-message.js';
-import { visible } from '../permissions/request-view.js';
-import type { Renderer } from '../run/renderer.js';
+import { visible } from '../terminal/visible.js';
+import type { Renderer } from '../terminal/renderer.js';
 import type { RunConfig } from '../run/run-config.js';
 import type { TuiStore } from './store.js';
 
@@ -74,7 +75,7 @@ export function taskRenderer(store: TuiStore, config: Pick<RunConfig, 'limits'>)
           store.note(visible(compactLine(event)), 'dim');
           break;
         case 'retry':
-          store.note(`retrying the model request (attempt ${event.attempt}, ${visible(event.message)})`, 'warn');
+          store.note(visible(retryLine(event)), 'warn');
           break;
         case 'hook': {
           // A PreToolUse hook that refused the call: the call keeps its line, with the hook's reason.

@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { groupAlive } from '../../src/tools/process-group.js';
+import { groupAlive } from '../../src/system/process-group.js';
 import { mkfifo } from '../tools/helpers.js';
 import { CLI, runCli, type CliRun } from '../support/run-cli.js';
 

@@ -1,7 +1,7 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import type { QueryResult } from '../../src/engine/events.js';
-import { textRenderer } from '../../src/cli/output/text.js';
+import { textRenderer } from '../../src/terminal/text-renderer.js';
 
 function capture() {
   const out = new PassThrough();

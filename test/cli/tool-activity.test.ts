@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { describeActivity, summarizeResult } from '../../src/cli/output/tool-activity.js';
+import { describeActivity, summarizeResult } from '../../src/terminal/tool-activity.js';
 import { run, tempDir, writeTree } from '../tools/helpers.js';
 
 /** Runs a real built-in tool and returns the line text mode and the UI show for it. */

@@ -2,7 +2,7 @@ import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFi
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { loadSettings } from '../../src/permissions/settings.js';
+import { loadSettings } from '../../src/settings/settings.js';
 import { tempDir } from '../support/engine-harness.js';
 import { jsonLines, runCli } from '../support/run-cli.js';
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { estimateMessages } from '../../machines/context-budget.js';
 import type { Message } from '../../machines/types.js';
 import { chooseCut, compactMessages, SUMMARY_PREFIX, summarySource } from '../../src/context/compaction.js';
-import { normalizeMessages } from '../../src/model/request.js';
+import { normalizeMessages } from '../support/reference-request.js';
 import { validateMessagesRequest } from '../support/fake-anthropic-validate.js';
 
 /** A conversation of `rounds` tool rounds, each result `size` characters. */

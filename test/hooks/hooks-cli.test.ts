@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadSessionHistory } from '../../src/inspector/replay.js';
-import { groupAlive } from '../../src/tools/process-group.js';
+import { groupAlive } from '../../src/system/process-group.js';
 import { readJsonl, writeJson } from '../support/engine-harness.js';
 import type { FakeResponse } from '../support/fake-anthropic.js';
 import { useFakeApi } from '../support/fake-api-env.js';

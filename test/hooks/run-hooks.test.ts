@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { parseHookSettings, resolveHooks } from '../../src/hooks/config.js';
 import { runHooks } from '../../src/hooks/run-hooks.js';
 import type { HookRunReport } from '../../src/hooks/types.js';
-import { groupAlive } from '../../src/tools/process-group.js';
+import { groupAlive } from '../../src/system/process-group.js';
 import { tempDir } from '../support/engine-harness.js';
 
 /** Runs real `bash -c` hooks for one event and returns the merged outcome and the reports. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { hookLine } from '../../src/cli/output/text.js';
+import { hookLine } from '../../src/terminal/event-lines.js';
 import { verdictOfCommand } from '../../src/hooks/interpret.js';
 
 const ran = (stdout: string, exitCode = 0) => ({ exitCode, stdout, stderr: '', durationMs: 5, timedOut: false, aborted: false });

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { resolveMcpServers } from '../../src/mcp/config.js';
 import { expandEnv } from '../../src/mcp/expand-env.js';
-import { loadSettings, SettingsError } from '../../src/permissions/settings.js';
+import { loadSettings, SettingsError } from '../../src/settings/settings.js';
 import { tempDir } from '../support/engine-harness.js';
 import { runCli } from '../support/run-cli.js';
 

@@ -3,7 +3,7 @@ import type { Message } from '../../machines/types.js';
 import { MAX_BREAKPOINTS } from '../../src/model/cache-breakpoints.js';
 import { costUsd, formatUsd } from '../../src/model/cost.js';
 import { modelInfo } from '../../src/model/models.js';
-import { buildRequestBody } from '../../src/model/request.js';
+import { buildRequestBody } from '../support/reference-request.js';
 
 const tools = [
   { name: 'a', description: 'A', input_schema: { type: 'object' } },

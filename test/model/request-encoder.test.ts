@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Message } from '../../machines/types.js';
-import { buildRequestBody, type BuildRequestArgs } from '../../src/model/request.js';
+import type { BuildRequestArgs } from '../../src/model/request.js';
+import { buildRequestBody } from '../support/reference-request.js';
 import { RequestEncoder } from '../../src/model/request-encoder.js';
 import type { ToolSpec } from '../../src/model/types.js';
 

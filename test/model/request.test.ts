@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Message } from '../../machines/types.js';
-import { buildRequestBody, normalizeMessages, toolResultText, truncatedToolUseIds } from '../../src/model/request.js';
+import { toolResultText, truncatedToolUseIds } from '../../src/model/request.js';
+import { buildRequestBody, normalizeMessages } from '../support/reference-request.js';
 import { parseRetryAfterMs, retryDelayMs, DEFAULT_RETRY_TIMING } from '../../src/model/retry-policy.js';
 
 const text = (t: string) => ({ type: 'text' as const, text: t });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ToolCall } from '../../machines/types.js';
-import { createPermissionPolicy, parseRules, PERMISSION_MODES, type PermissionPrompt } from '../../src/permissions/index.js';
+import { createPermissionPolicy, parseRules, PERMISSION_MODES } from '../../src/permissions/index.js';
+import type { PermissionPrompt } from '../../src/permissions/types.js';
 import { ToolRegistry } from '../../src/tools/registry.js';
 import { builtinTools } from '../../src/tools/builtin/index.js';
 import type { Tool } from '../../src/tools/types.js';

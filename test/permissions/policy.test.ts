@@ -4,8 +4,9 @@ import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createPermissionPolicy } from '../../src/permissions/policy.js';
-import { createTerminalPrompt, type PermissionPrompt } from '../../src/permissions/prompt.js';
-import { loadSettings } from '../../src/permissions/settings.js';
+import { createTerminalPrompt } from '../../src/terminal/prompt.js';
+import type { PermissionPrompt } from '../../src/permissions/types.js';
+import { loadSettings } from '../../src/settings/settings.js';
 import { bash, call, rules } from './helpers.js';
 
 let workspace: string;

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { contextCommands } from '../../src/cli/context-commands.js';
+import { contextCommands } from '../../src/run/context-commands.js';
 import { DEFAULT_LIMITS } from '../../src/engine/limits.js';
 import { createApiModel } from '../../src/run/model-factory.js';
 import { prepareRun } from '../../src/run/prepare-run.js';

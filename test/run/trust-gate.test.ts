@@ -126,7 +126,7 @@ describe('settleTrust', () => {
 
 describe('an "always" answer', () => {
   it('saves a rule the next run does not ask about, while a rule the repository brought is still asked about', async () => {
-    const { addAllowRule, localSettingsPath } = await import('../../src/permissions/settings.js');
+    const { addAllowRule, localSettingsPath } = await import('../../src/settings/settings.js');
     const { parseRules } = await import('../../src/permissions/rules.js');
     const { trustSavedRules } = await import('../../src/run/trust-gate.js');
     const p = project();

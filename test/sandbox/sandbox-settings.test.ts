@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { loadSettings, SettingsError } from '../../src/permissions/settings.js';
+import { loadSettings, SettingsError } from '../../src/settings/settings.js';
 import { parseSandboxLayer, resolveSandboxSettings, SandboxSettingsError, type SandboxLayer } from '../../src/sandbox/sandbox-settings.js';
 
 const user = (fields: Partial<SandboxLayer>): SandboxLayer => ({ source: 'user', trusted: true, ...fields });

@@ -1,11 +1,12 @@
-import { existsSync } from 'node:fs';
 import { chromium, type Browser } from 'playwright-core';
 
+import { onPath, runsHere } from './system-packages.js';
+
 /** Debian's Chromium (.ci/run installs it); the browser tests drive it with playwright-core. */
-export const CHROMIUM = '/usr/bin/chromium';
+export const CHROMIUM = onPath('chromium') ?? '/usr/bin/chromium';
 
 /** Browser tests run where Chromium is installed, and always in CI (where its absence is a failure). */
-export const browserTestsRun = existsSync(CHROMIUM) || Boolean(process.env.CI);
+export const browserTestsRun = runsHere('chromium');
 
 /**
  * Headless Chromium with nothing of its own on the network (no updates, sync or QUIC), so the

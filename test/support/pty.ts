@@ -1,8 +1,8 @@
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { onPath } from './system-packages.js';
 
 /** util-linux `script` gives the child a real pseudo-terminal, so isTTY, raw mode and Ctrl-C are real. */
-export const HAVE_SCRIPT = existsSync('/usr/bin/script');
+export const HAVE_SCRIPT = onPath('script') !== undefined;
 
 export interface PtySession {
   /** Everything the terminal showed so far, escape sequences removed. */

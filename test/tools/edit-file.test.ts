@@ -1,7 +1,7 @@
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { writeFileAtomic } from '../../src/tools/atomic-write.js';
+import { writeFileAtomic } from '../../src/system/atomic-write.js';
 import { builtinTools } from '../../src/tools/builtin/index.js';
 import { createEditFileTool } from '../../src/tools/builtin/edit-file.js';
 import { run, tempDir, writeTree } from './helpers.js';

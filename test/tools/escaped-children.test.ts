@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
-import { escapedDescendants, killProcessGroup } from '../../src/tools/process-group.js';
+import { escapedDescendants, killProcessGroup } from '../../src/system/process-group.js';
 
 /**
  * Issue 31 L2: a process group is what bash calls, hooks and MCP servers are stopped by; a child

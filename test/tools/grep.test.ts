@@ -1,3 +1,4 @@
+import { runsHere } from '../support/system-packages.js';
 import { symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
@@ -8,6 +9,7 @@ import type { Tool } from '../../src/tools/types.js';
 import { run, tempDir, writeTree } from './helpers.js';
 
 const rgPath = await findOnPath('rg');
+const rgRuns = runsHere('rg');
 
 function toolsWith(engine: 'js' | 'ripgrep'): Tool[] {
   return builtinTools().map((t) => (t.name === 'grep' ? createGrepTool({ engine }) : t));
@@ -123,7 +125,7 @@ describe('grep: ripgrep and JavaScript give the same results', () => {
     ws = await makeTree();
   });
 
-  it.skipIf(!rgPath)('on every query of the parity set (skipped only when rg is not on the PATH)', async () => {
+  it.skipIf(!rgRuns)('on every query of the parity set (skipped only when rg is not on the PATH)', async () => {
     for (const query of queries) {
       const viaRg = await run('grep', query, { workspace: ws, tools: toolsWith('ripgrep') });
       const viaJs = await run('grep', query, { workspace: ws, tools: toolsWith('js') });
@@ -131,7 +133,7 @@ describe('grep: ripgrep and JavaScript give the same results', () => {
     }
   });
 
-  it.skipIf(!rgPath)('both refuse an invalid regular expression', async () => {
+  it.skipIf(!rgRuns)('both refuse an invalid regular expression', async () => {
     const viaRg = await run('grep', { pattern: '(unclosed' }, { workspace: ws, tools: toolsWith('ripgrep') });
     const viaJs = await run('grep', { pattern: '(unclosed' }, { workspace: ws, tools: toolsWith('js') });
     expect([viaRg.isError, viaJs.isError]).toEqual([true, true]);

@@ -13,7 +13,7 @@ import {
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { writeFileAtomic } from '../../src/tools/atomic-write.js';
+import { writeFileAtomic } from '../../src/system/atomic-write.js';
 import { fsErrorResult } from '../../src/tools/fs-errors.js';
 import { openRegularFile } from '../../src/tools/open-regular.js';
 

@@ -1,7 +1,7 @@
 import type { PriceFields } from '../../run/price-fields.js';
 import { streamJsonLine } from '../../run/stream-json.js';
 import { claudeCodeResultFold } from '../../run/claude-result.js';
-import type { Renderer, Streams } from '../../run/renderer.js';
+import type { Renderer, Streams } from '../../terminal/renderer.js';
 
 /** `--output-format json`: exactly one JSON object on stdout, at the end (with Claude Code's result fields). */
 export function jsonRenderer({ stdout }: Streams, price?: PriceFields): Renderer {

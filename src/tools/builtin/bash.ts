@@ -13,7 +13,7 @@ import {
   trackGroup,
   untrackGroup,
   waitUntilGone,
-} from '../process-group.js';
+} from '../../system/process-group.js';
 import { fail, ok } from '../result.js';
 import { HeadTailBuffer, MAX_RESULT_CHARS } from '../truncate.js';
 

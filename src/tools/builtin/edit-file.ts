@@ -1,6 +1,6 @@
 import { closeSync, readFileSync } from 'node:fs';
 import type { Tool } from '../types.js';
-import { writeFileAtomic, type WriteFileAtomic } from '../atomic-write.js';
+import { writeFileAtomic, type WriteFileAtomic } from '../../system/atomic-write.js';
 import { fsErrorResult } from '../fs-errors.js';
 import { openRegularFile } from '../open-regular.js';
 import { fail, ok } from '../result.js';

@@ -1,7 +1,7 @@
 import { mkdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Tool } from '../types.js';
-import { writeFileAtomic, type WriteFileAtomic } from '../atomic-write.js';
+import { writeFileAtomic, type WriteFileAtomic } from '../../system/atomic-write.js';
 import { fsErrorResult } from '../fs-errors.js';
 import { fail, ok } from '../result.js';
 import { resolveInWorkspace } from '../workspace.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { decisionFor } from '../../src/permissions/answer.js';
-import { dialogView } from '../../src/permissions/dialog-view.js';
+import { decisionFor } from '../../src/terminal/answer.js';
+import { dialogView } from '../../src/terminal/dialog-view.js';
 import { tempDir, writeTree } from '../tools/helpers.js';
 
 const pending = { behavior: 'ask' as const, decidedBy: 'default: edit_file asks' };

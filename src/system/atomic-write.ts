@@ -1,39 +1,44 @@
-import { randomBytes } from 'node:crypto';
 import { constants } from 'node:fs';
 import { open, rename as fsRename, stat, unlink } from 'node:fs/promises';
+import { tempPathFor } from './atomic-write-sync.js';
 import { assertOpenedAt, pathOfDescriptor } from './handle-path.js';
-import path from 'node:path';
 
 export interface AtomicWriteOptions {
+  /** A new file's mode (default 0o666, less the umask); an existing file always keeps its own. */
+  mode?: number;
   /** Replaces `fs.rename`; tests inject a failing one to prove the original survives. */
   rename?: (from: string, to: string) => Promise<void>;
 }
 
-/** Signature shared by the tools that write, so tests can swap the writer. */
+/** Signature shared by everything that writes a whole file, so tests can swap the writer. */
 export type WriteFileAtomic = (target: string, content: string, options?: AtomicWriteOptions) => Promise<number>;
 
 /**
- * Writes `content` to `target` so that readers see either the old file or the new one, never a
- * half-written mix: the data goes to a temporary file in the same folder (same file system, so
- * the rename is atomic), is flushed, then renamed over the target. An existing file keeps its mode.
- * On any failure the temporary file is removed and the error is rethrown.
- * Returns the number of bytes written.
+ * The one atomic writer (its synchronous twin is atomic-write-sync.ts): the data goes to a
+ * temporary file in the same folder (same file system, so the rename is atomic), is flushed, then
+ * renamed over the target, so a reader or a process killed half-way sees the old file or the new
+ * one, never a mix. An existing file keeps its mode. On any failure the temporary file is removed
+ * and the error is rethrown. Returns the number of bytes written.
  * @example await writeFileAtomic('/repo/src/a.ts', 'export {};\n');
+ * @example await writeFileAtomic(metaPath, '{"schema_version":1}\n', { mode: 0o600 });
  */
-export const writeFileAtomic: WriteFileAtomic = async (target, content, options = {}) => {
+export async function writeFileAtomic(target: string, content: string | Uint8Array, options: AtomicWriteOptions = {}): Promise<number> {
   const rename = options.rename ?? fsRename;
-  const dir = path.dirname(target);
-  const temp = path.join(dir, `.${path.basename(target)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+  const temp = tempPathFor(target);
   const mode = await stat(target).then(
     (s) => s.mode & 0o7777,
     () => undefined,
   );
-  const data = Buffer.from(content, 'utf8');
+  const data = typeof content === 'string' ? Buffer.from(content, 'utf8') : content;
   let createdAt = temp;
   try {
     // O_EXCL never follows a final link; the descriptor's own path tells whether a folder on the
     // way was swapped for a link after the path was checked (then nothing is written there).
-    const handle = await open(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, mode ?? 0o666);
+    const handle = await open(
+      temp,
+      constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW,
+      mode ?? options.mode ?? 0o666,
+    );
     try {
       createdAt = pathOfDescriptor(handle.fd) ?? temp;
       assertOpenedAt(handle.fd, temp);
@@ -51,4 +56,4 @@ export const writeFileAtomic: WriteFileAtomic = async (target, content, options 
     throw error;
   }
   return data.length;
-};
+}

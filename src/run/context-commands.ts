@@ -5,8 +5,9 @@ import { describeContext, describeCost } from '../context/describe.js';
 import { compactBetweenTasks } from '../context/run-compaction.js';
 import { loadTaskContext } from '../context/task-context.js';
 import type { QueryResult } from '../engine/events.js';
-import { addCost, addUsageTotals } from '../sessions/usage-totals.js';
-import type { RunConfig } from '../run/run-config.js';
+import { addUsage } from '../../machines/engine-context.js';
+import { addCost } from '../sessions/usage-totals.js';
+import type { RunConfig } from './run-config.js';
 import type { RunSession } from '../sessions/open-for-run.js';
 import type { ToolRegistry } from '../tools/registry.js';
 
@@ -40,7 +41,7 @@ export function contextCommands(
   const taskContext = () => loadTaskContext({ workspace: config.workspace, home: config.home });
   return {
     record(result) {
-      usage = addUsageTotals(usage, result.usage);
+      usage = addUsage(usage, result.usage);
       cost = addCost({ total_cost_usd: cost }, result.total_cost_usd);
     },
     async context() {
@@ -67,7 +68,7 @@ export function contextCommands(
       if (!compaction) return 'Nothing to compact yet.';
       const { summary, removed, tokensBefore, tokensAfter } = compaction;
       session.compacted({ summary, removed, reason: 'user', tokens_before: tokensBefore, tokens_after: tokensAfter });
-      usage = addUsageTotals(usage, compaction.usage);
+      usage = addUsage(usage, compaction.usage);
       cost = addCost(
         { total_cost_usd: cost },
         config.model.modelId ? costUsd(config.model.modelId, compaction.usage, config.modelPrices) : null,

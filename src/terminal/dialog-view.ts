@@ -1,8 +1,9 @@
 import { readFileSync } from 'node:fs';
 import type { PermissionDecision, ToolCall } from '../../machines/types.js';
 import { answerChoices } from './answer.js';
-import { resolveToolPath } from './path-glob.js';
-import { visible } from './request-view.js';
+import { resolveToolPath } from '../permissions/path-glob.js';
+import { visible } from './visible.js';
+import { commonEnds } from './common-ends.js';
 
 /**
  * What the permission dialog shows, as data: the terminal UI draws it, the permission layer
@@ -49,11 +50,7 @@ function startLine(workspace: string, file: string, oldText: string): number {
 export function numberedDiff(oldText: string, newText: string, first: number): DialogLine[] {
   const before = oldText.split('\n');
   const after = newText.split('\n');
-  let head = 0;
-  while (head < before.length && head < after.length && before[head] === after[head]) head++;
-  let tail = 0;
-  while (tail < before.length - head && tail < after.length - head && before[before.length - 1 - tail] === after[after.length - 1 - tail])
-    tail++;
+  const { head, tail } = commonEnds(before, after);
   const lines: DialogLine[] = [];
   for (let i = 0; i < head; i++) lines.push({ kind: 'same', line: first + i, text: visible(before[i]!) });
   for (let i = head; i < before.length - tail; i++) lines.push({ kind: 'del', line: first + i, text: visible(before[i]!) });

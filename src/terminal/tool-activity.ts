@@ -1,7 +1,8 @@
-import type { ToolCall } from '../../../machines/types.js';
-import { visible } from '../../permissions/request-view.js';
+import type { ToolCall } from '../../machines/types.js';
+import { visible } from './visible.js';
+import { commonEnds } from './common-ends.js';
 
-export { describeCall } from '../../engine/stop-message.js';
+export { describeCall } from '../engine/stop-message.js';
 
 /**
  * One informative line per tool call and per result, shared by text mode and the terminal UI:
@@ -72,11 +73,7 @@ const plural = (n: number, word: string, many = `${word}s`) => `${n} ${n === 1 ?
 export function editCounts(oldText: string, newText: string): { added: number; removed: number } {
   const before = oldText.split('\n');
   const after = newText.split('\n');
-  let head = 0;
-  while (head < before.length && head < after.length && before[head] === after[head]) head++;
-  let tail = 0;
-  while (tail < before.length - head && tail < after.length - head && before[before.length - 1 - tail] === after[after.length - 1 - tail])
-    tail++;
+  const { head, tail } = commonEnds(before, after);
   return { added: after.length - head - tail, removed: before.length - head - tail };
 }
 

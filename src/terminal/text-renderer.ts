@@ -1,10 +1,11 @@
-import type { AgentEvent, QueryResult } from '../../engine/events.js';
-import { visible } from '../../permissions/request-view.js';
-import { stopMessage, type StopMessageLimits } from '../../engine/stop-message.js';
-import type { Renderer, Streams } from '../../run/renderer.js';
+import type { AgentEvent, QueryResult } from '../engine/events.js';
+import { visible } from './visible.js';
+import { stopMessage, type StopMessageLimits } from '../engine/stop-message.js';
+import type { Renderer, Streams } from './renderer.js';
 import { formatElapsed, formatTokens, Spinner } from './spinner.js';
 import { createStyle } from './style.js';
 import { describeActivity, summarizeResult } from './tool-activity.js';
+import { compactLine, hookLine, retryLine } from './event-lines.js';
 
 /** Roughly four characters a token: what the spinner counts while a response streams. */
 const estimateTokens = (chars: number) => Math.ceil(chars / 4);
@@ -13,24 +14,6 @@ const estimateTokens = (chars: number) => Math.ceil(chars / 4);
 export function thinkingSummary(text: string): string {
   const flat = text.replace(/\s+/g, ' ').trim();
   return `✻ thinking… (${text.length} chars) ${flat.length > 80 ? `${flat.slice(0, 79)}…` : flat}`.trimEnd();
-}
-
-/** One line for a hook run worth showing (a refusal, a block, an error, a timeout); null for one that just went on. */
-export function hookLine(event: Extract<AgentEvent, { type: 'hook' }>): string | null {
-  const quiet = event.outcome === 'ok' || event.outcome === 'allowed';
-  // A hook that went through says nothing, unless it has a message for the user (systemMessage).
-  if (quiet && !event.message) return null;
-  const message = event.message ? `: ${event.message.split('\n')[0]}` : '';
-  if (quiet) return `⚑ hook ${event.hook_event} ${event.command}${message}`;
-  const exit = event.exit_code === null ? '' : ` (exit ${event.exit_code})`;
-  return `⚑ hook ${event.hook_event} ${event.command}: ${event.outcome}${exit}${message}`;
-}
-
-/** One line for a compaction: what it saved, or why it did not. */
-export function compactLine(event: Extract<AgentEvent, { type: 'compact' }>): string {
-  const why = event.reason === 'prompt_too_long' ? 'the prompt was too long' : 'the context is near the window';
-  if (event.tokens_after === null) return `⟳ compaction (${why}) ${event.error ? `failed: ${event.error}` : 'found nothing to cut'}`;
-  return `⟳ compacted the conversation (${why}): ~${event.tokens_before} → ~${event.tokens_after} tokens`;
 }
 
 /**
@@ -119,7 +102,7 @@ export function textRenderer(streams: Streams, limits: StopMessageLimits): Rende
           break;
         case 'retry':
           spinner.stop();
-          stderr.write(style.yellow(`  retrying the model request (attempt ${event.attempt}, ${visible(event.message)})\n`));
+          stderr.write(style.yellow(`  ${visible(retryLine(event))}\n`));
           break;
         case 'hook': {
           const line = hookLine(event);

@@ -2,10 +2,10 @@ import type { PermissionBehavior } from '../../machines/types.js';
 import { HookConfigError, parseHookSettings } from '../hooks/config.js';
 import type { ResolvedHook } from '../hooks/types.js';
 import { parseSandboxLayer, SandboxSettingsError, type SandboxLayer } from '../sandbox/sandbox-settings.js';
-import { parseRules, RuleParseError, type PermissionRule } from './rules.js';
+import { parseRules, RuleParseError, type PermissionRule } from '../permissions/rules.js';
 import { SettingsError } from './settings-error.js';
 import { isObject } from './settings-read.js';
-import { PERMISSION_MODES, type PermissionMode } from './types.js';
+import { PERMISSION_MODES, type PermissionMode } from '../permissions/types.js';
 
 /**
  * One settings file's content, checked. Two dialects: xagent's own files (`.xagent/`,

@@ -6,18 +6,17 @@ import path from 'node:path';
  * Replaces `target` so that a reader (or a process killed half-way) sees the old file or the new
  * one, never a mix. The temporary name carries the pid and random bytes, so two processes writing
  * the same file never share a temporary file; the last rename wins whole.
- * Synchronous: it runs at task end (session metadata) and when a person answers "always"
- * (project settings), where the next step needs it on disk. `write-file-atomic.ts` is the same
- * write without blocking (task start, while the model client loads). Tools write asynchronously,
- * with their own `src/tools/atomic-write.ts` that also keeps the file's mode.
+ * Synchronous: it runs at task end (session metadata), when a person answers "always" (project
+ * settings) and for the start-up caches, where the next step needs it on disk. `atomic-write.ts`
+ * is the same write without blocking (tools, task start).
  * @example writeFileAtomicSync('/home/me/.xagent/sessions/abc/meta.json', '{"schema_version":1}\n');
  */
-export function writeFileAtomicSync(target: string, content: string, options: { mode?: number } = {}): void {
+export function writeFileAtomicSync(target: string, content: string | Uint8Array, options: { mode?: number } = {}): void {
   const temp = tempPathFor(target);
   try {
     const fd = openSync(temp, 'wx', options.mode ?? 0o600);
     try {
-      writeSync(fd, content);
+      writeSync(fd, typeof content === 'string' ? Buffer.from(content, 'utf8') : content);
       fsyncSync(fd);
     } finally {
       closeSync(fd);

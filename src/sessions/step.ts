@@ -1,6 +1,6 @@
 import { stopDecision, stopError, type EngineContext } from '../../machines/engine-context.js';
 import type { EngineStatePath } from '../../machines/query-engine.js';
-import type { StateBody } from '../sessions/records.js';
+import type { StateBody } from './records.js';
 import type { EngineError, PermissionDecision, StopReason, ToolCall, Usage } from '../../machines/types.js';
 
 /** The transition that entered a state. */

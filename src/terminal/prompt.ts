@@ -1,25 +1,10 @@
 import { statSync } from 'node:fs';
 import path from 'node:path';
-import type { PermissionDecision, ToolCall } from '../../machines/types.js';
+import type { ToolCall } from '../../machines/types.js';
 import { answerChoices, decisionFor, type PermissionAnswer } from './answer.js';
-import { describeRequest, visible } from './request-view.js';
-import type { PermissionRule } from './rules.js';
-
-export interface PromptRequest {
-  call: ToolCall;
-  /** The `ask` decision being put to the person; its decidedBy says why. */
-  pending: PermissionDecision;
-  signal: AbortSignal;
-}
-
-export interface PromptOutcome {
-  decision: PermissionDecision;
-  /** Allow rules "always" saved; the policy applies them for the rest of the session too. */
-  savedRules: PermissionRule[];
-}
-
-/** Puts one `ask` to a person. */
-export type PermissionPrompt = (request: PromptRequest) => Promise<PromptOutcome>;
+import { describeRequest } from './request-view.js';
+import { visible } from './visible.js';
+import type { PermissionPrompt } from '../permissions/types.js';
 
 /** Where answers come from: lines, one per `next()`; null at end of input or on abort. */
 export interface LineSource {

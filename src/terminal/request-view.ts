@@ -1,8 +1,10 @@
 import type { ToolCall } from '../../machines/types.js';
-import { splitCommand } from './bash-command.js';
-import { escapeCommandPattern } from './match-rule.js';
-import { escapeGlob, resolveToolPath } from './path-glob.js';
-import { formatRule, isFileTool } from './rules.js';
+import { splitCommand } from '../permissions/bash-command.js';
+import { escapeCommandPattern } from '../permissions/match-rule.js';
+import { escapeGlob, resolveToolPath } from '../permissions/path-glob.js';
+import { formatRule, isFileTool } from '../permissions/rules.js';
+import { visible } from './visible.js';
+import { commonEnds } from './common-ends.js';
 
 /**
  * What the person is shown before answering, and what "always" would save. Pure text: the
@@ -11,14 +13,6 @@ import { formatRule, isFileTool } from './rules.js';
  */
 
 const PREVIEW_LINES = 12;
-
-/** Makes terminal control characters and bidi overrides visible. */
-export function visible(text: string): string {
-  return text.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, (c) => {
-    const code = c.codePointAt(0) ?? 0;
-    return code <= 0xff ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
-  });
-}
 
 function indent(text: string, prefix: string): string[] {
   return visible(text)
@@ -35,12 +29,7 @@ function field(call: ToolCall, key: string): unknown {
 export function editDiff(oldText: string, newText: string): string[] {
   const before = oldText.split('\n');
   const after = newText.split('\n');
-  let head = 0;
-  while (head < before.length && head < after.length && before[head] === after[head]) head++;
-  let tail = 0;
-  while (tail < before.length - head && tail < after.length - head && before[before.length - 1 - tail] === after[after.length - 1 - tail]) {
-    tail++;
-  }
+  const { head, tail } = commonEnds(before, after);
   return [
     ...before.slice(0, head).flatMap((l) => indent(l, '    ')),
     ...before.slice(head, before.length - tail).flatMap((l) => indent(l, '  - ')),

@@ -2,7 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { checkPermission } from '../../src/permissions/check-permission.js';
-import { loadSettings } from '../../src/permissions/settings.js';
+import { loadSettings } from '../../src/settings/settings.js';
 import { tempDir } from '../support/engine-harness.js';
 
 /**

@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promis
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { addAllowRule, loadSettings, SettingsError } from '../../src/permissions/settings.js';
+import { addAllowRule, loadSettings, SettingsError } from '../../src/settings/settings.js';
 
 let root: string;
 let home: string;

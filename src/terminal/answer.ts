@@ -1,9 +1,10 @@
 import path from 'node:path';
 import type { PermissionDecision, ToolCall } from '../../machines/types.js';
-import type { PromptOutcome } from './prompt.js';
-import { alwaysRules, visible } from './request-view.js';
-import { parseRules } from './rules.js';
-import { addAllowRule, localSettingsPath } from './settings.js';
+import type { PromptOutcome } from '../permissions/types.js';
+import { alwaysRules } from './request-view.js';
+import { visible } from './visible.js';
+import { parseRules } from '../permissions/rules.js';
+import { addAllowRule, localSettingsPath } from '../settings/settings.js';
 
 /**
  * What a person can answer to a permission question, and what each answer decides. Every

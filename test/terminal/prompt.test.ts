@@ -4,8 +4,8 @@ import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { PermissionDecision, ToolCall } from '../../machines/types.js';
-import { createTerminalPrompt } from '../../src/permissions/prompt.js';
-import { bash, call } from './helpers.js';
+import { createTerminalPrompt } from '../../src/terminal/prompt.js';
+import { bash, call } from '../permissions/helpers.js';
 
 let workspace: string;
 beforeEach(async () => {

@@ -1,7 +1,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { addAllowRule } from '../../src/permissions/settings.js';
+import { addAllowRule } from '../../src/settings/settings.js';
 import { tempDir } from '../support/engine-harness.js';
 
 const gitRepo = () => {

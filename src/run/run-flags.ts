@@ -1,10 +1,10 @@
 import { DEFAULT_LIMITS, type TaskLimits } from '../engine/limits.js';
 import { PERMISSION_MODES } from '../permissions/types.js';
-import { buildRunConfig, OUTPUT_FORMATS, type ModelFactory, type RunConfig } from '../run/run-config.js';
-import { TRUST_ENV } from '../run/trust-gate.js';
-import { withholdAgentCredentials } from '../run/agent-credentials.js';
-import { tagThisRun } from '../tools/process-group.js';
-import { parseChoice, parseDuration, parsePositiveInt, splitInspectFlag, splitToolList } from '../run/parse-options.js';
+import { buildRunConfig, OUTPUT_FORMATS, type ModelFactory, type RunConfig } from './run-config.js';
+import { TRUST_ENV } from './trust-gate.js';
+import { withholdAgentCredentials } from './agent-credentials.js';
+import { tagThisRun } from '../system/process-group.js';
+import { parseChoice, parseDuration, parsePositiveInt, splitInspectFlag, splitToolList } from './parse-options.js';
 
 /** The flags as commander hands them over, all still strings. */
 export interface RawOptions {
