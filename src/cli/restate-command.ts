@@ -1,8 +1,9 @@
 import type { Command } from 'commander';
 import { PERMISSION_MODES } from '../permissions/types.js';
+import { exitCodeFor } from './exit-codes.js';
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
-const io = () => ({ stdout: process.stdout, stderr: process.stderr, env: process.env });
+const io = () => ({ stdout: process.stdout, stderr: process.stderr, env: process.env, exitCodeFor });
 /** The actions and the Restate code load only when one of these commands runs: -p never loads them. */
 const actions = () => import('../restate/commands.js');
 

@@ -1,8 +1,7 @@
-import { exitCodeFor } from '../cli/exit-codes.js';
-import { untilStopSignal } from '../cli/signals.js';
+import { untilStopSignal } from '../run/signals.js';
 import type { StopReason } from '../../machines/types.js';
 import { UsageError } from '../run/usage-error.js';
-import { visible } from '../permissions/request-view.js';
+import { visible } from '../terminal/visible.js';
 import { listTasks, type ListedTask } from './admin-client.js';
 import { RestateError } from './errors.js';
 import { answerCall, submitTask, taskStatus, waitForTask } from './ingress-client.js';
@@ -19,6 +18,8 @@ export interface Io {
   stdout: NodeJS.WritableStream;
   stderr: NodeJS.WritableStream;
   env: NodeJS.ProcessEnv;
+  /** The CLI's exit code of a stop reason (`wait` exits as `-p` would). */
+  exitCodeFor: (reason: StopReason) => number;
 }
 
 async function exitCodeOf(io: Io, action: () => Promise<number>): Promise<number> {
@@ -64,7 +65,7 @@ export function wait(id: string, raw: { restateUrl?: string }, io: Io) {
   return exitCodeOf(io, async () => {
     const output = await waitForTask(ingressUrl(raw.restateUrl, io.env), id);
     io.stdout.write(`${JSON.stringify(output)}\n`);
-    return exitCodeFor(output.reason as StopReason);
+    return io.exitCodeFor(output.reason as StopReason);
   });
 }
 

@@ -1,6 +1,6 @@
 import type * as restate from '@restatedev/restate-sdk';
-import { decisionFor } from '../permissions/answer.js';
-import type { PermissionPrompt } from '../permissions/prompt.js';
+import { decisionFor } from '../terminal/answer.js';
+import type { PermissionPrompt } from '../permissions/types.js';
 import type { StatusKeeper } from './status-keeper.js';
 import { waitingCall, type CallAnswer } from './task-status.js';
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { RestateError } from './errors.js';
 import { requestJson, type Refusal } from './http-json.js';
-import type { TaskOutput } from './run-durable-task.js';
+import type { TaskOutput } from './task-status.js';
 import type { TaskSpec } from './task-spec.js';
 import { TASK_SERVICE, type CallAnswer, type TaskStatus } from './task-status.js';
 

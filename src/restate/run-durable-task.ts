@@ -1,8 +1,7 @@
 import * as restate from '@restatedev/restate-sdk';
-import { claudeCodeResultFold, type ResultWithClaudeCodeFields } from '../run/claude-result.js';
+import { claudeCodeResultFold } from '../run/claude-result.js';
 import { createApiModel } from '../run/model-factory.js';
 import { prepareRun } from '../run/prepare-run.js';
-import type { PriceFields } from '../run/price-fields.js';
 import { runPriceFields } from '../run/price-fields.js';
 import { buildRunConfig, policyFor, type RunConfig } from '../run/run-config.js';
 import { settleTrust } from '../run/trust-gate.js';
@@ -15,9 +14,7 @@ import { restateJournal } from './journal.js';
 import { scriptedByRound } from './scripted-rounds.js';
 import { statusKeeper } from './status-keeper.js';
 import { runSpecOf, type TaskSpec } from './task-spec.js';
-
-/** What `xagent wait` prints: the object `xagent -p --output-format json` prints for the same task. */
-export type TaskOutput = ResultWithClaudeCodeFields & Partial<PriceFields>;
+import type { TaskOutput } from './task-status.js';
 
 /** What a worker gives every task it runs. */
 export interface WorkerServices {

@@ -1,4 +1,9 @@
 import type { ToolCall } from '../../machines/types.js';
+import type { ResultWithClaudeCodeFields } from '../run/claude-result.js';
+import type { PriceFields } from '../run/price-fields.js';
+
+/** What `xagent wait` prints: the object `xagent -p --output-format json` prints for the same task. */
+export type TaskOutput = ResultWithClaudeCodeFields & Partial<PriceFields>;
 
 /**
  * What `xagent tasks` shows of a task: kept in the task's Restate state by the worker running it

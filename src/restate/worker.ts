@@ -2,7 +2,7 @@ import http2 from 'node:http2';
 import type { AddressInfo } from 'node:net';
 import * as restate from '@restatedev/restate-sdk';
 import { withholdAgentCredentials } from '../run/agent-credentials.js';
-import { tagThisRun } from '../tools/process-group.js';
+import { tagThisRun } from '../system/process-group.js';
 import { registerDeployment } from './admin-client.js';
 import { taskWorkflow } from './task-workflow.js';
 
