@@ -16,6 +16,7 @@ const TINY: BenchConfig = {
   inspector: { rounds: 20, runs: 1 },
   session: { runs: 1, rounds: [2, 4] },
   sandbox: { runs: 1 },
+  restate: { runs: 1, rounds: 2, concurrent: 3, concurrentRounds: 2 },
 };
 
 /** What is wrong with the rows of one bench run; empty when every row is well formed. */

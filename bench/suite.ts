@@ -1,6 +1,7 @@
 import { coldStartRows } from './cold-start.js';
 import { engineOverheadRows } from './engine-overhead.js';
 import { growthRows } from './growth.js';
+import { restateRows, type RestateBenchConfig } from './restate.js';
 import { sandboxRows } from './sandbox.js';
 import { inspectorRows } from './inspector.js';
 import { sessionRows, type SessionConfig } from './session.js';
@@ -18,6 +19,7 @@ export interface BenchConfig {
   inspector: { rounds: number; runs: number };
   session: SessionConfig;
   sandbox: { runs: number };
+  restate: RestateBenchConfig;
 }
 
 export const FULL: BenchConfig = {
@@ -29,10 +31,11 @@ export const FULL: BenchConfig = {
   inspector: { rounds: 1000, runs: 5 },
   session: { runs: 3, rounds: [10, 50, 150, 1000] },
   sandbox: { runs: 21 },
+  restate: { runs: 3, rounds: 20, concurrent: 50, concurrentRounds: 10 },
 };
 
 /**
- * Runs the nine benchmarks in order and returns the table's rows. `progress` hears which one starts.
+ * Runs the ten benchmarks in order and returns the table's rows. `progress` hears which one starts.
  * @example const rows = await runBenchmarks(FULL, (name) => process.stderr.write(`${name}...\n`));
  */
 export async function runBenchmarks(config: BenchConfig, progress: (name: string) => void = () => {}): Promise<Row[]> {
@@ -54,5 +57,7 @@ export async function runBenchmarks(config: BenchConfig, progress: (name: string
   rows.push(...(await sessionRows(config.session)));
   progress('9. sandbox');
   rows.push(...(await sandboxRows(config.sandbox)));
+  progress('10. durable task (Restate)');
+  rows.push(...(await restateRows(config.restate)));
   return rows;
 }
