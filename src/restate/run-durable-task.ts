@@ -33,6 +33,26 @@ export interface WorkerServices {
  */
 export async function runDurableTask(ctx: restate.WorkflowContext, spec: TaskSpec, services: WorkerServices): Promise<TaskOutput> {
   const taskId = ctx.key;
+  // An earlier attempt in this process (suspended while it waited) may still be winding down: its session closes first.
+  const earlier = attempts.get(taskId);
+  let end = () => {};
+  const ended = new Promise<void>((resolve) => {
+    end = resolve;
+  });
+  attempts.set(taskId, ended);
+  try {
+    await earlier;
+    return await runAttempt(ctx, taskId, spec, services);
+  } finally {
+    end();
+    if (attempts.get(taskId) === ended) attempts.delete(taskId);
+  }
+}
+
+/** The attempts of tasks running in this worker, by task id: each ends before the next of the same task begins. */
+const attempts = new Map<string, Promise<void>>();
+
+async function runAttempt(ctx: restate.WorkflowContext, taskId: string, spec: TaskSpec, services: WorkerServices): Promise<TaskOutput> {
   const attemptEnded = ctx.request().attemptCompletedSignal;
   const status = statusKeeper(ctx, attemptEnded, {
     state: 'starting',
