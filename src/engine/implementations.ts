@@ -231,15 +231,21 @@ export function engineImplementations(services: EngineServices) {
           throw error;
         }
       }),
+      // Journaled like a tool call: a replayed task must get the verdicts it got, or it would take another path.
       runHooks: fromPromise<HookOutcome, HookRunInput>(({ input, signal }) =>
-        runHooks({
-          hooks,
-          input,
-          session: hookSession,
-          signal,
-          report: reportHook(input.turn),
-          ...(services.hookSandbox ? { sandbox: services.hookSandbox } : {}),
-        }),
+        journal.step(
+          `hooks ${input.event} ${input.turn}${input.call ? ` ${input.call.id}` : ''}`,
+          () =>
+            runHooks({
+              hooks,
+              input,
+              session: hookSession,
+              signal,
+              report: reportHook(input.turn),
+              ...(services.hookSandbox ? { sandbox: services.hookSandbox } : {}),
+            }),
+          () => undefined,
+        ),
       ),
       deadline: fromCallback<EventObject, { startedAt: number; timeoutMs: number }>(({ sendBack, input }) => {
         const taskClock = services.deadlineClock;
