@@ -3,6 +3,7 @@ import type { AgentEvent, QueryResult } from '../src/engine/events.js';
 import { query } from '../src/engine/query.js';
 import type { ModelClient } from '../src/model/types.js';
 import type { RoundKit } from './round-fixtures.js';
+import { loadTaskContext } from '../src/context/task-context.js';
 
 /**
  * Runs one task through the real engine with no session record, consuming every event, and
@@ -23,6 +24,8 @@ export async function engineRun(
     tools: options.tools,
     permissions: options.permissions,
     workspace: options.workspace,
+    // As src/run prepares it for every task: the environment and instruction files, read once.
+    context: loadTaskContext({ workspace: options.workspace, home: process.env.XAGENT_HOME ?? null }),
     maxTurns: rounds + 2,
     maxToolCalls: rounds + 1,
     timeoutMs: 3_600_000,

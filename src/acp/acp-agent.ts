@@ -13,10 +13,9 @@ import { createApiModel } from '../run/model-factory.js';
 import { prepareRun } from '../run/prepare-run.js';
 import type { RunConfig } from '../run/run-config.js';
 import { untrustedMessage } from '../run/trust-gate.js';
-import { UsageError } from '../run/usage-error.js';
+import { UsageError } from '../errors/xagent-error.js';
 import { packageVersion } from '../run/version.js';
 import { SessionError } from '../sessions/errors.js';
-import { SettingsError } from '../settings/settings-error.js';
 import { ToolRegistry } from '../tools/registry.js';
 import type { Tool } from '../tools/types.js';
 import { AcpSession } from './acp-session.js';
@@ -184,7 +183,7 @@ function editorFileTools(client: AgentContext, capabilities: ClientCapabilities,
 function asRequestError(error: unknown, resume: string | undefined): unknown {
   if (error instanceof SessionError && error.code === 'SESSION_NOT_FOUND' && resume !== undefined)
     return RequestError.sessionNotFound(resume);
-  if (error instanceof UsageError || error instanceof SessionError || error instanceof SettingsError) {
+  if (error instanceof UsageError) {
     return RequestError.invalidParams(undefined, error.message);
   }
   return error;

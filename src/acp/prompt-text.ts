@@ -1,10 +1,12 @@
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import type { ContentBlock } from '@agentclientprotocol/sdk';
+import { UsageError } from '../errors/xagent-error.js';
 
 /** A prompt that cannot be turned into text, with what was wrong (answered as invalid params). */
-export class PromptContentError extends Error {
-  override name = 'PromptContentError';
+export class PromptContentError extends UsageError {
+  override readonly name = 'PromptContentError';
+  override readonly fault = 'usage';
 }
 
 /** A file URI as a workspace-relative path where it lies inside, else the URI as sent. */

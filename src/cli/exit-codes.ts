@@ -1,4 +1,5 @@
 import type { StopReason } from '../../machines/types.js';
+import { faultOf, type Fault } from '../errors/xagent-error.js';
 
 /** The process exit code for each stop reason; a pipeline branches on these. */
 export function exitCodeFor(reason: StopReason): number {
@@ -29,4 +30,32 @@ export function exitCodeFor(reason: StopReason): number {
 /** Bad flags, a missing key, a malformed settings file: nothing was sent to the model. */
 export const USAGE_EXIT_CODE = 2;
 
-export { UsageError } from '../run/usage-error.js';
+/**
+ * The exit code for an error that ends the command before or outside a task (a task's own end is
+ * its stop reason, above). The one place faults become exit codes.
+ */
+export function exitCodeForFault(fault: Fault): number {
+  switch (fault) {
+    case 'usage':
+    case 'config':
+    case 'session':
+      return USAGE_EXIT_CODE;
+    case 'model':
+      return exitCodeFor('model_error');
+    case 'tool':
+      return exitCodeFor('tool_error');
+    case 'internal':
+      return 1;
+    default: {
+      const unreachable: never = fault;
+      return unreachable;
+    }
+  }
+}
+
+/** `exitCodeForFault` of anything thrown: 1 for an error that is not xagent's own (a bug). */
+export function exitCodeForError(error: unknown): number {
+  return exitCodeForFault(faultOf(error));
+}
+
+export { UsageError } from '../errors/xagent-error.js';

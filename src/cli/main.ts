@@ -3,8 +3,8 @@ import './early-signals.js';
 import { Command, CommanderError } from 'commander';
 import { DIAGRAM_FORMATS } from '../diagram/formats.js';
 import { PERMISSION_MODES } from '../permissions/types.js';
-import { SessionError } from '../sessions/errors.js';
-import { UsageError, USAGE_EXIT_CODE } from './exit-codes.js';
+import { faultOf, UsageError } from '../errors/xagent-error.js';
+import { exitCodeForError, USAGE_EXIT_CODE } from './exit-codes.js';
 import { nearCommand } from './near-command.js';
 import { exitWhenFlushed } from './exit-now.js';
 import { registerAcpCommand } from '../acp/command.js';
@@ -111,9 +111,9 @@ export async function main(argv: string[]): Promise<number> {
     return exitCode;
   } catch (error) {
     if (error instanceof CommanderError) return error.exitCode === 0 ? 0 : USAGE_EXIT_CODE;
-    if (error instanceof UsageError || error instanceof SessionError) {
-      process.stderr.write(`xagent: ${error.message}\n`);
-      return USAGE_EXIT_CODE;
+    if (faultOf(error) !== 'internal') {
+      process.stderr.write(`xagent: ${(error as Error).message}\n`);
+      return exitCodeForError(error);
     }
     process.stderr.write(`xagent: unexpected error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
     return 1;

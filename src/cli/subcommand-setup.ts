@@ -1,10 +1,9 @@
 import path from 'node:path';
-import { loadSettings, SettingsError } from '../settings/settings.js';
-import { SandboxUnavailableError } from '../sandbox/index.js';
+import { loadSettings } from '../settings/settings.js';
 import { xagentHome } from '../sessions/layout.js';
 import { resolveWorkspace } from '../run/workspace-dir.js';
-import { UsageError } from '../run/usage-error.js';
-import { USAGE_EXIT_CODE } from './exit-codes.js';
+import { UsageError } from '../errors/xagent-error.js';
+import { exitCodeForError } from './exit-codes.js';
 
 /** Where a subcommand like `mcp list` or `sandbox check` works, and the settings found there. */
 export interface SubcommandPlace {
@@ -30,9 +29,9 @@ export function subcommandSetup<T>(
     const home = path.resolve(xagentHome(env));
     return use({ workspace, home, settings: loadSettings({ workspace, home }) });
   } catch (error) {
-    if (error instanceof UsageError || error instanceof SettingsError || error instanceof SandboxUnavailableError) {
+    if (error instanceof UsageError) {
       stderr.write(`xagent: ${error.message}\n`);
-      return { exitCode: USAGE_EXIT_CODE };
+      return { exitCode: exitCodeForError(error) };
     }
     throw error;
   }

@@ -9,9 +9,8 @@ import type { PermissionPolicy } from '../permissions/types.js';
 import { noSessionRecord, type EvidenceListener, type SessionSink } from '../sessions/session-writer.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import type { CommandSandbox } from '../tools/types.js';
-import { loadTaskContext, type TaskContext } from '../context/task-context.js';
+import type { TaskContext } from '../context/task-context.js';
 import { costUsd, type PriceSettings } from '../model/cost.js';
-import { modelInfo } from '../model/models.js';
 import { estimateTokens } from '../../machines/context-budget.js';
 import { AsyncQueue } from './async-queue.js';
 import type { StepJournal } from './step-journal.js';
@@ -24,9 +23,12 @@ import { chartFingerprint } from './chart-fingerprint.js';
 import { DEFAULT_LIMITS } from './limits.js';
 import { stepOf } from '../sessions/step.js';
 import { observeMicrosteps, type Microstep } from './step-adapter.js';
-import { hookEventsOf, resolveHooks, type HooksConfig, type ResolvedHook } from '../hooks/index.js';
+import { hookEventsOf, type ResolvedHook } from '../hooks/index.js';
 
 export { DEFAULT_LIMITS } from './limits.js';
+
+/** What the engine needs of a task's context: the system prompt, and the instruction files it came from (for the log). */
+export type TaskInstructions = Pick<TaskContext, 'system' | 'instructions'>;
 
 export interface QueryOptions {
   model: ModelClient;
@@ -43,25 +45,19 @@ export interface QueryOptions {
   session?: SessionSink;
   /** The conversation so far (resume); the new task is appended to it in place. */
   messages?: Message[];
-  /** Replaces the built system prompt (environment, tool guidance, AGENTS.md files). */
-  system?: string;
   /**
-   * This task's context (`loadTaskContext`), when the caller started reading it already: prepareRun
-   * does, so git runs while the session's metadata is written. Default: query() reads it. Ignored with `system`.
+   * The system prompt and the instruction files it was made from, as src/run prepares them
+   * (`loadTaskContext`, or the `--system-prompt` text). May still be loading: prepareRun starts
+   * reading it first, so git runs while the session's metadata is written.
    */
-  taskContext?: Promise<TaskContext>;
-  /** XAGENT_HOME, for $XAGENT_HOME/AGENTS.md; default: the XAGENT_HOME environment variable, else none. */
-  home?: string | null;
-  /** Prompt tokens the model takes; the engine compacts the conversation before passing 80 % of it. Default: the model's window. */
-  contextWindow?: number;
+  context: TaskInstructions | Promise<TaskInstructions>;
+  /** Prompt tokens the model takes; the engine compacts the conversation before passing 80 % of it. Default null: never compacts. */
+  contextWindow?: number | null;
   clock?: Clock;
   /** Prices by model id (the settings' `modelPrices`), used before the built-in table for total_cost_usd. */
   prices?: PriceSettings;
-  /**
-   * Hooks: Claude Code's shape (command or function hooks), or the resolved list the CLI reads from
-   * the settings files. Without any, no hook guard holds and no hook actor starts.
-   */
-  hooks?: HooksConfig | readonly ResolvedHook[];
+  /** The hooks, resolved (src/run reads them from the settings files and the library's option). Without any, no hook guard holds and no hook actor starts. */
+  hooks?: readonly ResolvedHook[];
   /**
    * Whether this task opens the session in this run, and how: SessionStart hooks run, told
    * `startup` (a new session) or `resume`. null: a later task of the same run. Default `startup`.
@@ -119,17 +115,10 @@ export async function* query(userInput: string, options: QueryOptions): AsyncGen
   let answer = '';
   // Read once per task: the same system prompt every round is what lets the API cache it. While git
   // runs, the event loop is free for what the first request also waits for (the model client loading).
-  const taskContext =
-    options.system === undefined
-      ? await (options.taskContext ??
-          loadTaskContext({ workspace: options.workspace, home: options.home ?? process.env.XAGENT_HOME ?? null }))
-      : null;
-
-  const system = options.system ?? taskContext!.system;
-  // Scripted models (no model id) are never compacted unless a window is given.
-  const contextWindow = options.contextWindow ?? (options.model.modelId ? modelInfo(options.model.modelId).contextWindow : null);
-  const hooks =
-    options.hooks === undefined ? [] : Array.isArray(options.hooks) ? options.hooks : resolveHooks(options.hooks as HooksConfig, 'query()');
+  const taskContext = await options.context;
+  const system = taskContext.system;
+  const contextWindow = options.contextWindow ?? null;
+  const hooks = options.hooks ?? [];
   const implementations = engineImplementations({
     hooks,
     ...(options.hookSandbox ? { hookSandbox: options.hookSandbox } : {}),
@@ -175,7 +164,7 @@ export async function* query(userInput: string, options: QueryOptions): AsyncGen
       model: options.model.name,
       prompt: userInput,
       limits: { max_turns: input.maxTurns, max_tool_calls: input.maxToolCalls, timeout_ms: input.timeoutMs },
-      instructions: taskContext?.instructions.map((f) => f.path) ?? [],
+      instructions: taskContext.instructions.map((f) => f.path),
       ...(contextWindow ? { context_window: contextWindow } : {}),
       chart: chartFingerprint(),
     },

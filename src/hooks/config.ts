@@ -2,10 +2,12 @@ import { HOOK_EVENTS, type HookEventName } from '../../machines/hooks.js';
 import { ALL_HOOK_EVENTS, CLAUDE_CODE_ONLY_EVENTS, isAnyHookEvent, NOT_YET_RUN_EVENTS } from './events.js';
 import { compileMatcher } from './matcher.js';
 import type { HookDefinition, HooksConfig, ResolvedHook } from './types.js';
+import { UsageError } from '../errors/xagent-error.js';
 
 /** What is wrong with a `hooks` value; settings.ts turns it into a SettingsError naming the file. */
-export class HookConfigError extends Error {
+export class HookConfigError extends UsageError {
   override readonly name = 'HookConfigError';
+  override readonly fault = 'config';
 }
 
 /** The longest timeout a hook may ask for: an hour. */

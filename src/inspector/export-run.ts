@@ -5,9 +5,11 @@ import { inspectorChart } from './chart.js';
 import type { InspectorHistory } from './history.js';
 import { standalonePage } from './page-bundle.js';
 import { inspectorPageDir } from './static-files.js';
+import { UsageError } from '../errors/xagent-error.js';
 
-export class ExportError extends Error {
+export class ExportError extends UsageError {
   override readonly name = 'ExportError';
+  override readonly fault = 'usage';
 }
 
 /**

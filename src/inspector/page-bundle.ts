@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { XagentError } from '../errors/xagent-error.js';
 
 /**
  * The inspector page as one string: its stylesheet and its ES modules inlined, so a single file
@@ -11,8 +12,9 @@ import path from 'node:path';
 const IMPORT = /^import\s*\{([^}]*)\}\s*from\s*'\.\/([a-z0-9-]+\.js)';?\s*$/gm;
 const EXPORT_DECL = /^export\s+((?:async\s+)?function\*?|const|let|class)\s+([A-Za-z_$][\w$]*)/gm;
 
-export class PageBundleError extends Error {
+export class PageBundleError extends XagentError {
   override readonly name = 'PageBundleError';
+  override readonly fault = 'internal';
 }
 
 interface Module {

@@ -11,9 +11,11 @@ import { createHistory, type HistoryOptions, type InspectorHistory } from './his
 import { recordOf } from './live-feed.js';
 import type { InspectorLimits } from './records.js';
 import { appendPiecedRun } from './replay-legacy.js';
+import { UsageError } from '../errors/xagent-error.js';
 
-export class ReplayError extends Error {
+export class ReplayError extends UsageError {
   override readonly name = 'ReplayError';
+  override readonly fault = 'session';
 }
 
 /** A session id or a unique prefix of one, a session directory, or a trace.jsonl file; returns the trace path. */

@@ -7,7 +7,7 @@ export type { PermissionMode } from '../permissions/types.js';
 export type { AgentEvent, QueryResult } from '../engine/events.js';
 export type { StreamJsonEvent } from '../run/stream-json.js';
 export type { Tool } from '../tools/types.js';
-export { UsageError } from '../run/usage-error.js';
+export { FAULTS, UsageError, XagentError, type Fault } from '../errors/xagent-error.js';
 export type { CanUseTool, PermissionResult } from './can-use-tool.js';
 export type { McpServerOption, QueryOptions } from './options.js';
 export type { FunctionHook, HookInput, HookOutput, HooksConfig } from '../hooks/index.js';

@@ -1,7 +1,7 @@
 import { DEFAULT_LIMITS } from '../engine/limits.js';
 import { PERMISSION_MODES, type PermissionMode } from '../permissions/types.js';
 import type { RunSpec, SettingNames } from '../run/run-spec.js';
-import { UsageError } from '../run/usage-error.js';
+import { UsageError } from '../errors/xagent-error.js';
 import type { Tool } from '../tools/types.js';
 import type { CanUseTool } from './can-use-tool.js';
 import { HookConfigError, resolveHooks, type HooksConfig, type ResolvedHook } from '../hooks/index.js';

@@ -1,6 +1,6 @@
 import type { ToolResult } from '../../machines/types.js';
 import type { Tool } from '../tools/types.js';
-import { UsageError } from '../run/usage-error.js';
+import { UsageError } from '../errors/xagent-error.js';
 
 /** What a custom tool's `execute` gets besides its input. */
 export interface ToolExecuteContext {

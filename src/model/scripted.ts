@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import type { ContentBlock, ModelResponse, OtherBlock, Usage } from '../../machines/types.js';
 import { ModelError } from './errors.js';
 import type { ModelClient, ModelRequest } from './types.js';
+import { UsageError } from '../errors/xagent-error.js';
 
 const ERROR_KINDS = {
   overloaded_error: 'overloaded',
@@ -24,8 +25,9 @@ export interface ModelScript {
   responses: ScriptedResponse[];
 }
 
-export class ModelScriptError extends Error {
+export class ModelScriptError extends UsageError {
   override readonly name = 'ModelScriptError';
+  override readonly fault = 'usage';
 }
 
 /** Checks a parsed script's shape; the message names the response at fault. */

@@ -6,12 +6,14 @@
 import type { RawMessageStreamEvent } from '@anthropic-ai/sdk/resources/messages';
 import type { ModelResponse, Usage } from '../../machines/types.js';
 import { truncatedToolUseIds } from './request.js';
+import { XagentError } from '../errors/xagent-error.js';
 
 type Block = ModelResponse['content'][number];
 
 /** The stream ended before message_stop: the connection dropped or a proxy cut it. */
-export class StreamInterruptedError extends Error {
+export class StreamInterruptedError extends XagentError {
   override readonly name = 'StreamInterruptedError';
+  override readonly fault = 'model';
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { PermissionBehavior } from '../../machines/types.js';
 import { CLAUDE_CODE_TOOLS, isClaudeCodeToolName } from './claude-tools.js';
+import { UsageError } from '../errors/xagent-error.js';
 
 /** Tools whose rules take a path glob, matched against the `path` input (default `.`). */
 export const FILE_TOOLS = ['read_file', 'write_file', 'edit_file', 'list_dir', 'glob', 'grep'] as const;
@@ -29,8 +30,9 @@ export interface PermissionRule extends RuleSpec {
   root?: string;
 }
 
-export class RuleParseError extends Error {
+export class RuleParseError extends UsageError {
   override readonly name = 'RuleParseError';
+  override readonly fault = 'config';
   readonly code = 'RULE_INVALID';
   constructor(
     readonly rule: string,

@@ -1,6 +1,6 @@
 import { untilStopSignal } from '../run/signals.js';
 import type { StopReason } from '../../machines/types.js';
-import { UsageError } from '../run/usage-error.js';
+import { UsageError } from '../errors/xagent-error.js';
 import { visible } from '../terminal/visible.js';
 import { listTasks, type ListedTask } from './admin-client.js';
 import { RestateError } from './errors.js';

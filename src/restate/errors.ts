@@ -1,3 +1,5 @@
+import { XagentError, type Fault } from '../errors/xagent-error.js';
+
 /**
  * What can go wrong between xagent and a Restate server, each with its own exit code, so a script
  * can tell "the server is down" from "no such task" without reading the message.
@@ -17,14 +19,26 @@ export const RESTATE_EXIT_CODES = {
 
 export type RestateErrorCode = keyof typeof RESTATE_EXIT_CODES;
 
-export class RestateError extends Error {
+/** Whose problem each is, in the error tree's terms: the server's address and state are configuration; an id is the caller's. */
+const FAULT_OF: Record<RestateErrorCode, Fault> = {
+  RESTATE_UNREACHABLE: 'config',
+  TASK_NOT_FOUND: 'usage',
+  CALL_NOT_WAITING: 'usage',
+  RESTATE_REFUSED: 'config',
+  TASK_FAILED: 'config',
+};
+
+/** A failure between xagent and the Restate server; the task commands exit with its own code. */
+export class RestateError extends XagentError {
   override readonly name = 'RestateError';
+  override readonly fault: Fault;
   constructor(
     readonly code: RestateErrorCode,
     message: string,
     options?: { cause?: unknown },
   ) {
     super(message, options);
+    this.fault = FAULT_OF[code];
   }
 
   get exitCode(): number {

@@ -5,7 +5,7 @@ import { prepareRun } from '../run/prepare-run.js';
 import { runPriceFields } from '../run/price-fields.js';
 import { buildRunConfig, policyFor, type RunConfig } from '../run/run-config.js';
 import { settleTrust } from '../run/trust-gate.js';
-import { UsageError } from '../run/usage-error.js';
+import { UsageError } from '../errors/xagent-error.js';
 import { SessionError } from '../sessions/errors.js';
 import { sessionDir } from '../sessions/layout.js';
 import { setAsideEarlierAttempt } from './attempts.js';

@@ -3,7 +3,7 @@ import { DEFAULT_LIMITS, type TaskLimits } from '../engine/limits.js';
 import { PERMISSION_MODES, type PermissionMode } from '../permissions/types.js';
 import { parseChoice, parseDuration, parsePositiveInt, splitToolList } from '../run/parse-options.js';
 import type { RunSpec } from '../run/run-spec.js';
-import { UsageError } from '../run/usage-error.js';
+import { UsageError } from '../errors/xagent-error.js';
 
 /**
  * A task as it travels from `xagent submit` to a worker: plain JSON (it is the durable

@@ -1,5 +1,5 @@
 import { modelInfo } from '../model/models.js';
-import { UsageError } from './usage-error.js';
+import { UsageError } from '../errors/xagent-error.js';
 
 /** The API refuses a smaller thinking budget. */
 export const MIN_THINKING_TOKENS = 1024;

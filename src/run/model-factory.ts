@@ -1,5 +1,5 @@
 import type { ModelClient } from '../model/types.js';
-import { UsageError } from './usage-error.js';
+import { UsageError } from '../errors/xagent-error.js';
 import type { ModelFactory } from './run-config.js';
 
 /**

@@ -1,4 +1,4 @@
-import { UsageError } from './usage-error.js';
+import { UsageError } from '../errors/xagent-error.js';
 
 /** `90000` (ms), `90s`, `2m`, `1h`, `500ms` to milliseconds. */
 export function parseDuration(text: string, flag = '--timeout'): number {

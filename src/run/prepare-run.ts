@@ -101,10 +101,15 @@ export async function prepareRun(
     const sessionStart = sessionOpened ? null : session.isNew ? 'startup' : 'resume';
     sessionOpened = true;
     // Started first, so git runs while meta.json is written and the model client loads; query() awaits it.
-    const built = config.systemPrompt === undefined ? loadTaskContext({ workspace: config.workspace, home: config.home }) : undefined;
     // --append-system-prompt goes after the built prompt (or after --system-prompt), as in Claude Code.
     const append = config.appendSystemPrompt ? `\n\n${config.appendSystemPrompt}` : '';
-    const taskContext = built && append ? built.then((context) => ({ ...context, system: `${context.system}${append}` })) : built;
+    const context =
+      config.systemPrompt === undefined
+        ? loadTaskContext({ workspace: config.workspace, home: config.home }).then((built) => ({
+            ...built,
+            system: `${built.system}${append}`,
+          }))
+        : { system: `${config.systemPrompt}${append}`, instructions: [] };
     await session.startTask(prompt);
     const partial = partialAnswer();
     const inspect = inspector?.observerFor(prompt);
@@ -116,9 +121,7 @@ export async function prepareRun(
       ...config.limits,
       prices: config.modelPrices,
       contextWindow: config.contextWindow,
-      home: config.home,
-      ...(config.systemPrompt !== undefined ? { system: `${config.systemPrompt}${append}` } : {}),
-      ...(taskContext ? { taskContext } : {}),
+      context,
       signal,
       sessionId: session.sessionId,
       session: openSessionWriter(sessionDir(config.home, session.sessionId), session.sessionId),

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { ModelClient } from '../model/types.js';
-import { createScriptedClient, loadModelScript, ModelScriptError } from '../model/scripted.js';
-import { loadSettings, SettingsError, userSettingsPath } from '../settings/settings.js';
+import { createScriptedClient, loadModelScript } from '../model/scripted.js';
+import { loadSettings, userSettingsPath } from '../settings/settings.js';
 import type { PermissionRule } from '../permissions/index.js';
 import { defaultClaudeHome } from '../settings/settings.js';
 import { gateSettings } from '../trust/gate.js';
@@ -13,9 +13,9 @@ import type { PermissionPrompt } from '../permissions/types.js';
 import type { PermissionMode } from '../permissions/types.js';
 import { ToolRegistry } from '../tools/registry.js';
 import { builtinTools } from '../tools/builtin/index.js';
-import { sandboxForRun, SandboxUnavailableError, type Sandbox, type SandboxSettings } from '../sandbox/index.js';
+import { sandboxForRun, type Sandbox, type SandboxSettings } from '../sandbox/index.js';
 import { FLAG_NAMES, uniqueToolNames, type RunSpec } from './run-spec.js';
-import { UsageError } from './usage-error.js';
+import { UsageError } from '../errors/xagent-error.js';
 import { resolveWorkspace } from './workspace-dir.js';
 import type { TaskLimits } from '../engine/limits.js';
 import { parseModelPrices, type PriceSettings } from '../model/cost.js';
@@ -126,57 +126,41 @@ export function buildRunConfig(spec: RunSpec, env: NodeJS.ProcessEnv, createApiM
   let mcpServers: McpServerConfig[];
   let untrusted: UntrustedProject | undefined;
   const mcpWarnings: string[] = [];
-  try {
-    settings = loadSettings({
-      workspace,
-      home,
-      allow: spec.allow ?? [],
-      deny: spec.deny ?? [],
-      knownTools: toolNames,
-      readFiles: spec.readSettings !== false,
-      claudeHome: defaultClaudeHome(env),
-    });
-    const given = spec.mcpServers === undefined ? [] : [{ source: 'the mcpServers option', value: spec.mcpServers }];
-    const warn = (warning: string) => mcpWarnings.push(warning);
-    // The user's own files (xagent's and Claude Code's) are never project files, even in a workspace that is the home folder.
-    const where = { workspace, userSettingsFile: [userSettingsPath(home), path.join(defaultClaudeHome(env), 'settings.json')] };
-    mcpServers = resolveMcpLayers([...given, ...settings.mcpServers], env, where, warn);
-    // The trust gate filters what the loader returned by source; the full lists wait in `untrusted`.
-    if (spec.trustProject === false) {
-      const gated = gateSettings(settings, { ...where, trusted: trustedKeys(home, workspace) });
-      if (gated.pending.length > 0) {
-        untrusted = {
-          items: gated.pending,
-          withThem: {
-            rules: settings.rules,
-            hooks: [...(spec.hooks ?? []), ...settings.hooks],
-            mcpServers,
-            permissionMode: spec.permissionMode ?? settings.mode ?? 'default',
-          },
-        };
-        settings = { ...settings, rules: gated.rules, hooks: gated.hooks, mode: gated.mode };
-        mcpServers = resolveMcpLayers([...given, ...gated.mcpServers], env, where);
-      }
+  settings = loadSettings({
+    workspace,
+    home,
+    allow: spec.allow ?? [],
+    deny: spec.deny ?? [],
+    knownTools: toolNames,
+    readFiles: spec.readSettings !== false,
+    claudeHome: defaultClaudeHome(env),
+  });
+  const given = spec.mcpServers === undefined ? [] : [{ source: 'the mcpServers option', value: spec.mcpServers }];
+  const warn = (warning: string) => mcpWarnings.push(warning);
+  // The user's own files (xagent's and Claude Code's) are never project files, even in a workspace that is the home folder.
+  const where = { workspace, userSettingsFile: [userSettingsPath(home), path.join(defaultClaudeHome(env), 'settings.json')] };
+  mcpServers = resolveMcpLayers([...given, ...settings.mcpServers], env, where, warn);
+  // The trust gate filters what the loader returned by source; the full lists wait in `untrusted`.
+  if (spec.trustProject === false) {
+    const gated = gateSettings(settings, { ...where, trusted: trustedKeys(home, workspace) });
+    if (gated.pending.length > 0) {
+      untrusted = {
+        items: gated.pending,
+        withThem: {
+          rules: settings.rules,
+          hooks: [...(spec.hooks ?? []), ...settings.hooks],
+          mcpServers,
+          permissionMode: spec.permissionMode ?? settings.mode ?? 'default',
+        },
+      };
+      settings = { ...settings, rules: gated.rules, hooks: gated.hooks, mode: gated.mode };
+      mcpServers = resolveMcpLayers([...given, ...gated.mcpServers], env, where);
     }
-  } catch (error) {
-    if (error instanceof SettingsError) throw new UsageError(error.message);
-    throw error;
   }
-  let sandboxed: ReturnType<typeof sandboxForRun>;
-  try {
-    sandboxed = sandboxForRun({ flag: spec.sandbox, layers: settings.sandbox, workspace, xagentHome: home, env });
-  } catch (error) {
-    if (error instanceof SandboxUnavailableError) throw new UsageError(error.message);
-    throw error;
-  }
+  const sandboxed = sandboxForRun({ flag: spec.sandbox, layers: settings.sandbox, workspace, xagentHome: home, env });
   let model: ModelClient;
   if (spec.modelScript) {
-    try {
-      model = createScriptedClient(loadModelScript(path.resolve(spec.modelScript)));
-    } catch (error) {
-      if (error instanceof ModelScriptError) throw new UsageError(error.message);
-      throw error;
-    }
+    model = createScriptedClient(loadModelScript(path.resolve(spec.modelScript)));
   } else {
     model = createApiModel({ modelId, env, maxThinkingTokens });
   }

@@ -2,7 +2,7 @@ import { withheldCredentials } from './agent-credentials.js';
 import type { LiveFeed } from '../inspector/live-feed.js';
 import type { InspectorServer } from '../inspector/server.js';
 import type { RunConfig } from './run-config.js';
-import { UsageError } from './usage-error.js';
+import { UsageError } from '../errors/xagent-error.js';
 
 /** Values that must never reach the page even if a tool prints them. */
 /** The secrets the inspector removes by value: the agent's credentials, also once withheld from the environment. */

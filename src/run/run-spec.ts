@@ -4,7 +4,7 @@ import type { TaskLimits } from '../engine/limits.js';
 import type { Tool } from '../tools/types.js';
 import type { ResolvedHook } from '../hooks/index.js';
 import type { OutputFormat } from './run-config.js';
-import { UsageError } from './usage-error.js';
+import { UsageError } from '../errors/xagent-error.js';
 
 /** How a run's settings are named in messages: the CLI's flags, or the library's options. */
 export interface SettingNames {

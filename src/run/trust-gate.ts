@@ -4,7 +4,7 @@ import { describeItems } from '../trust/gate.js';
 import { ruleItem, type TrustItem } from '../trust/project-items.js';
 import { rememberTrust } from '../trust/trust-store.js';
 import type { RunConfig } from './run-config.js';
-import { UsageError } from './usage-error.js';
+import { UsageError } from '../errors/xagent-error.js';
 
 /** The flag and the variable that trust a workspace's project files for one run. */
 export const TRUST_FLAG = '--trust';

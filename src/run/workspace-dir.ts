@@ -1,6 +1,6 @@
 import { realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { UsageError } from './usage-error.js';
+import { UsageError } from '../errors/xagent-error.js';
 
 /**
  * The workspace a command works in: `dir` (else the current folder), checked to be a folder and

@@ -1,13 +1,15 @@
 import { accessSync, constants, statSync } from 'node:fs';
 import path from 'node:path';
+import { UsageError } from '../errors/xagent-error.js';
 
 /** What the user is told when the sandbox cannot be used: how to get it, or how to run without it. */
 export const INSTALL_HINT =
   'Install bubblewrap (Debian/Ubuntu: apt-get install bubblewrap; Fedora: dnf install bubblewrap), or run without --sandbox.';
 
 /** The sandbox was asked for but cannot run here; the CLI exits 2 with this message, never runs unsandboxed. */
-export class SandboxUnavailableError extends Error {
+export class SandboxUnavailableError extends UsageError {
   override readonly name = 'SandboxUnavailableError';
+  override readonly fault = 'config';
   readonly code = 'SANDBOX_UNAVAILABLE';
 }
 

@@ -2,6 +2,7 @@ import { lstatSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { findNestedProtected } from './nested-protected.js';
+import { XagentError } from '../errors/xagent-error.js';
 
 /** The user's secrets folders and files, hidden inside the sandbox (plus the xagent home and `sandbox.hide`). */
 export const DEFAULT_HIDDEN = [
@@ -58,8 +59,9 @@ export const PROTECTED_IN_GIT_DIR = [
  * A protected path that is a symbolic link: no mount can pin a link (a mount lands on its target),
  * so a command could delete it and put a folder of its own there. The sandbox does not run then.
  */
-export class ProtectedLinkError extends Error {
+export class ProtectedLinkError extends XagentError {
   override readonly name = 'ProtectedLinkError';
+  override readonly fault = 'tool';
   readonly code = 'SANDBOX_PROTECTED_LINK';
   constructor(readonly path: string) {
     super(

@@ -1,3 +1,5 @@
+import { UsageError } from '../errors/xagent-error.js';
+
 /**
  * The `sandbox` key of the settings files, and how the files and the `--sandbox` flag combine.
  *
@@ -37,8 +39,9 @@ export interface SandboxLayer {
 }
 
 /** A `sandbox` value that cannot be used; the settings loader names the file. */
-export class SandboxSettingsError extends Error {
+export class SandboxSettingsError extends UsageError {
   override readonly name = 'SandboxSettingsError';
+  override readonly fault = 'config';
   readonly code = 'SANDBOX_SETTINGS_INVALID';
 }
 

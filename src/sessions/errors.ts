@@ -1,3 +1,5 @@
+import { UsageError } from '../errors/xagent-error.js';
+
 /** Why a recorded session cannot be used; the CLI turns every one of these into exit code 2. */
 export type SessionErrorCode =
   | 'SESSION_NOT_FOUND'
@@ -11,8 +13,9 @@ export type SessionErrorCode =
  * A session the user named (or asked for with --continue) that cannot be opened.
  * @example throw new SessionError('SESSION_NOT_FOUND', 'no session "abc" in ~/.xagent/sessions');
  */
-export class SessionError extends Error {
+export class SessionError extends UsageError {
   override readonly name = 'SessionError';
+  override readonly fault = 'session';
   constructor(
     readonly code: SessionErrorCode,
     message: string,

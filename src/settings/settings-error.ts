@@ -1,6 +1,9 @@
+import { UsageError } from '../errors/xagent-error.js';
+
 /** A settings file (or flag) that cannot be used; the CLI exits 2 with this message. */
-export class SettingsError extends Error {
+export class SettingsError extends UsageError {
   override readonly name = 'SettingsError';
+  override readonly fault = 'config';
   readonly code = 'SETTINGS_INVALID';
   constructor(
     /** The file path, or the flag (`--allow`). */

@@ -1,4 +1,5 @@
 import { readlinkSync } from 'node:fs';
+import { XagentError } from '../errors/xagent-error.js';
 
 /**
  * Where an open descriptor really is, from the kernel (`/proc/self/fd/N` on Linux), or null where
@@ -16,8 +17,9 @@ export function pathOfDescriptor(fd: number): string | null {
 }
 
 /** The error a file tool reports when what it opened is not where it resolved the path to. */
-export class MovedPathError extends Error {
+export class MovedPathError extends XagentError {
   override readonly name = 'MovedPathError';
+  override readonly fault = 'tool';
   readonly code = 'EXAGENTMOVED';
   constructor(
     readonly expected: string,

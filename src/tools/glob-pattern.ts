@@ -1,3 +1,5 @@
+import { XagentError } from '../errors/xagent-error.js';
+
 /**
  * Compiles a glob into an anchored RegExp over `/`-separated relative paths.
  * Supported: `**` (any number of folders, including none, when it is a whole segment),
@@ -12,8 +14,9 @@ export function globToRegExp(glob: string): RegExp {
   return new RegExp(`^${body}$`);
 }
 
-export class GlobSyntaxError extends Error {
+export class GlobSyntaxError extends XagentError {
   override readonly name = 'GlobSyntaxError';
+  override readonly fault = 'tool';
 }
 
 /** Whether a glob names a folder as a whole segment or brace alternative, e.g. `node_modules/**`. */

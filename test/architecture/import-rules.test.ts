@@ -1,9 +1,9 @@
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { importRulesText, readFolderRules, RULES_FILE } from '../../scripts/import-rules.js';
+import { folderImports, importRulesText, readFolderRules, RULES_FILE } from '../../scripts/import-rules.js';
 
 /**
  * Issue 25: the import rules between folders are facts the tests and the linter keep. Each folder's
@@ -12,34 +12,6 @@ import { importRulesText, readFolderRules, RULES_FILE } from '../../scripts/impo
  * folders import each other through any chain, and that the linter really rejects a forbidden import.
  */
 const ROOT = path.resolve(import.meta.dirname, '../..');
-
-/** Every relative import between top-level folders (src/<name> and machines), from the source. */
-function folderImports(): Map<string, Set<string>> {
-  const edges = new Map<string, Set<string>>();
-  const folderOf = (file: string) => {
-    const parts = path.relative(ROOT, file).split(path.sep);
-    return parts[0] === 'src' ? `src/${parts[1]}` : parts[0]!;
-  };
-  const scan = (dir: string) => {
-    for (const entry of readdirSync(dir, { withFileTypes: true })) {
-      const file = path.join(dir, entry.name);
-      if (entry.isDirectory()) scan(file);
-      else if (/\.tsx?$/.test(entry.name)) {
-        const text = readFileSync(file, 'utf8');
-        for (const match of text.matchAll(/(?:from|import\()\s*['"](\.{1,2}\/[^'"]+)['"]/g)) {
-          const from = folderOf(file);
-          const to = folderOf(path.resolve(path.dirname(file), match[1]!));
-          if (from === to) continue;
-          if (!edges.has(from)) edges.set(from, new Set());
-          edges.get(from)!.add(to);
-        }
-      }
-    }
-  };
-  scan(path.join(ROOT, 'src'));
-  scan(path.join(ROOT, 'machines'));
-  return edges;
-}
 
 /** The groups of folders that import each other through some chain (Tarjan's strongly connected components). */
 function cycles(edges: Map<string, Set<string>>): string[][] {
@@ -72,7 +44,7 @@ function cycles(edges: Map<string, Set<string>>): string[][] {
 }
 
 describe('import rules between folders', () => {
-  const edges = folderImports();
+  const edges = folderImports(ROOT);
 
   it('finds an import cycle when there is one (the checker itself)', () => {
     const looped = new Map([

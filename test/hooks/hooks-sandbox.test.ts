@@ -3,6 +3,10 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../support/run-cli.js';
 import { DECOY_TEXT, layout, type Layout } from '../sandbox/helpers.js';
+import { runsHere } from '../support/system-packages.js';
+
+/** These tests run commands in real bubblewrap; without it (outside CI) they skip, and the run says so. */
+const BWRAP = runsHere('bwrap');
 
 /** A run whose only tool call is a harmless read; a SessionStart hook tries to write outside the workspace. */
 async function runWithHook(l: Layout, extraUserSettings: Record<string, unknown> = {}) {
@@ -18,7 +22,7 @@ async function runWithHook(l: Layout, extraUserSettings: Record<string, unknown>
   return runCli(['-p', 'go', '--cwd', l.ws, '--sandbox', '--model-script', script], { env: { HOME: l.home, XAGENT_HOME: l.xagentHome } });
 }
 
-describe('hooks and --sandbox (real bwrap)', () => {
+describe.skipIf(!BWRAP)('hooks and --sandbox (real bwrap)', () => {
   it('command hooks run inside the sandbox: the workspace is writable, the rest is not', async () => {
     const l = layout();
     const run = await runWithHook(l);

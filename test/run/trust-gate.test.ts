@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { DEFAULT_LIMITS } from '../../src/engine/limits.js';
 import { buildRunConfig, type RunConfig } from '../../src/run/run-config.js';
 import { settleTrust } from '../../src/run/trust-gate.js';
-import { UsageError } from '../../src/run/usage-error.js';
+import { UsageError } from '../../src/errors/xagent-error.js';
 import { trustedKeys } from '../../src/trust/trust-store.js';
 
 /** Issue 31 M5 at the run's setup: what an untrusted project keeps and loses, and the question on a terminal. */

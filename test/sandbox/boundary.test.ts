@@ -5,6 +5,10 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { createSandbox } from '../../src/sandbox/index.js';
 import { bash, DECOY_TEXT, layout, sandboxFor } from './helpers.js';
+import { runsHere } from '../support/system-packages.js';
+
+/** These tests run commands in real bubblewrap; without it (outside CI) they skip, and the run says so. */
+const BWRAP = runsHere('bwrap');
 
 /** Live processes whose command line holds `marker` (zombies do not count). */
 function processesWith(marker: string): number[] {
@@ -27,7 +31,7 @@ async function settle(marker: string): Promise<number[]> {
   return processesWith(marker);
 }
 
-describe('a sandboxed bash call (real bwrap)', () => {
+describe.skipIf(!BWRAP)('a sandboxed bash call (real bwrap)', () => {
   it('writes the workspace but nothing outside it: the decoy stays, and the result says sandboxed', async () => {
     const l = layout();
     const result = await bash(l, `echo made > made.txt; echo overwrite > ${l.decoy}; touch ${l.outside}/new.txt; rm -f ${l.decoy}`, {

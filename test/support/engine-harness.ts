@@ -6,6 +6,9 @@ import type { Message, PermissionDecision, ToolCall } from '../../machines/types
 import type { AgentEvent, QueryResult, TraceLine } from '../../src/engine/events.js';
 import { openSessionWriter } from '../../src/sessions/session-writer.js';
 import { query, type QueryOptions } from '../../src/engine/query.js';
+import { loadTaskContext } from '../../src/context/task-context.js';
+import { resolveHooks } from '../../src/hooks/config.js';
+import type { HooksConfig, ResolvedHook } from '../../src/hooks/types.js';
 import { createScriptedClient, type ScriptedResponse } from '../../src/model/scripted.js';
 import type { PermissionPolicy } from '../../src/permissions/types.js';
 import { ToolRegistry } from '../../src/tools/registry.js';
@@ -82,12 +85,21 @@ export function readJsonl<T>(file: string): T[] {
     .map((line) => JSON.parse(line) as T);
 }
 
+/** The engine's options as a test gives them: the context and hooks may be given raw, as the library's caller would. */
+export type HarnessOptions = Omit<Partial<QueryOptions>, 'hooks'> & {
+  prompt?: string;
+  onEvent?: (e: AgentEvent) => void;
+  sessionDir?: string;
+  /** Replaces the built system prompt. */
+  system?: string;
+  /** For $XAGENT_HOME/AGENTS.md. */
+  home?: string | null;
+  hooks?: HooksConfig | readonly ResolvedHook[];
+};
+
 /** Runs one task with a scripted model and collects everything it produced. */
-export async function runTask(
-  responses: ScriptedResponse[],
-  options: Partial<QueryOptions> & { prompt?: string; onEvent?: (e: AgentEvent) => void; sessionDir?: string } = {},
-): Promise<Run> {
-  const { sessionDir: dir, onEvent, ...queryOptions } = options;
+export async function runTask(responses: ScriptedResponse[], options: HarnessOptions = {}): Promise<Run> {
+  const { sessionDir: dir, onEvent, system, hooks, home, ...queryOptions } = options;
   const sessionDir = dir ?? path.join(tempDir(), 'session');
   const sessionId = options.sessionId ?? randomUUID();
   const messages = options.messages ?? [];
@@ -98,6 +110,13 @@ export async function runTask(
     permissions: allowAll,
     workspace: tempDir(),
     ...queryOptions,
+    // What src/run prepares for the CLI and the library: the task's context and the resolved hooks.
+    context:
+      queryOptions.context ??
+      (system !== undefined
+        ? { system, instructions: [] }
+        : loadTaskContext({ workspace: queryOptions.workspace ?? tempDir(), home: home ?? null })),
+    ...(hooks ? { hooks: Array.isArray(hooks) ? hooks : resolveHooks(hooks as HooksConfig, 'query()') } : {}),
     sessionId,
     session: openSessionWriter(sessionDir, sessionId),
     messages,
