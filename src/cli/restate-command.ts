@@ -44,6 +44,7 @@ export function registerRestateCommands(program: Command, setExit: (code: number
       .option('--sandbox', 'run bash inside an OS sandbox on the worker')
       .option('--no-sandbox', 'run bash without the sandbox, whatever the settings say')
       .option('--trust', "use the workspace's project MCP servers, hooks and allow rules (env XAGENT_TRUST=1)")
+      .option('--inspect <port>', "the worker serves this task's live inspector on 127.0.0.1:<port> of its machine")
       .option('--max-thinking-tokens <n>', 'extended thinking budget, >= 1024')
       .option('--context-window <tokens>', 'context window for compaction'),
   ).action(async (words: string[], _local: unknown, command: Command) =>

@@ -98,6 +98,7 @@ function describeTask(id: string, status: TaskStatus): string {
     `workspace: ${status.workspace}`,
     `turns: ${status.turn}, tool calls: ${status.tool_calls}`,
     ...(status.error ? [`error: ${status.error}`] : []),
+    ...(status.inspector ? [`inspector: ${status.inspector} (on the worker's machine)`] : []),
   ];
   for (const call of status.waiting) {
     lines.push(

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import * as restate from '@restatedev/restate-sdk';
 import { claudeCodeResultFold } from '../run/claude-result.js';
 import { createApiModel } from '../run/model-factory.js';
@@ -54,6 +55,8 @@ const attempts = new Map<string, Promise<void>>();
 
 async function runAttempt(ctx: restate.WorkflowContext, taskId: string, spec: TaskSpec, services: WorkerServices): Promise<TaskOutput> {
   const attemptEnded = ctx.request().attemptCompletedSignal;
+  // Chosen once and journaled: every attempt's inspector answers at the address the status gives.
+  const inspectorToken = spec.inspectPort ? await ctx.run('inspector token', () => randomBytes(24).toString('base64url')) : undefined;
   const status = statusKeeper(ctx, attemptEnded, {
     state: 'starting',
     prompt: spec.prompt.slice(0, 200),
@@ -61,6 +64,7 @@ async function runAttempt(ctx: restate.WorkflowContext, taskId: string, spec: Ta
     turn: 0,
     tool_calls: 0,
     waiting: [],
+    ...(inspectorToken ? { inspector: `http://127.0.0.1:${spec.inspectPort}/?token=${inspectorToken}` } : {}),
   });
   let config: RunConfig;
   try {
@@ -76,7 +80,13 @@ async function runAttempt(ctx: restate.WorkflowContext, taskId: string, spec: Ta
     }
     throw error;
   }
-  const run = await prepareRun(config, { stderr: services.stderr });
+  const io = { stderr: services.stderr, ...(inspectorToken ? { inspectorToken } : {}) };
+  const run = await prepareRun(config, io).catch((error: unknown) => {
+    if (config.inspectPort === null) throw error;
+    // The inspector's port is taken (another task asked for it): the task runs without it.
+    services.stderr.write(`xagent: task ${taskId}: no inspector on port ${config.inspectPort}: ${(error as Error).message}\n`);
+    return prepareRun({ ...config, inspectPort: null }, io);
+  });
   const controller = new AbortController();
   // The attempt ended under the task (suspended while it waits, or the server went away): stop this copy, the next attempt replays.
   const stop = () => controller.abort();

@@ -28,6 +28,8 @@ export interface TaskSpec {
   contextWindow?: string;
   /** --trust (or XAGENT_TRUST=1 where it was submitted): the workspace's project files apply. */
   trust: boolean;
+  /** --inspect <port>: the worker serves the live inspector of this task on 127.0.0.1:<port> of its machine. */
+  inspectPort?: number;
 }
 
 /** The run flags `xagent submit` takes: those of `-p`, less the ones that need a person or a terminal. */
@@ -49,6 +51,7 @@ export interface SubmitFlags {
   maxThinkingTokens?: string;
   contextWindow?: string;
   trust?: boolean;
+  inspect?: string | boolean;
 }
 
 /**
@@ -81,7 +84,16 @@ export function taskSpecOf(prompt: string, flags: SubmitFlags, cwd: string, env:
     ...optional('maxThinkingTokens', flags.maxThinkingTokens),
     ...optional('contextWindow', flags.contextWindow),
     trust: flags.trust === true || env.XAGENT_TRUST === '1',
+    ...optional('inspectPort', inspectPortOf(flags.inspect)),
   };
+}
+
+/** A task's inspector needs a port named in advance: the task's status says where to look, on every attempt alike. */
+function inspectPortOf(flag: string | boolean | undefined): number | undefined {
+  if (flag === undefined || flag === false) return undefined;
+  if (flag === true || !/^\d+$/.test(flag) || Number(flag) < 1 || Number(flag) > 65_535)
+    throw new UsageError(`--inspect needs a port for a submitted task (from 1 to 65535): the worker serves the inspector there`);
+  return Number(flag);
 }
 
 /** The run a worker builds for a task (buildRunConfig reads the worker's settings files and environment). */
@@ -95,7 +107,7 @@ export function runSpecOf(spec: TaskSpec, taskId: string): RunSpec {
     ...(spec.permissionMode !== undefined ? { permissionMode: spec.permissionMode } : {}),
     allow: spec.allow,
     deny: spec.deny,
-    inspectPort: null,
+    inspectPort: spec.inspectPort ?? null,
     session: { continue: false, newId: taskId },
     prompt: spec.prompt,
     ...(spec.sandbox !== undefined ? { sandbox: spec.sandbox } : {}),

@@ -22,6 +22,8 @@ export interface TaskStatus {
   reason?: string;
   /** A task that could not run (a bad workspace, untrusted project files): why. */
   error?: string;
+  /** Where the worker serves this task's live inspector (loopback of the worker's machine), when submitted with --inspect. */
+  inspector?: string;
 }
 
 export interface WaitingCall {

@@ -60,6 +60,8 @@ export async function prepareRun(
     env?: NodeJS.ProcessEnv;
     /** Servers another run started (the terminal UI's /clear and /resume): used, neither started again nor stopped by close(). */
     sharedMcp?: Promise<McpManager | null> | null;
+    /** The inspector's token (a durable task keeps one over its attempts); default a new one. */
+    inspectorToken?: string;
   },
 ): Promise<PreparedRun> {
   const session = openSessionForRun({ home: config.home, workspace: config.workspace, modelId: config.modelId, ...config.session });
@@ -74,6 +76,7 @@ export async function prepareRun(
         port: config.inspectPort,
         stderr: io.stderr,
         env: io.env,
+        ...(io.inspectorToken ? { token: io.inspectorToken } : {}),
       });
     }
   } catch (error) {

@@ -71,8 +71,8 @@ describe.skipIf('missing' in binary)(`approvals that wait durably${'missing' in 
 
   const env = () => ({ RESTATE_INGRESS_URL: server.ingress, RESTATE_ADMIN_URL: server.admin });
   const workerEnv = () => ({ XAGENT_HOME: home, ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: fake.url, XAGENT_TRUST: '1' });
-  const submit = async (task: string) => {
-    const run = await runCli(['submit', '-p', `task-${task}: write the file`, '--cwd', ws], { env: env() });
+  const submit = async (task: string, ...flags: string[]) => {
+    const run = await runCli(['submit', '-p', `task-${task}: write the file`, '--cwd', ws, ...flags], { env: env() });
     expect({ code: run.code, stderr: run.stderr }).toEqual({ code: 0, stderr: '' });
     return run.stdout.trim();
   };
@@ -80,7 +80,12 @@ describe.skipIf('missing' in binary)(`approvals that wait durably${'missing' in 
   it('keeps an ask waiting through a restart of the worker and the server; approve finishes it, deny stops it with the model told', async () => {
     const port = await freePort();
     worker = await startWorker({ port, admin: server.admin, env: workerEnv() });
-    const ids = { approve: await submit('approve'), deny: await submit('deny'), feedback: await submit('feedback') };
+    const inspectPort = await freePort();
+    const ids = {
+      approve: await submit('approve', '--inspect', String(inspectPort)),
+      deny: await submit('deny'),
+      feedback: await submit('feedback'),
+    };
     for (const id of Object.values(ids)) {
       await until(async () => (await taskStatus(server.ingress, id)).waiting.length === 1, `task ${id} to ask`);
     }
@@ -89,6 +94,12 @@ describe.skipIf('missing' in binary)(`approvals that wait durably${'missing' in 
     expect(shown.code).toBe(0);
     expect(shown.stdout).toContain('state: ask_permission.asking_user');
     expect(shown.stdout).toContain(`xagent approve ${ids.approve} toolu_approve`);
+    // Followed live through the inspector's page, served by the worker on the port the task named.
+    const inspector = new URL(/inspector: (\S+)/.exec(shown.stdout)?.[1] ?? 'http://nowhere');
+    expect(inspector.origin).toBe(`http://127.0.0.1:${inspectPort}`);
+    expect((await fetch(inspector)).status).toBe(200);
+    const history = await fetch(new URL(`/api/history${inspector.search}`, inspector));
+    expect(await history.text()).toContain('ask_permission.asking_user');
 
     // Every worker and the server go away and come back; nothing of the task lives in a process meanwhile.
     await worker.stop();
