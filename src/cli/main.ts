@@ -22,7 +22,7 @@ import { packageVersion } from '../run/version.js';
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 
-function buildProgram(setExit: (code: number) => void): Command {
+function buildProgram(setExit: (code: number) => void, argv: readonly string[] = []): Command {
   const program = new Command()
     .name('xagent')
     .description('A coding agent whose loop is an explicit statechart.')
@@ -96,14 +96,15 @@ function buildProgram(setExit: (code: number) => void): Command {
   registerSandboxCommand(program, setExit, { stdout: process.stdout, stderr: process.stderr });
   registerMcpCommand(program, setExit, { stdout: process.stdout, stderr: process.stderr });
   registerAcpCommand(program, setExit);
-  registerRestateCommands(program, setExit);
+  // `xagent -p wait` is a task that says "wait": after a leading -p, the task commands' words are words.
+  if (!['-p', '--print'].includes(argv[2] ?? '')) registerRestateCommands(program, setExit);
   return program;
 }
 
 export async function main(argv: string[]): Promise<number> {
   watchOutputStreams();
   let exitCode = 0;
-  const program = buildProgram((code) => (exitCode = code));
+  const program = buildProgram((code) => (exitCode = code), argv);
   program.exitOverride();
   program.configureOutput({ writeErr: (text) => process.stderr.write(text) });
   try {

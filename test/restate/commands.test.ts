@@ -1,9 +1,25 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { freePort } from '../support/restate-server.js';
 import { runCli } from '../support/run-cli.js';
 
 /** The task commands' failures that need no server: each a clear message and its own exit code. */
 describe('the durable-task commands without a server', () => {
+  it('keeps `xagent -p wait` a task that says "wait" (regression: the new command took the word)', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'xagent-p-wait-'));
+    try {
+      writeFileSync(path.join(dir, 'script.json'), JSON.stringify({ responses: [{ text: 'waited' }] }));
+      const run = await runCli(['-p', 'wait', '--model-script', path.join(dir, 'script.json'), '--cwd', dir], {
+        env: { XAGENT_HOME: dir },
+      });
+      expect({ code: run.code, stdout: run.stdout.trim() }).toEqual({ code: 0, stdout: 'waited' });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('refuses `xagent serve` without a backend, with exit 2', async () => {
     const run = await runCli(['serve']);
     expect(run.code).toBe(2);
