@@ -2,6 +2,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:f
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { submit as submitTask, wait as waitForTask } from '../../src/lib/index.js';
 import { taskStatus } from '../../src/restate/ingress-client.js';
 import { startFakeAnthropic, type FakeAnthropic, type FakeResponse } from '../support/fake-anthropic.js';
 import { runCli } from '../support/run-cli.js';
@@ -176,5 +177,18 @@ describe.skipIf('missing' in binary)(`approvals that wait durably${'missing' in 
     const same = (o: Record<string, unknown>) => Object.fromEntries(Object.entries(o).filter(([key]) => !bound.has(key)));
     expect(same(a)).toEqual(same(b));
     expect(a.session_id).toBe(id);
+  }, 120_000);
+
+  it('lets a program submit a task and wait for it (the library: submit() and wait())', async () => {
+    await worker?.stop();
+    worker = await startWorker({ port: await freePort(), admin: server.admin, env: workerEnv() });
+    const id = await submitTask('task-library: write the file', {
+      cwd: ws,
+      allow: ['bash(echo library > library.txt)'],
+      restateUrl: server.ingress,
+    });
+    const result = await waitForTask(id, { restateUrl: server.ingress });
+    expect(result).toMatchObject({ type: 'result', reason: 'final_answer', session_id: id, result: 'finished task-library' });
+    expect(readFileSync(path.join(ws, 'library.txt'), 'utf8')).toBe('library\n');
   }, 120_000);
 });
