@@ -64,7 +64,7 @@ const noRestate: Plugin = {
 
 /**
  * Builds dist/bin/core.cjs: the CLI (src/cli/core.ts) but the terminal UI as one CommonJS file,
- * which bin.ts runs for `-p` through V8's code cache (src/cli/compiled-core.ts). Returns the first
+ * which bin.ts runs for `-p` through V8's code cache (src/startup/compiled-core.ts). Returns the first
  * 16 hex digits of its SHA-256, which names its cache: V8 checks only a script's length.
  * @example const hash = await buildCore(root);
  */

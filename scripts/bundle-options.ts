@@ -21,6 +21,6 @@ export function sharedOptions(root: string): BuildOptions & { metafile: true } {
     legalComments: 'none',
     minifyWhitespace: true,
     minifySyntax: true,
-    plugins: [sdkGlobalsPlugin(path.join(root, 'src/model/sdk-globals.ts'))],
+    plugins: [sdkGlobalsPlugin(path.join(root, 'src/startup/sdk-globals.ts'))],
   };
 }

@@ -8,13 +8,13 @@ const WEB_STREAM_CHECK = /globalThis\.ReadableStream\s*&&\s*([\w.]+)\s+instanceo
 
 /**
  * An esbuild plugin: inside the Anthropic SDK's modules only, `Headers` and `FormData` name our
- * stand-ins (src/model/sdk-globals.ts) instead of Node's globals, by prepending an import that
+ * stand-ins (src/startup/sdk-globals.ts) instead of Node's globals, by prepending an import that
  * shadows the global in that module, and its `instanceof ReadableStream` checks of a body go
  * through `isWebReadableStream`. On Node 20 those globals load undici, ~20 ms before the
  * first model request, and undici's Headers costs CPU on every request (bench/README.md).
  * Everything else in the bundle (the MCP SDK's HTTP transport, our fallback `fetch`) keeps the
  * real globals.
- * @example build({ ..., plugins: [sdkGlobalsPlugin(path.join(root, 'src/model/sdk-globals.ts'))] })
+ * @example build({ ..., plugins: [sdkGlobalsPlugin(path.join(root, 'src/startup/sdk-globals.ts'))] })
  */
 export function sdkGlobalsPlugin(standIns: string): Plugin {
   return {

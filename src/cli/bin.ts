@@ -2,21 +2,25 @@
 /**
  * What the `xagent` command runs. `--version`, which scripts and installers call to check an
  * install, is answered here, before the CLI itself (commander and every command, ~130 kB) is
- * loaded and compiled. A `-p` run goes to the compiled core (compiled-core.ts: the CLI as one
+ * loaded and compiled. A `-p` run goes to the compiled core (src/startup/compiled-core.ts: the CLI as one
  * CommonJS file run through V8's code cache); anything else, and `-p` if the core is missing,
- * goes to main.ts as ES modules (the terminal UI, Ink, needs them).
+ * goes to main.ts as ES modules (the terminal UI, Ink, needs them), and so does everything with
+ * XAGENT_FAST_START=0 (src/startup/fast-start.ts).
  */
 // First, so that Ctrl-C during start-up already exits 130.
 import './early-signals.js';
 import { packageVersion } from '../run/version.js';
+import { fastStart } from '../startup/fast-start.js';
 
 const [first, ...rest] = process.argv.slice(2);
 const args = process.argv.slice(2);
 if ((first === '--version' || first === '-V') && rest.length === 0) process.stdout.write(`${packageVersion()}\n`);
 // Imported here, not above: `--version` compiles nothing it does not need.
 // `xagent submit -p "task"` hands the task to a Restate worker: not a run, and not in the core.
-else if ((args.includes('-p') || args.includes('--print')) && first !== 'submit')
-  await (
-    (await import('./compiled-core.js')).loadCompiledCore(new URL('./core.cjs', import.meta.url)) ?? (await import('./main.js'))
-  ).runCli();
-else await (await import('./main.js')).runCli();
+else if (fastStart() && (args.includes('-p') || args.includes('--print')) && first !== 'submit') {
+  const [{ loadCompiledCore }, { xagentHome }] = await Promise.all([
+    import('../startup/compiled-core.js'),
+    import('../sessions/layout.js'),
+  ]);
+  await (loadCompiledCore(new URL('./core.cjs', import.meta.url), xagentHome()) ?? (await import('./main.js'))).runCli();
+} else await (await import('./main.js')).runCli();

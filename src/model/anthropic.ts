@@ -16,7 +16,8 @@ import { Messages, type MessageCreateParamsStreaming } from '@anthropic-ai/sdk/r
 import type { ModelResponse } from '../../machines/types.js';
 import { classifyFailure, finalError } from './anthropic-errors.js';
 import { ModelError } from './errors.js';
-import { nodeHttpFetch } from './http-fetch.js';
+import { nodeHttpFetch } from '../startup/http-fetch.js';
+import { fastStart } from '../startup/fast-start.js';
 import { requestMaxTokens } from './request.js';
 import { RequestEncoder } from './request-encoder.js';
 import { abortReason, DEFAULT_RETRY_TIMING, retryDelayMs, sleep, type RetryTiming } from './retry-policy.js';
@@ -67,7 +68,8 @@ export function sdkOptions(options: AnthropicClientOptions): ClientOptions {
     // undefined lets the SDK read ANTHROPIC_BASE_URL itself; an empty string would mean "default".
     ...(options.baseURL ? { baseURL: options.baseURL } : {}),
     maxRetries: 0,
-    fetch: nodeHttpFetch,
+    // Our fetch over node:http, unless the start-up machinery is off (XAGENT_FAST_START=0): then Node's own.
+    ...(fastStart() ? { fetch: nodeHttpFetch } : {}),
     // The SDK's spans and trace headers cost ~0.3 ms of CPU per request even with no tracer
     // registered (its no-op provider); on only when asked for (bench/README.md, issue 17).
     ...(options.openTelemetry ? {} : { openTelemetry: { traces: false, propagation: false } }),

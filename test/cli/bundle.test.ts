@@ -38,7 +38,13 @@ describe('the CLI bundle', () => {
 
   it('answers --version from a tiny entry that loads neither commander nor the CLI before it', () => {
     const meta = JSON.parse(readFileSync(metaPath, 'utf8')) as Metafile;
-    expect(eagerInputs(meta, 'src/cli/bin.ts').sort()).toEqual(['src/cli/bin.ts', 'src/cli/early-signals.ts', 'src/run/version.ts']);
+    expect(eagerInputs(meta, 'src/cli/bin.ts').sort()).toEqual([
+      'src/cli/bin.ts',
+      'src/cli/early-signals.ts',
+      'src/run/version.ts',
+      // The start-up switch (XAGENT_FAST_START), one function.
+      'src/startup/fast-start.ts',
+    ]);
   });
 
   it('compiles the CLI for -p runs into one CommonJS core without the terminal UI, elkjs or the MCP SDK', () => {

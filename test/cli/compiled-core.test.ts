@@ -12,7 +12,7 @@ function cacheFiles(): string[] {
   return existsSync(dir) ? readdirSync(dir).map((name) => path.join(dir, name)) : [];
 }
 
-// `-p` runs go through dist/bin/core.cjs and V8's code cache (src/cli/compiled-core.ts): the first
+// `-p` runs go through dist/bin/core.cjs and V8's code cache (src/startup/compiled-core.ts): the first
 // run writes the cache into $XAGENT_HOME/cache, later runs read it, and a cache V8 refuses is
 // only a slower start, never a wrong one.
 describe('the compiled core of -p runs', () => {

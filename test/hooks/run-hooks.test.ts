@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseHookSettings, resolveHooks } from '../../src/hooks/config.js';
@@ -8,9 +8,15 @@ import { groupAlive } from '../../src/system/process-group.js';
 import { tempDir } from '../support/engine-harness.js';
 
 /** Runs real `bash -c` hooks for one event and returns the merged outcome and the reports. */
-async function run(hooks: Record<string, unknown>, input: Parameters<typeof runHooks>[0]['input'], signal = new AbortController().signal) {
+async function run(
+  hooks: Record<string, unknown>,
+  input: Parameters<typeof runHooks>[0]['input'],
+  signal = new AbortController().signal,
+  whileRunning?: (cwd: string) => void,
+) {
   const cwd = tempDir('xagent-hooks-');
   const reports: HookRunReport[] = [];
+  whileRunning?.(cwd);
   const outcome = await runHooks({
     hooks: parseHookSettings(hooks, 'settings.json'),
     input,
@@ -21,6 +27,11 @@ async function run(hooks: Record<string, unknown>, input: Parameters<typeof runH
   return { outcome, reports, cwd };
 }
 const call = { id: 'toolu_1', name: 'bash', input: { command: 'ls' } };
+
+/** Resolves once `file` exists (the test's own timeout bounds the wait). */
+async function waitForFile(file: string): Promise<void> {
+  while (!existsSync(file)) await new Promise((resolve) => setTimeout(resolve, 20));
+}
 const pre = (...commands: Array<string | { command: string; timeout: number }>) => ({
   PreToolUse: [{ hooks: commands.map((c) => (typeof c === 'string' ? { type: 'command', command: c } : { type: 'command', ...c })) }],
 });
@@ -90,7 +101,7 @@ describe('the hook runner', () => {
   });
 
   it('kills a hook at its timeout, its whole process group, and reports a timeout', async () => {
-    const { outcome, reports, cwd } = await run(pre({ command: 'echo $$ > hook.pid; (sleep 1000 & wait)', timeout: 0.5 }), {
+    const { outcome, reports, cwd } = await run(pre({ command: 'echo $$ > hook.pid; (sleep 1000 & wait)', timeout: 2 }), {
       event: 'PreToolUse',
       turn: 1,
       call,
@@ -103,8 +114,13 @@ describe('the hook runner', () => {
 
   it('stops a hook when the run is aborted', async () => {
     const controller = new AbortController();
-    setTimeout(() => controller.abort(), 300);
-    const { reports, cwd } = await run(pre('echo $$ > hook.pid; sleep 1000'), { event: 'PreToolUse', turn: 1, call }, controller.signal);
+    // Aborted once the hook has started (its pid is written), however slow the machine is.
+    const { reports, cwd } = await run(
+      pre('echo $$ > hook.pid.tmp; mv hook.pid.tmp hook.pid; sleep 1000'),
+      { event: 'PreToolUse', turn: 1, call },
+      controller.signal,
+      (dir) => void waitForFile(path.join(dir, 'hook.pid')).then(() => controller.abort()),
+    );
     expect(reports[0]).toMatchObject({ outcome: 'error', message: expect.stringContaining('interrupted') });
     expect(groupAlive(Number(readFileSync(path.join(cwd, 'hook.pid'), 'utf8')))).toBe(false);
   });

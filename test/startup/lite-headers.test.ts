@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LiteHeaders } from '../../src/model/lite-headers.js';
+import { LiteHeaders } from '../../src/startup/lite-headers.js';
 
 type Op = ['append' | 'set', string, string] | ['delete', string];
 

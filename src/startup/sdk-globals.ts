@@ -8,12 +8,14 @@
  * by the object's tag and builds a real FormData only when something (a file upload) constructs
  * one, which loads undici then and only then.
  */
+import { fastStart } from './fast-start.js';
 import { LiteHeaders } from './lite-headers.js';
 
-export { LiteHeaders as Headers };
+/** LiteHeaders, or Node's own with the start-up machinery off (`XAGENT_FAST_START=0`). */
+export const Headers: typeof globalThis.Headers = fastStart() ? (LiteHeaders as unknown as typeof globalThis.Headers) : globalThis.Headers;
 
 /** `instanceof` by the object's tag, without loading undici; `new FormData()` builds the real one. */
-export class FormData {
+class LazyFormData {
   static [Symbol.hasInstance](value: unknown): boolean {
     return typeof value === 'object' && value !== null && Object.prototype.toString.call(value) === '[object FormData]';
   }
@@ -25,12 +27,18 @@ export class FormData {
   }
 }
 
+/** The lazy FormData, or Node's own with the start-up machinery off. */
+export const FormData: typeof globalThis.FormData = fastStart()
+  ? (LazyFormData as unknown as typeof globalThis.FormData)
+  : globalThis.FormData;
+
 /**
  * `value instanceof ReadableStream`, asking the value's tag first: on Node 20 the global itself is
  * lazy, and reading it loads the web streams modules (~2 ms before the first request) only for the
  * SDK to learn that a JSON body is not a stream.
  */
 export function isWebReadableStream(value: unknown): boolean {
+  if (!fastStart()) return Boolean(globalThis.ReadableStream) && value instanceof globalThis.ReadableStream;
   return (
     typeof value === 'object' &&
     value !== null &&

@@ -4,7 +4,6 @@ import path from 'node:path';
 import { writeFileAtomicSync } from '../system/atomic-write-sync.js';
 import { fileURLToPath } from 'node:url';
 import { Script } from 'node:vm';
-import { xagentHome } from '../sessions/layout.js';
 
 /** Set by scripts/bundle.ts: the SHA-256 of dist/bin/core.cjs (first 16 hex digits). */
 declare const XAGENT_CORE_HASH: string | undefined;
@@ -27,10 +26,11 @@ export interface CompiledCore {
  * core compiles from source as it would without a cache. A missing or refused cache is written
  * at exit, with what the run compiled, atomically; a failing write only costs the next run time.
  * XAGENT_CODE_CACHE=0 turns it off. Returns null when the core is not there (a partial build).
- * `url` is dist/bin/core.cjs, next to the `bin` entry (this module sits in a chunk of its own).
- * @example const core = loadCompiledCore(new URL('./core.cjs', import.meta.url)); if (core) await core.runCli();
+ * `url` is dist/bin/core.cjs, next to the `bin` entry (this module sits in a chunk of its own);
+ * `home` is XAGENT_HOME.
+ * @example const core = loadCompiledCore(new URL('./core.cjs', import.meta.url), xagentHome()); if (core) await core.runCli();
  */
-export function loadCompiledCore(url: URL): CompiledCore | null {
+export function loadCompiledCore(url: URL, home: string): CompiledCore | null {
   const file = fileURLToPath(url);
   let source: string;
   try {
@@ -38,7 +38,7 @@ export function loadCompiledCore(url: URL): CompiledCore | null {
   } catch {
     return null;
   }
-  const cacheFile = codeCacheFile();
+  const cacheFile = codeCacheFile(home);
   let cachedData: Buffer | undefined;
   if (cacheFile) {
     try {
@@ -57,9 +57,9 @@ export function loadCompiledCore(url: URL): CompiledCore | null {
   return module.exports;
 }
 
-function codeCacheFile(): string | null {
+function codeCacheFile(home: string): string | null {
   if (process.env.XAGENT_CODE_CACHE === '0' || typeof XAGENT_CORE_HASH !== 'string') return null;
-  return path.join(xagentHome(), 'cache', `core-${XAGENT_CORE_HASH}-${process.version}-${process.arch}.v8`);
+  return path.join(home, 'cache', `core-${XAGENT_CORE_HASH}-${process.version}-${process.arch}.v8`);
 }
 
 /** Caches kept for other versions of the core or of Node (another install, a downgrade). */

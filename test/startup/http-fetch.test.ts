@@ -1,8 +1,8 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { nodeHttpFetch } from '../../src/model/http-fetch.js';
-import { LiteHeaders } from '../../src/model/lite-headers.js';
+import { nodeHttpFetch } from '../../src/startup/http-fetch.js';
+import { LiteHeaders } from '../../src/startup/lite-headers.js';
 
 let server: Server | undefined;
 afterEach(async () => {
