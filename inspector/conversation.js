@@ -35,11 +35,29 @@ export function buildConversation(records) {
   const hasCall = (id) => items.some((m) => m.blocks?.some((b) => b.type === 'tool_use' && b.id === id));
   const hasResult = (id) => items.some((m) => m.blocks?.some((b) => b.type === 'tool_result' && b.id === id));
   let prompt = null;
+  // The user message number of the task about to start (replay), so a rewind knows where to cut.
+  let message = null;
   for (const r of records) {
     if (r.kind === 'meta') prompt = r.prompt ?? null;
+    if (r.kind === 'prompt') {
+      prompt = r.text;
+      message = r.n;
+    } else if (r.kind === 'rewind' && r.conversation) {
+      // The model sees the conversation without message `to` and what followed; the cut part leaves the panel.
+      const at = items.findLastIndex((item) => item.mark === 'task' && item.message === r.to);
+      if (at !== -1) items.splice(at);
+      items.push({ mark: 'rewind', text: `rewound to message ${r.to}: the conversation went back to the moment it was sent` });
+      current = null;
+    } else if (r.kind === 'fork') {
+      items.push({
+        mark: 'rewind',
+        text: `forked from session ${r.from_session}${r.at === null ? '' : ` before message ${r.at}`} (${r.messages} messages)`,
+      });
+    }
     if (startsTask(r)) {
       task++;
-      items.push({ mark: 'task', task });
+      items.push({ mark: 'task', task, message });
+      message = null;
       current = null;
       if (prompt) open('user').blocks.push({ type: 'text', text: prompt });
       prompt = null;
@@ -105,6 +123,10 @@ export function renderConversation(list, items) {
         li.className = 'task-boundary';
         li.textContent = `task ${item.task}`;
         li.dataset.testid = 'conversation-task';
+      } else if (item.mark === 'rewind') {
+        li.className = 'compaction rewind';
+        li.dataset.testid = 'conversation-rewind';
+        li.textContent = item.text;
       } else if (item.mark === 'compaction') {
         li.className = 'compaction';
         li.textContent = `compacted: ${item.text}`;

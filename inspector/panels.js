@@ -15,6 +15,9 @@ export const KINDS = [
   'hook',
   'result',
   'notice',
+  'prompt',
+  'rewind',
+  'fork',
 ];
 
 function h(tag, attrs = {}, ...children) {
@@ -225,9 +228,23 @@ function summary(r) {
       return `${r.reason}: ${short(r.stop_message)}`;
     case 'notice':
       return r.message;
+    case 'prompt':
+      return `message ${r.n}: ${short(r.text.replace(/\s+/g, ' '), 80)}`;
+    case 'rewind':
+      return rewindText(r);
+    case 'fork':
+      return `forked from ${r.from_session} ${r.at === null ? '(the whole conversation)' : `before message ${r.at}`}`;
     default:
       return '';
   }
+}
+
+/** A rewind in one line: where to, which halves, what it did. */
+export function rewindText(r) {
+  const halves = r.code && r.conversation ? 'code and conversation' : r.code ? 'code only' : 'conversation only';
+  const files = r.code ? ` · ${r.files.length} file${r.files.length === 1 ? '' : 's'} put back` : '';
+  const messages = r.conversation ? ` · conversation ${r.messages_before} → ${r.messages_after} messages` : '';
+  return `rewound to message ${r.to} (${halves})${files}${messages}`;
 }
 
 export function renderFilters(filters, counts, onChange) {

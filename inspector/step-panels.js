@@ -3,6 +3,7 @@
 
 import { buildConversation, renderConversation, startsTask } from './conversation.js';
 import { renderTiming, roundTimings } from './timing.js';
+import { rewindText } from './panels.js';
 
 const $ = (id) => document.getElementById(id);
 /** The state in which the run waits for the person's answer to a permission dialog. */
@@ -26,14 +27,49 @@ export function taskStartIndex(records, end) {
   return 0;
 }
 
-/** Task boundaries under the scrubber: one mark per task start, placed at its step. */
+/** Rewinds on the scrubber: each at the first step after it (the timeline keeps what came before). */
+function rewindMarks(allRecords, steps, span) {
+  return allRecords
+    .filter((r) => r.kind === 'rewind')
+    .map((r) => {
+      const k = steps.findIndex((i) => i > r.i);
+      const mark = document.createElement('span');
+      mark.className = 'task-mark rewind-mark';
+      mark.setAttribute('data-testid', 'rewind-mark');
+      mark.dataset.step = String(k === -1 ? steps.length - 1 : k);
+      mark.style.left = `${(100 * (k === -1 ? steps.length - 1 : k)) / span}%`;
+      mark.textContent = `↶ ${r.to}`;
+      mark.title = rewindText(r);
+      return mark;
+    });
+}
+
+/** The command that forks the session before the user message of the step shown (the page only shows it). */
+function renderForkCommand(records) {
+  let state = records.length - 1;
+  while (state >= 0 && records[state].kind !== 'state') state--;
+  let prompt = null;
+  for (let j = state; j >= 0 && !prompt; j--) if (records[j].kind === 'prompt') prompt = records[j];
+  const box = $('fork-here');
+  box.hidden = prompt === null;
+  if (!prompt) return;
+  if (prompt.fork_command) {
+    const code = document.createElement('code');
+    code.textContent = prompt.fork_command;
+    box.replaceChildren(`Fork before message ${prompt.n}, to send it again or differently: `, code);
+  } else box.textContent = `Fork: ${prompt.why_not}`;
+}
+
+/** Task boundaries under the scrubber: one mark per task start, placed at its step; rewinds too. */
 function renderTaskMarks(allRecords, steps) {
   const starts = steps.map((i, k) => ({ k, r: allRecords[i] })).filter(({ r }) => startsTask(r));
-  const key = `${steps.length}:${starts.map((s) => s.k).join(',')}`;
+  const rewinds = allRecords.filter((r) => r.kind === 'rewind').length;
+  const key = `${steps.length}:${starts.map((s) => s.k).join(',')}:${rewinds}`;
   if (key === marksFor) return;
   marksFor = key;
   const span = Math.max(1, steps.length - 1);
   $('task-marks').replaceChildren(
+    ...rewindMarks(allRecords, steps, span),
     ...(starts.length > 1 ? starts : []).map(({ k }, n) => {
       const mark = document.createElement('span');
       mark.className = 'task-mark';
@@ -64,6 +100,7 @@ export function renderStepPanels({ records, allRecords, steps, follow, exported,
     renderConversation($('conversation'), buildConversation(records));
   }
   renderTaskMarks(allRecords, steps);
+  renderForkCommand(records);
 
   // Whether the run has ended is a fact about the run, not about the step being looked at.
   const meta = allRecords.findLast((r) => r.kind === 'meta');

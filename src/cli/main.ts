@@ -18,6 +18,7 @@ import { FLAG_DEFAULTS } from './flag-defaults.js';
 import type { RawOptions } from '../run/run-flags.js';
 import { registerSandboxCommand } from './sandbox-command.js';
 import { registerSessionsCommand } from './sessions-command.js';
+import { registerRewindCommands } from './rewind-command.js';
 import { packageVersion } from '../run/version.js';
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
@@ -47,6 +48,7 @@ function buildProgram(setExit: (code: number) => void, argv: readonly string[] =
     .option('--cwd <dir>', 'workspace root; file tools never reach outside it')
     .option('-r, --resume <session-id>', 'continue a recorded session')
     .option('-c, --continue', 'continue the latest session in this workspace')
+    .option('--fork-session', 'with --resume or --continue: continue in a new session forked from it (the old one is untouched)')
     .option('--inspect [port]', 'serve the live inspector on 127.0.0.1')
     .option('--model-script <file>', 'use a scripted model instead of the API')
     .option('--sandbox', 'run bash inside an OS sandbox (bubblewrap); settings: "sandbox": {"enabled": true}')
@@ -96,6 +98,7 @@ function buildProgram(setExit: (code: number) => void, argv: readonly string[] =
   registerSandboxCommand(program, setExit, { stdout: process.stdout, stderr: process.stderr });
   registerMcpCommand(program, setExit, { stdout: process.stdout, stderr: process.stderr });
   registerAcpCommand(program, setExit);
+  registerRewindCommands(program, setExit);
   // `xagent -p wait` is a task that says "wait": after a leading -p, the task commands' words are words.
   if (!['-p', '--print'].includes(argv[2] ?? '')) registerRestateCommands(program, setExit);
   return program;

@@ -20,6 +20,7 @@ import type { EvidenceBody, EvidenceRecord } from '../sessions/records.js';
 import type { CompactContextInput, CompactionOutcome } from '../../machines/context-budget.js';
 import { runCompaction } from '../context/run-compaction.js';
 import { immediateJournal, type StepJournal } from './step-journal.js';
+import { sessionCheckpoints } from '../rewind/checkpointer.js';
 
 /** Writes one line of the evidence log (stamped by the session sink) and yields the event it is. */
 export type Note = <B extends EvidenceBody>(body: B) => B & EvidenceRecord;
@@ -61,6 +62,8 @@ export function engineImplementations(services: EngineServices) {
   const journal = services.journal ?? immediateJournal;
   // The turn a tool call belongs to (its retry line says so): the round that asked for it.
   let toolTurn = 0;
+  // A recorded session keeps each file's bytes before write_file / edit_file change it (for rewind).
+  const checkpoints = sink.dir ? sessionCheckpoints(sink.dir) : undefined;
   const hookSession = {
     sessionId,
     transcriptPath: sink.dir ? transcriptPath(sink.dir) : null,
@@ -164,7 +167,7 @@ export function engineImplementations(services: EngineServices) {
         try {
           const result = await journal.step(
             `tool ${call.id}`,
-            () => tools.execute(call, { signal, workspace }),
+            () => tools.execute(call, { signal, workspace, ...(checkpoints ? { checkpoints } : {}) }),
             () => note({ event: 'retry', state: 'execute_tool', turn: toolTurn, attempt: 1, delay_ms: 0, message: RERUN_TOOL, call }),
           );
           const sandboxed = result.sandboxed ? { sandboxed: true } : {};

@@ -13,6 +13,8 @@ export interface RunMeta {
   limits: InspectorLimits;
   workspace?: string;
   prompt?: string;
+  /** The prompt's number among the session's user messages (`xagent rewind --list`): the page shows the command that forks before it. */
+  message?: number;
   /** Secret values (the API key) that streamed text must not carry to the page, even split across deltas. */
   secrets?: ReadonlyArray<string | undefined>;
 }
@@ -57,6 +59,9 @@ export function recordOf(event: AgentEvent, limits: InspectorLimits): RecordBody
   }
 }
 
+/** The exact command that forks `sessionId` before user message `n` (the page shows it, read-only). */
+export const forkCommand = (sessionId: string, n: number) => `xagent fork ${sessionId} --to ${n}`;
+
 /** query()'s `observe` for one task, and the listener that reads its evidence log (`onEvidence`). */
 export type LiveFeed = ((event: AgentEvent) => void) & { evidence: EvidenceListener };
 
@@ -84,6 +89,9 @@ export function liveFeed(history: InspectorHistory, meta: RunMeta): LiveFeed {
     ...(meta.workspace ? { workspace: meta.workspace } : {}),
     ...(meta.prompt ? { prompt: meta.prompt } : {}),
   });
+  if (meta.message !== undefined && meta.prompt !== undefined) {
+    history.append({ kind: 'prompt', n: meta.message, text: meta.prompt, fork_command: forkCommand(meta.sessionId, meta.message) });
+  }
   // Text and thinking are each redacted as one stream: a key split across deltas must not reach the page in pieces.
   const stream = new DeltaRedactor(createSanitizer({ secrets: meta.secrets }).text, meta.secrets);
   const append = (parts: Array<{ channel: 'text' | 'thinking'; text: string }>) => {

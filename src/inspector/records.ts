@@ -2,6 +2,7 @@ import type { EngineStatePath } from '../../machines/query-engine.js';
 import type { TraceLine } from '../engine/events.js';
 import type { Via } from '../sessions/step.js';
 import type { HookRunReport } from '../hooks/types.js';
+import type { ForkRecordBody, RewindRecordBody } from '../sessions/records.js';
 import type { EngineError, PermissionDecision, StopReason, ToolCall, Usage } from '../../machines/types.js';
 
 /**
@@ -72,7 +73,13 @@ export type RecordBody =
       decision?: PermissionDecision;
       call?: ToolCall;
     }
-  | { kind: 'notice'; message: string };
+  | { kind: 'notice'; message: string }
+  /** A user message starts a task (replay): its number as `xagent rewind --list` gives it, and the command that forks before it. */
+  | { kind: 'prompt'; n: number; text: string; fork_command: string | null; why_not?: string }
+  /** The session went back to a user message here (src/rewind/); what came before stays in the timeline. */
+  | ({ kind: 'rewind' } & Omit<RewindRecordBody, 'event'>)
+  /** The session was forked from another one here. */
+  | ({ kind: 'fork' } & Omit<ForkRecordBody, 'event'>);
 
 export type InspectorRecord = RecordBase & RecordBody;
 export type RecordKind = RecordBody['kind'];

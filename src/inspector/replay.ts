@@ -8,8 +8,9 @@ import { SessionError } from '../sessions/errors.js';
 import { resolveSessionId } from '../sessions/store.js';
 import { sessionDir, TRACE_FILE } from '../sessions/layout.js';
 import { createHistory, type HistoryOptions, type InspectorHistory } from './history.js';
-import { recordOf } from './live-feed.js';
-import type { InspectorLimits } from './records.js';
+import { forkCommand, recordOf } from './live-feed.js';
+import type { InspectorLimits, RecordBody } from './records.js';
+import { messageNumbers, type TaskMessage } from './message-numbers.js';
 import { appendPiecedRun } from './replay-legacy.js';
 import { UsageError } from '../errors/xagent-error.js';
 
@@ -93,6 +94,15 @@ export function loadSessionHistory(traceFile: string, options: HistoryOptions = 
   return history;
 }
 
+/** A task's user message as the page shows it: its number and the exact command to fork before it. */
+function promptRecord(sessionId: string, text: string, task: TaskMessage): RecordBody {
+  if (task.rewoundBy !== null) {
+    const why_not = `message ${task.n} was cut from the conversation by a rewind to message ${task.rewoundBy}; it can no longer be forked from this session`;
+    return { kind: 'prompt', n: task.n, text, fork_command: null, why_not };
+  }
+  return { kind: 'prompt', n: task.n, text, fork_command: forkCommand(sessionId, task.n) };
+}
+
 /** The chart the trace's tasks were recorded by: the one fingerprint they share, else null (none, or several). */
 function recordedChart(starts: readonly unknown[]): string | null {
   const prints = new Set(starts.map((s) => (isAnnotation(s, 'task_start') ? (s.chart ?? null) : null)));
@@ -100,11 +110,26 @@ function recordedChart(starts: readonly unknown[]): string | null {
   return prints.size === 1 && only ? only : null;
 }
 
-/** Reads an ordered evidence log: every line in order, as the live page got it. */
+/**
+ * Reads an ordered evidence log: every line in order, as the live page got it, one timeline even
+ * across rewinds; each task opens with its user message's number and the command that forks there.
+ */
 function appendOrderedRun(history: InspectorHistory, records: SessionRecords, limits: InspectorLimits): void {
-  for (const line of records.lines as EvidenceRecord[]) {
+  const lines = records.lines as EvidenceRecord[];
+  const numbers = messageNumbers(lines);
+  for (const [index, line] of lines.entries()) {
     if (isAnnotation(line, 'text')) {
       history.append({ kind: 'text', text: line.text }, line.ts);
+      continue;
+    }
+    if (isAnnotation(line, 'task_start')) {
+      const task = numbers.get(index);
+      if (task) history.append(promptRecord(line.session_id, line.prompt, task), line.ts);
+      continue;
+    }
+    if (isAnnotation(line, 'rewind') || isAnnotation(line, 'fork')) {
+      const { v: _v, seq: _seq, ts, session_id: _id, event, ...fields } = line;
+      history.append({ kind: event, ...fields } as RecordBody, ts);
       continue;
     }
     const event = eventOf(line);

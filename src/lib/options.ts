@@ -30,6 +30,12 @@ export interface QueryOptions {
   signal?: AbortSignal;
   /** Continue a recorded session (every run is recorded under XAGENT_HOME, as by the CLI). */
   session?: { resume?: string; continue?: boolean };
+  /** A recorded session to continue (its id or a unique prefix): the same as `session: { resume }`. */
+  resume?: string;
+  /** With `resume`: continue in a new session forked from it, leaving the old one untouched (`--fork-session`). */
+  forkSession?: boolean;
+  /** With `forkSession`: the fork's conversation stops before this user message (1 is the first, as `xagent rewind --list` numbers them). */
+  at?: number;
   /** Serve the live inspector on 127.0.0.1: true picks a free port, a number is the port. */
   inspect?: boolean | number;
   /** Called with the inspector's URL before the task starts. */
@@ -74,6 +80,9 @@ const KNOWN: ReadonlyArray<keyof QueryOptions> = [
   'maxThinkingTokens',
   'signal',
   'session',
+  'resume',
+  'forkSession',
+  'at',
   'inspect',
   'onInspectorUrl',
   'systemPrompt',
@@ -137,10 +146,7 @@ export function toRunSpec(prompt: string, options: QueryOptions): RunSpec {
     allow: options.allow ?? [],
     deny: options.deny ?? [],
     inspectPort: inspectPort(options.inspect),
-    session: {
-      ...(options.session?.resume !== undefined ? { resume: options.session.resume } : {}),
-      continue: options.session?.continue === true,
-    },
+    session: sessionOption(options),
     prompt,
     maxThinkingTokens: thinking === undefined ? undefined : String(thinking),
     extraTools: options.tools ?? [],
@@ -149,6 +155,24 @@ export function toRunSpec(prompt: string, options: QueryOptions): RunSpec {
     ...(options.mcpServers !== undefined ? { mcpServers: options.mcpServers } : {}),
     ...(options.hooks !== undefined ? { hooks: hooksOption(options.hooks) } : {}),
     names: NAMES,
+  };
+}
+
+function sessionOption(options: QueryOptions): RunSpec['session'] {
+  const resume = options.resume ?? options.session?.resume;
+  if (options.resume !== undefined && options.session?.resume !== undefined && options.resume !== options.session.resume) {
+    throw new UsageError('resume and session.resume name different sessions; give one');
+  }
+  const continues = options.session?.continue === true;
+  if (options.forkSession && resume === undefined && !continues) throw new UsageError('forkSession needs resume (the session to fork)');
+  if (options.at !== undefined) {
+    if (!options.forkSession) throw new UsageError('at needs forkSession: true (query() never rewinds a recorded session in place)');
+    positiveInt(options.at, 'at', 1);
+  }
+  return {
+    ...(resume !== undefined ? { resume } : {}),
+    continue: continues,
+    ...(options.forkSession ? { fork: { at: options.at ?? null } } : {}),
   };
 }
 

@@ -17,6 +17,8 @@ import type { RunConfig } from './run-config.js';
 import type { McpManager } from '../mcp/manager.js';
 import { ToolRegistry } from '../tools/registry.js';
 import { packageVersion } from './version.js';
+import { forkChosenSession } from '../rewind/fork.js';
+import { recoverRewind } from '../rewind/journal.js';
 
 export interface TaskRequest {
   prompt: string;
@@ -64,7 +66,20 @@ export async function prepareRun(
     inspectorToken?: string;
   },
 ): Promise<PreparedRun> {
-  const session = openSessionForRun({ home: config.home, workspace: config.workspace, modelId: config.modelId, ...config.session });
+  const { fork, ...choice } = config.session;
+  // --fork-session: the task runs in a new session copied from the chosen one, which stays as it was.
+  const forked = fork ? forkChosenSession({ home: config.home, workspace: config.workspace, ...choice, at: fork.at }) : null;
+  const session = openSessionForRun({
+    home: config.home,
+    workspace: config.workspace,
+    modelId: config.modelId,
+    ...(forked ? { resume: forked.sessionId, continue: false } : choice),
+    recover: recoverRewind,
+  });
+  if (forked)
+    io.stderr.write(
+      `xagent: forked session ${forked.from} as ${forked.sessionId} (${forked.messages} messages); ${forked.from} is unchanged\n`,
+    );
   for (const warning of [...config.warnings, ...session.warnings]) io.stderr.write(`xagent: warning: ${warning}\n`);
   if (!session.isNew) io.stderr.write(`${visible(resumedLine(session.sessionId, session.messages))}\n`);
   let inspector: RunInspector | null = null;

@@ -25,6 +25,8 @@ export interface RawOptions {
   cwd?: string;
   resume?: string;
   continue?: boolean;
+  /** --fork-session: with --resume / --continue, work in a new session forked from it. */
+  forkSession?: boolean;
   inspect?: string | boolean;
   modelScript?: string;
   /** --sandbox (true) / --no-sandbox (false). */
@@ -71,7 +73,11 @@ export function resolveRunConfig(
       ...(raw.systemPrompt !== undefined ? { systemPrompt: raw.systemPrompt } : {}),
       ...(raw.appendSystemPrompt !== undefined ? { appendSystemPrompt: raw.appendSystemPrompt } : {}),
       inspectPort,
-      session: { ...(raw.resume !== undefined ? { resume: raw.resume } : {}), continue: raw.continue === true },
+      session: {
+        ...(raw.resume !== undefined ? { resume: raw.resume } : {}),
+        continue: raw.continue === true,
+        ...(raw.forkSession ? { fork: { at: null } } : {}),
+      },
       prompt: words.join(' ').trim(),
       sandbox: raw.sandbox,
       maxThinkingTokens: raw.maxThinkingTokens,

@@ -3,6 +3,8 @@ import type { LiveFeed } from '../inspector/live-feed.js';
 import type { InspectorServer } from '../inspector/server.js';
 import type { RunConfig } from './run-config.js';
 import { UsageError } from '../errors/xagent-error.js';
+import { userMessages } from '../rewind/user-messages.js';
+import { sessionDir } from '../sessions/layout.js';
 
 /** Values that must never reach the page even if a tool prints them. */
 /** The secrets the inspector removes by value: the agent's credentials, also once withheld from the environment. */
@@ -44,6 +46,8 @@ export async function startRunInspector(options: {
         limits: config.limits,
         workspace: config.workspace,
         prompt,
+        // Read when the task starts, before its prompt is in the transcript: it is the next message.
+        message: userMessages(sessionDir(config.home, options.sessionId)).length + 1,
         secrets,
       }),
     server,

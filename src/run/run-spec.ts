@@ -38,7 +38,7 @@ export interface RunSpec {
   deny?: readonly string[];
   inspectPort: number | null;
   /** `newId`: the id of the new session (a durable task's id, src/restate/). */
-  session: { resume?: string; continue: boolean; newId?: string };
+  session: { resume?: string; continue: boolean; fork?: { at: number | null }; newId?: string };
   prompt: string;
   /** --sandbox / --no-sandbox; undefined lets the settings decide. */
   sandbox?: boolean;

@@ -27,6 +27,11 @@ export interface OpenSessionOptions {
   resume?: string;
   /** Continue the latest session recorded in `workspace`. */
   continue?: boolean;
+  /**
+   * Run with the session's lock held, before its conversation is read: finishes what a crash
+   * interrupted (src/rewind's journal). Returns a warning, or null when there was nothing to do.
+   */
+  recover?: (dir: string) => string | null;
   /** The id of a new session, when the caller chose it (a durable task is keyed by it); default a random UUID. */
   newId?: string;
 }
@@ -105,6 +110,9 @@ export function openSessionForRun(options: OpenSessionOptions): RunSession {
   const release = acquireSessionLock(dir, id);
   let messages: Message[] = [];
   try {
+    // A rewind that kill -9 interrupted is finished (or undone) before the conversation is read.
+    const recovered = isNew ? null : (options.recover?.(dir) ?? null);
+    if (recovered) warnings.push(`session ${id}: ${recovered}`);
     if (!isNew) messages = healAndLoad(dir, id, warnings);
   } catch (error) {
     release();

@@ -119,7 +119,11 @@ export type TraceAnnotation =
   | (Stamp & { event: 'usage'; usage: Usage; total: Usage })
   | (Stamp & { event: 'turn_end'; reason: string })
   /** How the task ended, as the `result` event says it (its `type` aside). */
-  | (Stamp & { event: 'result' } & ResultFields);
+  | (Stamp & { event: 'result' } & ResultFields)
+  /** A rewind (src/rewind/): the session went back to a user message; the lines before it stay. */
+  | (Stamp & RewindRecordBody)
+  /** A forked session's first line: the session and message its conversation came from. */
+  | (Stamp & ForkRecordBody);
 
 /** How a task ended: the `result` line, and (with `type` and `session_id`) query()'s result event and the CLI's json output. */
 export interface ResultFields {
@@ -185,4 +189,36 @@ export interface AuditRecord {
   sandboxed?: boolean;
   /** The result's first 2,000 characters. */
   content: string;
+}
+
+/**
+ * The evidence line a rewind (src/rewind/) writes to trace.jsonl, through the session writer as
+ * every line, so the inspector shows it and the history before it stays readable in the log.
+ */
+export interface RewindRecordBody {
+  event: 'rewind';
+  rewind_id: string;
+  /** The user message rewound to (1 is the first), and the start of its text. */
+  to: number;
+  message: string;
+  /** Which halves were put back. */
+  code: boolean;
+  conversation: boolean;
+  /** Messages the conversation had before and after. */
+  messages_before: number;
+  messages_after: number;
+  files: Array<{ path: string; action: 'restored' | 'deleted' }>;
+  /** Files a code rewind could not put back, and why. */
+  left: Array<{ path: string; why: string }>;
+}
+
+/** The first line a fork writes to its new session's trace: where its conversation came from. */
+export interface ForkRecordBody {
+  event: 'fork';
+  from_session: string;
+  /** The user message the fork starts before, or null for the whole conversation (--fork-session). */
+  at: number | null;
+  messages: number;
+  /** The person's messages the fork's conversation holds: the next one is number `user_messages + 1`. */
+  user_messages: number;
 }

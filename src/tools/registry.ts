@@ -4,7 +4,7 @@ import type { ToolCall, ToolResult, Validation } from '../../machines/types.js';
 import type { ToolSpec } from '../model/types.js';
 import { type InputValidator, precompiledValidator } from './builtin/input-validators.js';
 import { capResult } from './truncate.js';
-import type { Tool } from './types.js';
+import type { FileCheckpoints, Tool } from './types.js';
 import { inputDepthProblem } from './input-depth.js';
 import { VALIDATOR_OPTIONS } from './validator-options.js';
 
@@ -66,10 +66,11 @@ export class ToolRegistry {
    * Runs a validated call. Expected failures come back as results; unexpected ones throw.
    * Every result is capped at MAX_RESULT_CHARS, whatever the tool, so one call cannot flood the context.
    */
-  async execute(call: ToolCall, options: { signal: AbortSignal; workspace: string }): Promise<ToolResult> {
+  async execute(call: ToolCall, options: { signal: AbortSignal; workspace: string; checkpoints?: FileCheckpoints }): Promise<ToolResult> {
     const tool = this.tools.get(call.name);
     if (!tool) throw new Error(`tool ${call.name} vanished between validation and execution`);
-    return capResult(await tool.execute({ input: call.input, signal: options.signal, workspace: options.workspace }));
+    const { signal, workspace, checkpoints } = options;
+    return capResult(await tool.execute({ input: call.input, signal, workspace, ...(checkpoints ? { checkpoints } : {}) }));
   }
 
   private validator(tool: Tool): InputValidator {

@@ -5,6 +5,17 @@ export interface ToolContext {
   signal: AbortSignal;
   /** Absolute, real path of the workspace root. File tools never reach outside it. */
   workspace: string;
+  /** Where write_file and edit_file keep a file's bytes before changing it (absent: nothing is kept). */
+  checkpoints?: FileCheckpoints;
+}
+
+/**
+ * The port a file tool calls before it changes a file, so a rewind can put the file back
+ * (src/rewind/ implements it). Never throws: a checkpoint that could not be kept is a note.
+ */
+export interface FileCheckpoints {
+  /** Keeps `absolute`'s bytes and mode (or its absence); call `after()` once the write succeeded. */
+  before(absolute: string): Promise<{ note: string | null; after(): Promise<void> }>;
 }
 
 /**

@@ -4,6 +4,7 @@ import { formatElapsed, formatTokens, Spinner } from '../terminal/spinner.js';
 import { InputBox } from './input-box.js';
 import { markdown } from './markdown-loader.js';
 import { PermissionDialog } from './permission-dialog.js';
+import { ChoiceDialog } from './choice-dialog.js';
 import type { Activity, Item, TuiState, TuiStore } from './store.js';
 
 export interface AppProps {
@@ -16,6 +17,8 @@ export interface AppProps {
   onCycleMode(): void;
   /** Ctrl-O: the last tool's whole output. */
   onExpand(): void;
+  /** Esc Esc on an empty prompt: /rewind. */
+  onRewind(): void;
   history: string[];
 }
 
@@ -31,7 +34,7 @@ function tail(text: string, lines: number, width: number): string {
 }
 
 /** The whole screen: finished items (printed once), the live turn, the dialog or the input, the status line. */
-export function App({ store, onSubmit, onInterrupt, onLeave, onCycleMode, onExpand, history }: AppProps) {
+export function App({ store, onSubmit, onInterrupt, onLeave, onCycleMode, onExpand, onRewind, history }: AppProps) {
   const state = useSyncExternalStore(store.subscribe, store.get);
   const { stdout } = useStdout();
   const width = Math.max(40, (stdout.columns || 80) - 2);
@@ -45,14 +48,16 @@ export function App({ store, onSubmit, onInterrupt, onLeave, onCycleMode, onExpa
       )}
       {state.activity && !state.dialog && <ActivityLine activity={state.activity} tokens={state.usage.output_tokens + state.turnTokens} />}
       {state.dialog && <PermissionDialog key={state.items.length} request={state.dialog} />}
+      {state.choice && !state.dialog && <ChoiceDialog key={state.choice.title.join('\n')} request={state.choice} />}
       <InputBox
-        active={!state.dialog}
+        active={!state.dialog && !state.choice}
         history={history}
         hint={state.hint}
         setHint={(hint) => store.update({ hint })}
         onSubmit={onSubmit}
         onInterrupt={onInterrupt}
-        onEscape={() => void onInterrupt()}
+        onEscape={onInterrupt}
+        onDoubleEscape={onRewind}
         onLeave={onLeave}
         onCycleMode={onCycleMode}
         onExpand={onExpand}

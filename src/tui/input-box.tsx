@@ -8,7 +8,10 @@ export interface InputBoxProps {
   /** Ctrl-C: returns true if it was used (a task stopped); else the box clears or, when empty, asks to leave. */
   onInterrupt(): boolean;
   /** Esc while a task runs. */
-  onEscape(): void;
+  /** Esc; returns true when it stopped a running task. */
+  onEscape(): boolean | undefined;
+  /** Esc twice on an empty prompt, with no task stopped by the first (/rewind). */
+  onDoubleEscape?(): void;
   /** Ctrl-D on an empty box, or Ctrl-C twice. */
   onLeave(): void;
   /** Shift-Tab: the next permission mode. */
@@ -31,6 +34,7 @@ export function InputBox({
   onSubmit,
   onInterrupt,
   onEscape,
+  onDoubleEscape,
   onLeave,
   onCycleMode,
   onExpand,
@@ -42,6 +46,8 @@ export function InputBox({
   // The text lives in a ref, changed at once: keys that arrive before React has drawn the last
   // one must see it (a handler's closure would hold the text as it was at the last render).
   const text = useRef({ value: '', cursor: 0 });
+  // Set by an Esc on an empty prompt that stopped nothing; any other key clears it.
+  const escapedOnce = useRef(false);
   const [, redraw] = useState(0);
   const browsing = useRef<{ index: number; draft: string } | null>(null);
   const lastCtrlC = useRef(0);
@@ -71,7 +77,21 @@ export function InputBox({
         if (!value) onLeave();
         return;
       }
-      if (key.escape) return onEscape();
+      if (key.escape) {
+        const second = escapedOnce.current && value === '';
+        if (second && onDoubleEscape) {
+          escapedOnce.current = false;
+          setHint('');
+          return onDoubleEscape();
+        }
+        escapedOnce.current = onEscape() !== true && value === '' && onDoubleEscape !== undefined;
+        if (escapedOnce.current) setHint('Esc again to rewind to one of your messages');
+        return;
+      }
+      if (escapedOnce.current) {
+        escapedOnce.current = false;
+        setHint('');
+      }
       if (key.return) {
         if (key.shift || key.meta) return insert('\n');
         return enter(value, cursor);

@@ -4,6 +4,7 @@ import { lastPrompt } from '../sessions/interruption.js';
 import { App } from './app.js';
 import { registerContextCommands } from './context-commands.js';
 import { registerBuiltinCommands } from './builtin-commands.js';
+import { registerRewindCommand } from './rewind-command.js';
 import { registerConfigCommands } from './config-command.js';
 import { runCommand, type CommandContext } from './commands.js';
 import { TuiController } from './controller.js';
@@ -46,6 +47,7 @@ export function startTui(run: PreparedRun, options: TuiOptions): TuiHandle {
   registerBuiltinCommands({ openRun: options.openRun });
   registerContextCommands();
   registerConfigCommands();
+  registerRewindCommand();
   const history: string[] = [];
 
   let leave: () => void = () => undefined;
@@ -99,6 +101,7 @@ export function startTui(run: PreparedRun, options: TuiOptions): TuiHandle {
       onLeave={() => leave()}
       onCycleMode={() => controller.cycleMode()}
       onExpand={() => controller.expandLastOutput()}
+      onRewind={() => submit('/rewind')}
     />,
     {
       exitOnCtrlC: false,

@@ -27,12 +27,23 @@ export interface DialogRequest {
   acceptEdits?: () => void;
 }
 
+/** A question with numbered answers: `pick` gets the chosen index, or null for Esc. */
+export interface ChoiceRequest {
+  title: string[];
+  options: string[];
+  /** Shown under the options, dimmed (what the choice cannot do). */
+  footer?: string;
+  pick(index: number | null): void;
+}
+
 export interface TuiState {
   items: Item[];
   /** The text of the model turn streaming now. */
   streaming: string;
   activity: Activity | null;
   dialog: DialogRequest | null;
+  /** A question with numbered answers (/rewind's), shown instead of the input. */
+  choice: ChoiceRequest | null;
   running: boolean;
   sessionId: string;
   modelId: string;
@@ -66,6 +77,7 @@ export class TuiStore {
       streaming: '',
       activity: null,
       dialog: null,
+      choice: null,
       running: false,
       usage: { input_tokens: 0, output_tokens: 0 },
       turnTokens: 0,

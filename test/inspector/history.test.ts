@@ -220,10 +220,11 @@ describe('replay of a recorded session', () => {
     const live = createHistory();
     const run = await runTask(seedScript, { observe: liveFeed(live, { sessionId: 's4', limits: {} }) });
     const replay = loadSessionHistory(path.join(run.sessionDir, 'trace.jsonl'));
-    // What each record says, text deltas joined into the turn's text; meta and notices aside.
+    // What each record says, text deltas joined into the turn's text; meta, notices and the message
+    // number (a bare liveFeed is not told it; the replay counts it from the log) aside.
     const fold = (records: readonly InspectorRecord[]) =>
       records
-        .filter((r) => r.kind !== 'meta' && r.kind !== 'notice')
+        .filter((r) => r.kind !== 'meta' && r.kind !== 'notice' && r.kind !== 'prompt')
         .reduce<string[]>((out, r) => {
           const said =
             r.kind === 'state' ? `state ${r.name} ${r.via?.transition ?? ''}` : r.kind === 'text' ? `text ${r.text}` : `${r.kind}`;

@@ -260,7 +260,9 @@ describe.skipIf(!browserTestsRun)('reading a run in the inspector at 1,280 x 800
       expect(trace[secondTask]).toBe('build_context.starting');
       await page.locator('#scrubber').fill(String(secondTask - 1));
       await expect.poll(() => page.locator('[data-testid="conversation-task"]').count()).toBe(1);
+      // Each task opens with its own prompt (the replay numbers the tasks' messages).
       expect(await conversation(page)).toEqual([
+        'user: text "read the notes"',
         'assistant: text "Reading.", tool_use read_file {"path":"notes.txt"}',
         'user: tool_result',
         'assistant: text "It says hello. (key [redacted])"',

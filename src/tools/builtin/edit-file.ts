@@ -39,7 +39,7 @@ export function createEditFileTool(options: { write?: WriteFileAtomic } = {}): T
       additionalProperties: false,
     },
     readOnly: false,
-    async execute({ input, workspace }) {
+    async execute({ input, workspace, checkpoints }) {
       const { path: requested, old_string: oldText, new_string: newText, replace_all: all = false } = input as EditFileInput;
       if (oldText === '') return fail('old_string is empty. To create a file or replace all of it, use write_file.');
       if (oldText === newText) return fail('old_string and new_string are the same, so there is nothing to change.');
@@ -80,10 +80,12 @@ export function createEditFileTool(options: { write?: WriteFileAtomic } = {}): T
         }
         // split/join, not String.replace, so `$&` and friends in new_string stay literal.
         const updated = all ? text.split(oldText).join(newText) : replaceFirst(text, oldText, newText);
+        const kept = await checkpoints?.before(absolute);
         await write(absolute, updated);
+        await kept?.after();
         const count = all ? lines.length : 1;
         return ok(
-          `Edited ${display}: replaced ${count} occurrence${count === 1 ? '' : 's'} (line${count === 1 ? '' : 's'} ${lines.slice(0, count).join(', ')}).`,
+          `Edited ${display}: replaced ${count} occurrence${count === 1 ? '' : 's'} (line${count === 1 ? '' : 's'} ${lines.slice(0, count).join(', ')}).${kept?.note ? ` ${kept.note}` : ''}`,
         );
       } catch (error) {
         return fsErrorResult(error, display);

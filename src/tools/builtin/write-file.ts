@@ -34,7 +34,7 @@ export function createWriteFileTool(options: { write?: WriteFileAtomic } = {}): 
       additionalProperties: false,
     },
     readOnly: false,
-    async execute({ input, workspace }) {
+    async execute({ input, workspace, checkpoints }) {
       const { path: requested, content } = input as WriteFileInput;
       const malformed = unpairedSurrogate(content, 'content');
       if (malformed) return malformed;
@@ -51,8 +51,10 @@ export function createWriteFileTool(options: { write?: WriteFileAtomic } = {}): 
           // mkdir -p reports a file sitting where a folder should be as EEXIST.
           throw error.code === 'EEXIST' ? Object.assign(error, { code: 'ENOTDIR' }) : error;
         });
+        const kept = await checkpoints?.before(absolute);
         const bytes = await write(absolute, content);
-        return ok(`${exists ? 'Overwrote' : 'Created'} ${display} (${bytes} bytes written).`);
+        await kept?.after();
+        return ok(`${exists ? 'Overwrote' : 'Created'} ${display} (${bytes} bytes written).${kept?.note ? ` ${kept.note}` : ''}`);
       } catch (error) {
         return fsErrorResult(error, display);
       }
