@@ -126,7 +126,7 @@ export async function parallelRows(options: { runs: number; delayMs: number; chi
   const base = summarize(alone);
   return [
     {
-      name: `10. 5 read_file + 3 grep, ${options.delayMs} ms each, as a batch`,
+      name: `11. 5 read_file + 3 grep, ${options.delayMs} ms each, as a batch`,
       unit: 'ms',
       value: batchTime,
       baseline: { name: 'one by one', value: summarize(timed.baseline) },
@@ -134,7 +134,7 @@ export async function parallelRows(options: { runs: number; delayMs: number; chi
       met: batchTime.median < 2 * options.delayMs,
     },
     {
-      name: `11. peak RSS delta, 3 subagents × ${options.childRounds} rounds`,
+      name: `12. peak RSS delta, 3 subagents × ${options.childRounds} rounds`,
       unit: 'MB',
       value: rss,
       baseline: { name: 'parent alone', value: base },

@@ -17,6 +17,7 @@ const TINY: BenchConfig = {
   session: { runs: 1, rounds: [2, 4] },
   sandbox: { runs: 1 },
   parallel: { runs: 1, delayMs: 5, childRounds: 2 },
+  restate: { runs: 1, rounds: 2, concurrent: 3, concurrentRounds: 2 },
 };
 
 /** What is wrong with the rows of one bench run; empty when every row is well formed. */

@@ -1,6 +1,7 @@
 import { coldStartRows } from './cold-start.js';
 import { engineOverheadRows } from './engine-overhead.js';
 import { growthRows } from './growth.js';
+import { restateRows, type RestateBenchConfig } from './restate.js';
 import { sandboxRows } from './sandbox.js';
 import { inspectorRows } from './inspector.js';
 import { sessionRows, type SessionConfig } from './session.js';
@@ -20,6 +21,7 @@ export interface BenchConfig {
   session: SessionConfig;
   sandbox: { runs: number };
   parallel: { runs: number; delayMs: number; childRounds: number };
+  restate: RestateBenchConfig;
 }
 
 export const FULL: BenchConfig = {
@@ -32,10 +34,11 @@ export const FULL: BenchConfig = {
   session: { runs: 3, rounds: [10, 50, 150, 1000] },
   sandbox: { runs: 21 },
   parallel: { runs: 5, delayMs: 200, childRounds: 10 },
+  restate: { runs: 3, rounds: 20, concurrent: 50, concurrentRounds: 10 },
 };
 
 /**
- * Runs the eleven benchmarks in order and returns the table's rows. `progress` hears which one starts.
+ * Runs the twelve benchmarks in order and returns the table's rows. `progress` hears which one starts.
  * @example const rows = await runBenchmarks(FULL, (name) => process.stderr.write(`${name}...\n`));
  */
 export async function runBenchmarks(config: BenchConfig, progress: (name: string) => void = () => {}): Promise<Row[]> {
@@ -57,7 +60,9 @@ export async function runBenchmarks(config: BenchConfig, progress: (name: string
   rows.push(...(await sessionRows(config.session)));
   progress('9. sandbox');
   rows.push(...(await sandboxRows(config.sandbox)));
-  progress('10-11. parallel calls and subagents');
+  progress('10. durable task (Restate)');
+  rows.push(...(await restateRows(config.restate)));
+  progress('11-12. parallel calls and subagents');
   rows.push(...(await parallelRows(config.parallel)));
   return rows;
 }

@@ -48,6 +48,20 @@ const noAcp: Plugin = {
   },
 };
 
+/** Nor do the durable-task commands (serve --restate, submit, wait...): the core never carries the Restate SDK. */
+const noRestate: Plugin = {
+  name: 'no-restate',
+  setup(build) {
+    build.onResolve({ filter: /[\\/]restate[\\/]commands\.js$/ }, (args) =>
+      /[\\/]cli[\\/]restate-command\.ts$/.test(args.importer) ? { path: 'restate-commands', namespace: 'no-restate' } : undefined,
+    );
+    build.onLoad({ filter: /.*/, namespace: 'no-restate' }, () => ({
+      contents: "throw new Error('the durable-task commands are not part of the compiled core: run them without -p');",
+      loader: 'js',
+    }));
+  },
+};
+
 /**
  * Builds dist/bin/core.cjs: the CLI (src/cli/core.ts) but the terminal UI as one CommonJS file,
  * which bin.ts runs for `-p` through V8's code cache (src/startup/compiled-core.ts). Returns the first
@@ -67,7 +81,7 @@ export async function buildCore(root: string): Promise<string> {
     define: { 'process.env.NODE_ENV': '"production"', 'import.meta.url': '__xagentCoreUrl' },
     banner: { js: 'var __xagentCoreUrl = require("node:url").pathToFileURL(__filename).href;' },
     external: REQUIRED_AT_RUN_TIME,
-    plugins: [...(shared.plugins ?? []), noTerminalUi, noAcp],
+    plugins: [...(shared.plugins ?? []), noTerminalUi, noAcp, noRestate],
   });
   // Read by test/cli/bundle.test.ts; not shipped.
   writeFileSync(path.join(root, 'dist/bundle-core-meta.json'), JSON.stringify(result.metafile));

@@ -16,7 +16,8 @@ const [first, ...rest] = process.argv.slice(2);
 const args = process.argv.slice(2);
 if ((first === '--version' || first === '-V') && rest.length === 0) process.stdout.write(`${packageVersion()}\n`);
 // Imported here, not above: `--version` compiles nothing it does not need.
-else if (fastStart() && (args.includes('-p') || args.includes('--print'))) {
+// `xagent submit -p "task"` hands the task to a Restate worker: not a run, and not in the core.
+else if (fastStart() && (args.includes('-p') || args.includes('--print')) && first !== 'submit') {
   const [{ loadCompiledCore }, { xagentHome }] = await Promise.all([
     import('../startup/compiled-core.js'),
     import('../sessions/layout.js'),

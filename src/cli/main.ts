@@ -13,6 +13,7 @@ import { registerInspectCommand } from './inspect-command.js';
 import { registerMcpCommand } from './mcp-command.js';
 import { parseChoice } from '../run/parse-options.js';
 import { registerPathsCommand } from './paths-command.js';
+import { registerRestateCommands } from './restate-command.js';
 import { watchOutputStreams } from './output-closed.js';
 import { FLAG_DEFAULTS } from './flag-defaults.js';
 import type { RawOptions } from '../run/run-flags.js';
@@ -23,7 +24,7 @@ import { packageVersion } from '../run/version.js';
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 
-function buildProgram(setExit: (code: number) => void): Command {
+function buildProgram(setExit: (code: number) => void, argv: readonly string[] = []): Command {
   const program = new Command()
     .name('xagent')
     .description('A coding agent whose loop is an explicit statechart.')
@@ -100,13 +101,15 @@ function buildProgram(setExit: (code: number) => void): Command {
   registerMcpCommand(program, setExit, { stdout: process.stdout, stderr: process.stderr });
   registerAcpCommand(program, setExit);
   registerRewindCommands(program, setExit);
+  // `xagent -p wait` is a task that says "wait": after a leading -p, the task commands' words are words.
+  if (!['-p', '--print'].includes(argv[2] ?? '')) registerRestateCommands(program, setExit);
   return program;
 }
 
 export async function main(argv: string[]): Promise<number> {
   watchOutputStreams();
   let exitCode = 0;
-  const program = buildProgram((code) => (exitCode = code));
+  const program = buildProgram((code) => (exitCode = code), argv);
   program.exitOverride();
   program.configureOutput({ writeErr: (text) => process.stderr.write(text) });
   try {

@@ -38,7 +38,16 @@ export type AgentEvent =
       duration_ms?: number;
     } & EventStamp)
   | ({ type: 'usage'; usage: Usage; total: Usage } & EventStamp)
-  | ({ type: 'retry'; attempt: number; delay_ms: number; status?: number; message: string; turn?: number; state?: string } & EventStamp)
+  | ({
+      type: 'retry';
+      attempt: number;
+      delay_ms: number;
+      status?: number;
+      message: string;
+      turn?: number;
+      state?: string;
+      call?: ToolCall;
+    } & EventStamp)
   | ({
       type: 'compact';
       reason: 'threshold' | 'prompt_too_long';

@@ -22,6 +22,7 @@ import { runCompaction } from '../context/run-compaction.js';
 import { planBatchAction, type BatchOutcome } from '../../machines/batch-steps.js';
 import { BATCH_CONCURRENCY, runBatch, TASK_CONCURRENCY } from './run-batch.js';
 import { TASK_TOOL } from '../agents/task-input.js';
+import { immediateJournal, type StepJournal } from './step-journal.js';
 import { sessionCheckpoints } from '../rewind/checkpointer.js';
 
 /** Writes one line of the evidence log (stamped by the session sink) and yields the event it is. */
@@ -48,7 +49,13 @@ export interface EngineServices {
   hookSandbox?: CommandSandbox;
   /** The agent path the streamed deltas carry (`main`, `main/task-1`). */
   agent?: string;
+  /** Where model rounds and tool calls run; default: at once (a durable runner journals them). */
+  journal?: StepJournal;
 }
+
+/** What the trace says of a step an earlier attempt of the task started and did not finish (a durable runner's worker died). */
+const RERUN_MODEL = 'the worker running this task stopped during this request: it is sent again';
+const RERUN_TOOL = 'the worker running this task stopped while this tool ran: it runs again (at least once)';
 
 /** With a model and tools that answer at once, nothing else (SIGINT, timers) would ever run. */
 const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
@@ -58,6 +65,9 @@ export function engineImplementations(services: EngineServices) {
   const { model, tools, permissions, workspace, system, clock, sink, emit, note, sessionId } = services;
   const hooks = services.hooks ?? [];
   const agentField = services.agent ? { agent: services.agent } : {};
+  const journal = services.journal ?? immediateJournal;
+  // The turn a tool call belongs to (its retry line says so): the round that asked for it.
+  let toolTurn = 0;
   // A recorded session keeps each file's bytes before write_file / edit_file change it (for rewind).
   const checkpoints = sink.dir ? sessionCheckpoints(sink.dir) : undefined;
   const hookSession = {
@@ -116,7 +126,11 @@ export function engineImplementations(services: EngineServices) {
       });
     signal.addEventListener('abort', onAbort, { once: true });
     try {
-      const result = await tools.execute(call, { signal, workspace, ...(checkpoints ? { checkpoints } : {}) });
+      const result = await journal.step(
+        `tool ${call.id}`,
+        () => tools.execute(call, { signal, workspace, ...(checkpoints ? { checkpoints } : {}) }),
+        () => note({ event: 'retry', state: 'execute_tool', turn: toolTurn, attempt: 1, delay_ms: 0, message: RERUN_TOOL, call }),
+      );
       const sandboxed = result.sandboxed ? { sandboxed: true } : {};
       audit({ is_error: result.isError, aborted: signal.aborted, ...sandboxed, content: result.content.slice(0, 2000) });
       const duration_ms = clock.now() - started;
@@ -136,9 +150,9 @@ export function engineImplementations(services: EngineServices) {
       callModel: fromPromise<ModelResponse, CallModelInput>(async ({ input, signal }) => {
         await yieldToEventLoop();
         signal.throwIfAborted();
-        // A tool input nested thousands of levels deep would overflow every JSON.stringify after this.
-        const response = limitInputDepth(
-          await model.createMessage({
+        toolTurn = input.turn + 1;
+        const request = () =>
+          model.createMessage({
             system,
             messages: input.messages,
             tools: toolSpecs,
@@ -156,7 +170,12 @@ export function engineImplementations(services: EngineServices) {
                 message,
               });
             },
-          }),
+          });
+        // A tool input nested thousands of levels deep would overflow every JSON.stringify after this.
+        const response = limitInputDepth(
+          await journal.step(`model ${input.turn + 1}`, request, () =>
+            note({ event: 'retry', state: 'call_model.requesting', turn: input.turn, attempt: 1, delay_ms: 0, message: RERUN_MODEL }),
+          ),
         );
         // The whole text of the turn is evidence (it streamed as deltas, which are not).
         const text = responseText(response);
@@ -202,14 +221,11 @@ export function engineImplementations(services: EngineServices) {
             event: 'PreCompact',
             fields: { trigger: 'auto', custom_instructions: '' },
           });
-          const compaction = await runCompaction({
-            model,
-            system,
-            tools: toolSpecs,
-            messages: input.messages,
-            window: input.window,
-            signal,
-          });
+          const compaction = await journal.step(
+            `compaction ${turn}`,
+            () => runCompaction({ model, system, tools: toolSpecs, messages: input.messages, window: input.window, signal }),
+            () => undefined,
+          );
           if (!compaction) {
             noteCompaction({ tokens_after: null, removed: 0, kept: input.messages.length });
             return null;
@@ -233,15 +249,21 @@ export function engineImplementations(services: EngineServices) {
           throw error;
         }
       }),
+      // Journaled like a tool call: a replayed task must get the verdicts it got, or it would take another path.
       runHooks: fromPromise<HookOutcome, HookRunInput>(({ input, signal }) =>
-        runHooks({
-          hooks,
-          input,
-          session: hookSession,
-          signal,
-          report: reportHook(input.turn),
-          ...(services.hookSandbox ? { sandbox: services.hookSandbox } : {}),
-        }),
+        journal.step(
+          `hooks ${input.event} ${input.turn}${input.call ? ` ${input.call.id}` : ''}`,
+          () =>
+            runHooks({
+              hooks,
+              input,
+              session: hookSession,
+              signal,
+              report: reportHook(input.turn),
+              ...(services.hookSandbox ? { sandbox: services.hookSandbox } : {}),
+            }),
+          () => undefined,
+        ),
       ),
       deadline: fromCallback<EventObject, { startedAt: number; timeoutMs: number }>(({ sendBack, input }) => {
         const taskClock = services.deadlineClock;

@@ -13,6 +13,7 @@ import type { TaskContext } from '../context/task-context.js';
 import { costUsd, type PriceSettings } from '../model/cost.js';
 import { estimateTokens } from '../../machines/context-budget.js';
 import { AsyncQueue } from './async-queue.js';
+import type { StepJournal } from './step-journal.js';
 import { systemClock, type Clock } from './clock.js';
 import { TaskClock } from './task-clock.js';
 import { eventOf, type AgentEvent, type QueryResult } from './events.js';
@@ -81,6 +82,8 @@ export interface QueryOptions {
   modelFor?: (model: string) => ModelClient;
   /** Where this task stands in a tree of agents: set by the task tool for a subagent; absent: `main`. */
   agent?: AgentScope;
+  /** Where model rounds and tool calls run: at once by default; a durable runner (src/restate/) journals them. */
+  journal?: StepJournal;
 }
 
 /**
@@ -142,6 +145,7 @@ export async function* query(userInput: string, options: QueryOptions): AsyncGen
   const implementations = engineImplementations({
     hooks,
     ...(options.hookSandbox ? { hookSandbox: options.hookSandbox } : {}),
+    ...(options.journal ? { journal: options.journal } : {}),
     model: options.model,
     tools,
     permissions: options.permissions,

@@ -14,6 +14,8 @@ export interface InspectorServerOptions {
   pageDir?: string;
   /** Seconds between SSE keep-alive comments. */
   keepAliveMs?: number;
+  /** The token every request needs; default a new random one. A durable task keeps one over its attempts (src/restate/). */
+  token?: string;
 }
 
 export interface InspectorServer {
@@ -70,7 +72,7 @@ function sendJson(res: ServerResponse, value: unknown): void {
  */
 export async function startInspectorServer(options: InspectorServerOptions): Promise<InspectorServer> {
   const { history } = options;
-  const token = randomBytes(24).toString('base64url');
+  const token = options.token ?? randomBytes(24).toString('base64url');
   const pageDir = options.pageDir ?? inspectorPageDir();
   const keepAliveMs = options.keepAliveMs ?? 15_000;
   const streams = new Set<ServerResponse>();

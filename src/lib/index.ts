@@ -12,4 +12,7 @@ export type { CanUseTool, PermissionResult } from './can-use-tool.js';
 export type { McpServerOption, QueryOptions } from './options.js';
 export type { FunctionHook, HookInput, HookOutput, HooksConfig } from '../hooks/index.js';
 export { query } from './query.js';
+export { submit, wait, type RestateOptions, type SubmitOptions } from './tasks.js';
+export { RestateError } from '../restate/errors.js';
+export type { TaskOutput } from '../restate/task-status.js';
 export { tool, type ToolDefinition, type ToolExecuteContext, type ToolOutput } from './tool.js';

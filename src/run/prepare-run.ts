@@ -1,4 +1,5 @@
 import type { EvidenceListener } from '../sessions/session-writer.js';
+import type { StepJournal } from '../engine/step-journal.js';
 import type { AgentEvent, QueryResult } from '../engine/events.js';
 import { query } from '../engine/query.js';
 import { loadTaskContext } from '../context/task-context.js';
@@ -28,6 +29,8 @@ export interface TaskRequest {
   observe?: (event: AgentEvent) => void;
   /** Sees every evidence line as written (the inspector's `LiveFeed.evidence`). */
   onEvidence?: EvidenceListener;
+  /** Where model rounds and tool calls run (a durable task's journal, src/restate/); default: at once. */
+  journal?: StepJournal;
 }
 
 /** A run ready for tasks: its session is open (and locked), its inspector serving if asked for. */
@@ -59,6 +62,8 @@ export async function prepareRun(
     env?: NodeJS.ProcessEnv;
     /** Servers another run started (the terminal UI's /clear and /resume): used, neither started again nor stopped by close(). */
     sharedMcp?: Promise<McpManager | null> | null;
+    /** The inspector's token (a durable task keeps one over its attempts); default a new one. */
+    inspectorToken?: string;
   },
 ): Promise<PreparedRun> {
   const { fork, ...choice } = config.session;
@@ -86,6 +91,7 @@ export async function prepareRun(
         port: config.inspectPort,
         stderr: io.stderr,
         env: io.env,
+        ...(io.inspectorToken ? { token: io.inspectorToken } : {}),
       });
     }
   } catch (error) {
@@ -108,7 +114,7 @@ export async function prepareRun(
 
   // SessionStart belongs to the session, not to each task: the chart runs it on the run's first task.
   let sessionOpened = false;
-  const runTask = async ({ prompt, permissions, signal, renderer, observe, onEvidence }: TaskRequest): Promise<QueryResult> => {
+  const runTask = async ({ prompt, permissions, signal, renderer, observe, onEvidence, journal }: TaskRequest): Promise<QueryResult> => {
     const taskTools = await toolsFor(signal);
     const sessionStart = sessionOpened ? null : session.isNew ? 'startup' : 'resume';
     sessionOpened = true;
@@ -141,6 +147,7 @@ export async function prepareRun(
       hooks: config.hooks,
       agents: config.agents,
       sessionStart,
+      ...(journal ? { journal } : {}),
       ...(config.sandbox && config.sandboxSettings.hooks ? { hookSandbox: config.sandbox } : {}),
       observe: (event) => {
         partial.onEvent(event);

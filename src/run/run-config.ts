@@ -56,7 +56,7 @@ export interface RunConfig {
   /** The inspector's port (0 picks a free one), or null without --inspect. */
   inspectPort: number | null;
   /** Which recorded session to continue, if any. */
-  session: { resume?: string; continue: boolean; fork?: { at: number | null } };
+  session: { resume?: string; continue: boolean; fork?: { at: number | null }; newId?: string };
   /** The prompt given as arguments ('' when none). */
   prompt: string;
   /** Set when commands run in the OS sandbox: bash uses it; hooks and stdio MCP servers should (see src/sandbox/README.md). */

@@ -26,12 +26,16 @@ export async function startRunInspector(options: {
   port: number;
   stderr: NodeJS.WritableStream;
   env?: NodeJS.ProcessEnv;
+  /** The page's token, when the caller chose it (a durable task's, the same on every attempt). */
+  token?: string;
 }): Promise<RunInspector> {
   const { config, stderr } = options;
   const { createHistory, liveFeed, startInspectorServer, inspectorChart } = await loadInspector();
   const secrets = secretsFrom(options.env ?? process.env);
   const history = createHistory({ secrets });
-  const server = await listen(options.port, () => startInspectorServer({ port: options.port, history, chart: inspectorChart }));
+  const server = await listen(options.port, () =>
+    startInspectorServer({ port: options.port, history, chart: inspectorChart, ...(options.token ? { token: options.token } : {}) }),
+  );
   stderr.write(`Inspector: ${server.url}\n`);
   return {
     // Each task starts with its own meta record: the page's boundary between tasks.

@@ -38,7 +38,8 @@ export interface RunSpec {
   allow?: readonly string[];
   deny?: readonly string[];
   inspectPort: number | null;
-  session: { resume?: string; continue: boolean; fork?: { at: number | null } };
+  /** `newId`: the id of the new session (a durable task's id, src/restate/). */
+  session: { resume?: string; continue: boolean; fork?: { at: number | null }; newId?: string };
   prompt: string;
   /** --sandbox / --no-sandbox; undefined lets the settings decide. */
   sandbox?: boolean;

@@ -32,6 +32,8 @@ export interface OpenSessionOptions {
    * interrupted (src/rewind's journal). Returns a warning, or null when there was nothing to do.
    */
   recover?: (dir: string) => string | null;
+  /** The id of a new session, when the caller chose it (a durable task is keyed by it); default a random UUID. */
+  newId?: string;
 }
 
 /** A session held open by this process: the conversation to pass to query(), and its metadata upkeep. */
@@ -87,7 +89,7 @@ export function openSessionForRun(options: OpenSessionOptions): RunSession {
     if (!latest) throw new SessionError('NO_SESSION_TO_CONTINUE', `no session to continue in ${workspace} (xagent sessions lists them)`);
     id = latest.id;
   } else {
-    id = randomUUID();
+    id = options.newId ?? randomUUID();
     isNew = true;
   }
   const dir = sessionDir(home, id);

@@ -78,12 +78,15 @@ export type TraceAnnotation =
       event: 'retry';
       ts: string;
       session_id: string;
-      state: 'call_model' | 'call_model.requesting';
+      /** execute_tool: a durable task's tool call that runs again because its worker died while it ran (src/restate/). */
+      state: 'call_model' | 'call_model.requesting' | 'execute_tool';
       turn: number;
       attempt: number;
       delay_ms: number;
       status?: number;
       message: string;
+      /** The tool call that runs again (state execute_tool). */
+      call?: ToolCall;
       seq?: number;
     }
   | {

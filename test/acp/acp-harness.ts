@@ -136,8 +136,12 @@ export async function withEditor<T>(
     Writable.toWeb(acp.child.stdin) as WritableStream<Uint8Array>,
     new ReadableStream<Uint8Array>({
       start(controller) {
-        acp.child.stdout.on('data', (chunk: Buffer) => controller.enqueue(new Uint8Array(chunk)));
-        // The SDK may have cancelled the stream already (the connection closed first).
+        // The SDK may have cancelled the stream already (the connection closed first): late output is dropped.
+        acp.child.stdout.on('data', (chunk: Buffer) => {
+          try {
+            controller.enqueue(new Uint8Array(chunk));
+          } catch {}
+        });
         acp.child.stdout.on('end', () => {
           try {
             controller.close();

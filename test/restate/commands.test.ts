@@ -1,0 +1,54 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { freePort } from '../support/restate-server.js';
+import { runCli } from '../support/run-cli.js';
+
+/** The task commands' failures that need no server: each a clear message and its own exit code. */
+describe('the durable-task commands without a server', () => {
+  it('keeps `xagent -p wait` a task that says "wait" (regression: the new command took the word)', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'xagent-p-wait-'));
+    try {
+      writeFileSync(path.join(dir, 'script.json'), JSON.stringify({ responses: [{ text: 'waited' }] }));
+      const run = await runCli(['-p', 'wait', '--model-script', path.join(dir, 'script.json'), '--cwd', dir], {
+        env: { XAGENT_HOME: dir },
+      });
+      expect({ code: run.code, stdout: run.stdout.trim() }).toEqual({ code: 0, stdout: 'waited' });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('refuses `xagent serve` without a backend, with exit 2', async () => {
+    const run = await runCli(['serve']);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('xagent serve --restate');
+  });
+
+  it('checks submit flags before sending anything: a bad --max-turns or no prompt exits 2', async () => {
+    const url = `http://127.0.0.1:${await freePort()}`;
+    const bad = await runCli(['submit', '-p', 'task', '--max-turns', 'many', '--restate-url', url]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--max-turns');
+    const empty = await runCli(['submit', '--restate-url', url]);
+    expect(empty.code).toBe(2);
+    expect(empty.stderr).toContain('no prompt');
+  });
+
+  it('says the server does not answer, with exit 10, and prints nothing on stdout', async () => {
+    const url = `http://127.0.0.1:${await freePort()}`;
+    for (const args of [
+      ['submit', '-p', 'task'],
+      ['wait', 'some-task'],
+      ['approve', 'some-task', 'toolu_1'],
+      ['tasks', 'some-task'],
+    ]) {
+      const run = await runCli(args, { env: { RESTATE_INGRESS_URL: url } });
+      expect({ args, code: run.code, stdout: run.stdout }).toEqual({ args, code: 10, stdout: '' });
+      expect(run.stderr).toContain(`the Restate server at ${url} does not answer`);
+    }
+    const listed = await runCli(['tasks'], { env: { RESTATE_ADMIN_URL: url } });
+    expect(listed.code).toBe(10);
+  });
+});
