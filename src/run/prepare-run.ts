@@ -146,6 +146,7 @@ export async function prepareRun(
       messages: session.messages,
       hooks: config.hooks,
       agents: config.agents,
+      ...(config.modelFor ? { modelFor: config.modelFor } : {}),
       sessionStart,
       ...(journal ? { journal } : {}),
       ...(config.sandbox && config.sandboxSettings.hooks ? { hookSandbox: config.sandbox } : {}),

@@ -3,6 +3,7 @@ import { GENERAL_PURPOSE } from '../agents/definition.js';
 import { loadAgents, withAgents } from '../agents/load-agents.js';
 import path from 'node:path';
 import type { ModelClient } from '../model/types.js';
+import { agentModels } from './agent-models.js';
 import { createScriptedClient, loadModelScript } from '../model/scripted.js';
 import { loadSettings, userSettingsPath } from '../settings/settings.js';
 import type { PermissionRule } from '../permissions/index.js';
@@ -41,6 +42,8 @@ export interface RunConfig {
   workspace: string;
   home: string;
   model: ModelClient;
+  /** The client for a model an agent file names (`haiku`, an id; `inherit` is `model`); absent for a scripted model, whose children use it too. */
+  modelFor?: (name: string) => ModelClient;
   modelId: string;
   /** What the model is called on screens: the model id, or the script a scripted run replays. */
   modelLabel: string;
@@ -163,6 +166,7 @@ export function buildRunConfig(spec: RunSpec, env: NodeJS.ProcessEnv, createApiM
     }
   }
   const loaded = spec.readSettings === false ? { agents: [GENERAL_PURPOSE], problems: [] } : loadAgents({ workspace, home });
+  const modelEnv = { ...env };
   const sandboxed = sandboxForRun({ flag: spec.sandbox, layers: settings.sandbox, workspace, xagentHome: home, env });
   let model: ModelClient;
   if (spec.modelScript) {
@@ -176,6 +180,10 @@ export function buildRunConfig(spec: RunSpec, env: NodeJS.ProcessEnv, createApiM
     permissionMode: spec.permissionMode ?? settings.mode ?? 'default',
     rules: settings.rules,
     model,
+    // The environment as it is now: the CLI withholds the API key from the process env once the run is set up.
+    ...(spec.modelScript
+      ? {}
+      : { modelFor: agentModels(model, (id) => createApiModel({ modelId: id, env: modelEnv, maxThinkingTokens })) }),
     modelId,
     modelLabel: spec.modelScript ? `scripted (${spec.modelScript})` : modelId,
     tools: new ToolRegistry([...builtinTools(sandboxed.sandbox ? { sandbox: sandboxed.sandbox } : {}), ...extraTools]),

@@ -117,6 +117,25 @@ describe('subagents in the CLI', () => {
     expect(transcript).toHaveLength(4);
   });
 
+  it("a subagent runs on the model its agent file names (Claude Code's aliases: haiku), the main agent on its own", async () => {
+    const { home, workspace } = setup({ 'a.txt': 'apples', 'b.txt': 'bananas', 'c.txt': 'cherries' });
+    writeFileSync(
+      path.join(workspace, '.claude', 'agents', 'reader.md'),
+      `---\nname: reader\ndescription: Reads one file\ntools: Read\nmodel: haiku\n---\n${READER}\n`,
+    );
+    fake = await startFakeAnthropic([], { respond: responder((prompt) => ({ text: `${prompt} seen` })) });
+    const env = { ANTHROPIC_API_KEY: 'sk-ant-test-key', ANTHROPIC_BASE_URL: fake.url, XAGENT_HOME: home };
+    const run = await runCli(['-p', 'read the three files', '--cwd', workspace, '--model', 'claude-opus-5-5'], { env });
+    expect(fake.rejected).toEqual([]);
+    expect(run.code).toBe(0);
+    const models = fake.requests.map((r) => {
+      const body = r.body as Body & { model: string };
+      return [JSON.stringify(body.system ?? '').includes('You are reader.') ? 'reader' : 'main', body.model];
+    });
+    expect(models.filter(([who]) => who === 'reader').map(([, model]) => model)).toEqual(Array(3).fill('claude-haiku-4-5'));
+    expect(models.filter(([who]) => who === 'main').map(([, model]) => model)).toEqual(['claude-opus-5-5', 'claude-opus-5-5']);
+  });
+
   it('Ctrl-C while three children run exits 130, the transcript valid and no process left', async () => {
     const marker = `xagent-subagent-${process.pid}-${Date.now()}`;
     const { home, workspace } = setup({});
