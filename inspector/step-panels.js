@@ -4,10 +4,10 @@
 import { buildConversation, renderConversation, startsTask } from './conversation.js';
 import { renderTiming, roundTimings } from './timing.js';
 import { rewindText } from './panels.js';
+import { hasTag } from './tags.js';
 
 const $ = (id) => document.getElementById(id);
 /** The state in which the run waits for the person's answer to a permission dialog. */
-const WAITING_FOR_PERSON = 'ask_permission.asking_user';
 
 /** A call in a few words: `bash npm test`, `read_file notes.txt`, else its name and input. */
 export function callText(call) {
@@ -110,13 +110,13 @@ export function renderStepPanels({ records, allRecords, steps, follow, exported,
     $('source').textContent = exported ? 'replay (exported file)' : meta.mode === 'replay' ? 'replay' : 'live';
     $('source').dataset.source = source;
     const lastTask = taskStartIndex(run, run.length);
-    const ended = run.slice(lastTask).some((r) => r.kind === 'result' || (r.kind === 'state' && r.name === 'done'));
+    const ended = run.slice(lastTask).some((r) => r.kind === 'result' || hasTag(r, 'final'));
     $('mode').textContent = ended ? 'finished' : source === 'live' ? 'running' : 'incomplete';
     $('mode').dataset.mode = $('mode').textContent;
     // Like the mode, a fact about the run now: a live run resting in the dialog waits for a person.
     // Any agent's: a subagent waiting for the person's answer is the run waiting for it.
     const now = allRecords.findLast((r) => r.kind === 'state');
-    const waiting = !ended && source === 'live' && now?.name === WAITING_FOR_PERSON;
+    const waiting = !ended && source === 'live' && hasTag(now, 'person');
     $('waiting').hidden = !waiting;
     $('waiting').textContent = waiting ? `waiting for your answer: ${callText(now.call)}` : '';
   }

@@ -1,4 +1,4 @@
-import { assign, enqueueActions, fromCallback, fromPromise, setup, type EventObject, type ParameterizedObject } from 'xstate';
+import { assign, enqueueActions, fromCallback, fromPromise, sendTo, setup, type ParameterizedObject } from 'xstate';
 import {
   addUsage,
   workingCall,
@@ -21,6 +21,7 @@ import { closingResults, errorResult } from './pending-results.js';
 import { batchCrashed, batchResults, planBatchAction, type BatchOutcome } from './batch-steps.js';
 import { isRecoverable } from './recovery.js';
 import { limitGuards, ownLimits } from './task-limits.js';
+import type { StateTag } from './state-tags.js';
 import {
   estimateTokens,
   isPromptTooLong,
@@ -53,6 +54,9 @@ import {
 
 const notProvided = (what: string) => () => Promise.reject(new Error(`${what} is not provided`));
 
+/** What the chart tells the deadline: the person's wait starts (the task's clock stands still), or ends. */
+export type DeadlineEvent = { type: 'DEADLINE.PAUSE' } | { type: 'DEADLINE.RESUME' };
+
 /** What the model actor gets: the conversation, the round, and the usage so far (for running totals). */
 export interface CallModelInput {
   messages: Message[];
@@ -81,6 +85,7 @@ export const setupEngine = setup({
     input: {} as EngineInput,
     output: {} as EngineOutput,
     emitted: {} as EngineEmitted,
+    tags: {} as StateTag,
     /** The invoked actors by id: the chart's waits and the deadline. */
     children: {} as {
       sessionStartHooks: 'runHooks';
@@ -106,8 +111,8 @@ export const setupEngine = setup({
     compactContext: fromPromise<CompactionOutcome, CompactContextInput>(notProvided('compactContext')),
     /** Runs the hooks configured for one event (all matching ones, in parallel) and merges their answers. */
     runHooks: fromPromise<HookOutcome, HookRunInput>(notProvided('runHooks')),
-    /** Sends CLOCK.TICK with the injected clock's time when the deadline comes. */
-    deadline: fromCallback<EventObject, { startedAt: number; timeoutMs: number }>(() => undefined),
+    /** Sends CLOCK.TICK with the injected clock's time when the deadline comes; told when the person's wait starts and ends. */
+    deadline: fromCallback<DeadlineEvent, { startedAt: number; timeoutMs: number }>(() => undefined),
   },
   guards: {
     // Hook guards: src provides the tool-name matchers; these defaults ask only whether any are configured.
@@ -139,6 +144,9 @@ export const setupEngine = setup({
       isPromptTooLong(params.error) && context.budget.window !== null && context.budget.compactedAtTurn !== context.turn,
   },
   actions: {
+    // The deadline counts the task's time, not the person's: the chart tells it by message.
+    pauseDeadline: sendTo('deadline', { type: 'DEADLINE.PAUSE' } as const),
+    resumeDeadline: sendTo('deadline', { type: 'DEADLINE.RESUME' } as const),
     appendUserInput: change(({ context, enqueue }) => {
       const message: Message = {
         role: 'user',

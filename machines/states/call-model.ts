@@ -1,3 +1,4 @@
+import { TAG } from '../state-tags.js';
 import { HOOK_ACTOR_IDS, NO_OPINION, type HookOutcome } from '../hooks.js';
 import { setupEngine } from '../engine-setup.js';
 import { hookInput } from '../hook-steps.js';
@@ -19,6 +20,7 @@ export const callModel = setupEngine.createStateConfig({
   states: {
     /** Before each request: the round budget, then room in the window. */
     checking_limits: {
+      tags: [TAG.limits],
       always: [
         { guard: 'maxTurnsReached', target: DONE, actions: { type: 'stop', params: { reason: 'max_turns' } } },
         { guard: 'contextNearWindow', target: at('build_context.compacting') },
@@ -27,6 +29,7 @@ export const callModel = setupEngine.createStateConfig({
     },
     /** Waits for the model's response (streamed, retried by the client). */
     requesting: {
+      tags: [TAG.model],
       invoke: {
         id: 'callModel',
         src: 'callModel',
@@ -57,6 +60,7 @@ export const callModel = setupEngine.createStateConfig({
     },
     /** Waits for the Stop hooks on a final answer. */
     stop_hooks: {
+      tags: [TAG.hooks],
       invoke: {
         id: HOOK_ACTOR_IDS.Stop,
         src: 'runHooks',

@@ -1,4 +1,4 @@
-import { fromCallback, fromPromise, type EventObject } from 'xstate';
+import { fromCallback, fromPromise } from 'xstate';
 import { decidePermissionAction, toolHookDue, validateCallAction, type CallModelInput } from '../../machines/query-engine.js';
 import type { HookOutcome, HookRunInput } from '../../machines/hooks.js';
 import { hooksFor, runEventHooks, runHooks, type HookRunReport, type ResolvedHook } from '../hooks/index.js';
@@ -6,6 +6,7 @@ import { claudeToolName } from '../hooks/claude-input.js';
 import { transcriptPath } from '../sessions/layout.js';
 import { toolDurationMs } from '../sessions/tool-duration.js';
 import { addUsage } from '../../machines/engine-context.js';
+import type { DeadlineEvent } from '../../machines/engine-setup.js';
 import type { ModelResponse, PermissionDecision, TextBlock, ToolCall, ToolResult, Usage } from '../../machines/types.js';
 import type { ModelClient } from '../model/types.js';
 import type { PermissionPolicy } from '../permissions/types.js';
@@ -282,7 +283,7 @@ export function engineImplementations(services: EngineServices) {
           () => undefined,
         ),
       ),
-      deadline: fromCallback<EventObject, { startedAt: number; timeoutMs: number }>(({ sendBack, input }) => {
+      deadline: fromCallback<DeadlineEvent, { startedAt: number; timeoutMs: number }>(({ sendBack, receive, input }) => {
         const taskClock = services.deadlineClock;
         const time = taskClock ?? clock;
         const deadlineAt = input.startedAt + input.timeoutMs;
@@ -300,6 +301,11 @@ export function engineImplementations(services: EngineServices) {
           if (now < deadlineAt) arm();
         };
         arm();
+        // The chart says when the person's wait starts and ends: the task's clock stands still in between.
+        receive((event) => {
+          if (event.type === 'DEADLINE.PAUSE') taskClock?.pause();
+          else taskClock?.resume();
+        });
         const stopFollowing = taskClock?.onResume(arm);
         return () => {
           clearTimeout(timer);

@@ -124,7 +124,7 @@ export async function* query(userInput: string, options: QueryOptions): AsyncGen
   };
   const messages = options.messages ?? [];
   const startedAt = clock.now();
-  // The deadline counts the task's time, not the person's: it stands still in ask_permission.asking_user.
+  // The deadline counts the task's time, not the person's: the chart pauses it while the person is asked.
   const deadlineClock = new TaskClock(clock);
   // This task's last answer (never an earlier task's): the result's text.
   let answer = '';
@@ -174,7 +174,6 @@ export async function* query(userInput: string, options: QueryOptions): AsyncGen
   const onMicrostep = (microstep: Microstep) => {
     options.onMicrostep?.(microstep);
     if (!microstep.entered) return;
-    deadlineClock.follow(microstep.state);
     note(stepOf({ state: microstep.state, via: microstep.entered, context: microstep.context }));
   };
 

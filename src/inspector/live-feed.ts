@@ -1,3 +1,4 @@
+import { stateTags } from '../../machines/query-engine.js';
 import type { AgentEvent } from '../engine/events.js';
 import type { EvidenceRecord } from '../sessions/records.js';
 import type { EvidenceListener } from '../sessions/session-writer.js';
@@ -73,7 +74,9 @@ export type LiveFeed = ((event: AgentEvent) => void) & { evidence: EvidenceListe
 
 /** The evidence lines the page shows as they are; the others are events (result) or streamed already (text). */
 function pageBody(record: EvidenceRecord): RecordBody | null {
-  if (!('event' in record)) return { kind: 'state', name: record.state, ...record } as RecordBody;
+  // A line written before state lines carried tags gets its state's tags from the chart.
+  if (!('event' in record))
+    return { kind: 'state', name: record.state, ...record, tags: record.tags ?? stateTags(record.state) } as RecordBody;
   if (record.event === 'task_start' || record.event === 'text' || record.event === 'result') return null;
   return { kind: record.event, ...record } as RecordBody;
 }

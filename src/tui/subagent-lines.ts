@@ -1,3 +1,4 @@
+import { hasTag, TAG } from '../../machines/state-tags.js';
 import type { AgentEvent } from '../engine/events.js';
 import { describeActivity } from '../terminal/tool-activity.js';
 
@@ -16,7 +17,7 @@ export interface SubagentLine {
 export function subagentLines(lines: readonly SubagentLine[], event: AgentEvent): SubagentLine[] {
   const agent = 'agent' in event ? event.agent : undefined;
   if (!agent || agent === 'main') return [...lines];
-  if (event.type === 'state' && event.name === 'done') return lines.filter((l) => l.agent !== agent);
+  if (event.type === 'state' && hasTag(event, TAG.final)) return lines.filter((l) => l.agent !== agent);
   const index = lines.findIndex((l) => l.agent === agent);
   const line = lines[index] ?? { agent, state: 'starting', lastTool: null };
   let updated: SubagentLine;

@@ -1,3 +1,4 @@
+import { hasTag, TAG } from '../../machines/state-tags.js';
 import { addUsage } from '../../machines/engine-context.js';
 import type { ToolCall } from '../../machines/types.js';
 import { compactLine, hookLine, retryLine } from '../terminal/event-lines.js';
@@ -47,7 +48,7 @@ export function taskRenderer(store: TuiStore, config: Pick<RunConfig, 'limits'>)
       switch (event.type) {
         case 'state':
           if (event.call) currentCall = event.call;
-          if (event.name === 'call_model.requesting') store.update({ activity: { kind: 'model', since: Date.now() }, turnTokens: 0 });
+          if (hasTag(event, TAG.model)) store.update({ activity: { kind: 'model', since: Date.now() }, turnTokens: 0 });
           break;
         case 'text_delta':
           // Gathered and drawn a few times a second: a redraw per delta would starve the keyboard.

@@ -1,6 +1,7 @@
 import { createActor, fromCallback, fromPromise, type EventObject } from 'xstate';
 import { stopDecision, type EngineContext } from '../../machines/engine-context.js';
 import type { CallModelInput } from '../../machines/query-engine.js';
+import type { DeadlineEvent } from '../../machines/engine-setup.js';
 import type { Message, ModelResponse, PermissionDecision, ToolCall, ToolResult } from '../../machines/types.js';
 import type { CompactContextInput, CompactionOutcome } from '../../machines/context-budget.js';
 import type { HookOutcome, HookRunInput } from '../../machines/hooks.js';
@@ -116,7 +117,7 @@ export async function replay(path: EnginePath, coverage: Coverage): Promise<void
       executeBatch: controlled<BatchOutcome[], { calls: ToolCall[] }>(),
       compactContext: controlled<CompactionOutcome, CompactContextInput>(),
       runHooks: controlled<HookOutcome, HookRunInput>(),
-      deadline: fromCallback<EventObject, { startedAt: number; timeoutMs: number }>(() => undefined),
+      deadline: fromCallback<DeadlineEvent, { startedAt: number; timeoutMs: number }>(() => undefined),
     },
   });
 

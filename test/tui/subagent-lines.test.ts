@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { stateTags } from '../../machines/query-engine.js';
 import type { AgentEvent } from '../../src/engine/events.js';
 import { subagentLines, subagentText, type SubagentLine } from '../../src/tui/subagent-lines.js';
 
@@ -6,6 +7,7 @@ const state = (agent: string, name: string) =>
   ({
     type: 'state',
     name,
+    tags: stateTags(name),
     agent,
     via: { event: 'always' },
     turn: 0,
