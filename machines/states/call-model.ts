@@ -33,7 +33,7 @@ export const callModel = setupEngine.createStateConfig({
       invoke: {
         id: 'callModel',
         src: 'callModel',
-        input: ({ context }) => ({ messages: context.messages, turn: context.turn, usage: context.usage }),
+        input: ({ context }) => ({ turn: context.turn, usage: context.usage }),
         onDone: [
           { guard: { type: 'responseHasToolCalls', params: response }, target: at('validate_tool'), actions: record },
           // The server paused a long turn: send the conversation back as it is to let it continue.

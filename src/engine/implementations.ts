@@ -7,7 +7,7 @@ import { transcriptPath } from '../sessions/layout.js';
 import { toolDurationMs } from '../sessions/tool-duration.js';
 import { addUsage } from '../../machines/engine-context.js';
 import type { DeadlineEvent } from '../../machines/engine-setup.js';
-import type { ModelResponse, PermissionDecision, TextBlock, ToolCall, ToolResult, Usage } from '../../machines/types.js';
+import type { Message, ModelResponse, PermissionDecision, TextBlock, ToolCall, ToolResult, Usage } from '../../machines/types.js';
 import type { ModelClient } from '../model/types.js';
 import type { PermissionPolicy } from '../permissions/types.js';
 import { limitInputDepth } from '../tools/input-depth.js';
@@ -54,6 +54,8 @@ export interface EngineServices {
   agent?: string;
   /** A subagent's name (its agent file's): its hooks are told `agent_id` (the path) and `agent_type`, and its Stop is SubagentStop. */
   agentType?: string;
+  /** The conversation the engine keeps from the chart's emits (the model and the summary read it). */
+  conversation: readonly Message[];
   /** What every agent of the task has spent, against the task's limits; default: this agent's own counters. */
   ledger?: TaskLedger;
   /** Where model rounds and tool calls run; default: at once (a durable runner journals them). */
@@ -87,7 +89,7 @@ export function engineImplementations(services: EngineServices) {
   };
   // A subagent's chart waits for its Stop hooks where the main agent's does; what runs there is SubagentStop.
   const hookEventOf = (event: HookRunInput['event']) => (services.agentType && event === 'Stop' ? 'SubagentStop' : event);
-  const { ledger } = services;
+  const { ledger, conversation } = services;
   // Each hook run is evidence: a line in the trace and a `hook` event (stream-json, inspector).
   const reportHook = (turn: number) => (report: HookRunReport) => {
     note({ event: 'hook', turn, ...report });
@@ -166,7 +168,7 @@ export function engineImplementations(services: EngineServices) {
         const request = () =>
           model.createMessage({
             system,
-            messages: input.messages,
+            messages: conversation,
             tools: toolSpecs,
             signal,
             onTextDelta: (text) => emit({ type: 'text_delta', text, ...agentField }),
@@ -241,17 +243,17 @@ export function engineImplementations(services: EngineServices) {
           });
           const compaction = await journal.step(
             `compaction ${turn}`,
-            () => runCompaction({ model, system, tools: toolSpecs, messages: input.messages, window: input.window, signal }),
+            () => runCompaction({ model, system, tools: toolSpecs, messages: [...conversation], window: input.window, signal }),
             () => undefined,
           );
           if (!compaction) {
-            noteCompaction({ tokens_after: null, removed: 0, kept: input.messages.length });
+            noteCompaction({ tokens_after: null, removed: 0, kept: conversation.length });
             return null;
           }
           noteCompaction({
             tokens_after: compaction.tokensAfter,
             removed: compaction.removed,
-            kept: input.messages.length - compaction.removed,
+            kept: conversation.length - compaction.removed,
             usage: compaction.usage,
           });
           const { summary, removed, tokensBefore, tokensAfter, usage } = compaction;
@@ -261,7 +263,7 @@ export function engineImplementations(services: EngineServices) {
             noteCompaction({
               tokens_after: null,
               removed: 0,
-              kept: input.messages.length,
+              kept: conversation.length,
               error: error instanceof Error ? error.message : String(error),
             });
           throw error;
