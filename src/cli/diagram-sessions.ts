@@ -1,7 +1,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { queryEngine } from '../../machines/query-engine.js';
-import { chartGraph, eventLabel } from '../diagram/chart-graph.js';
+import { chartGraph, eventLabel } from '../../machines/chart-graph.js';
 import type { DiagramFormat } from '../diagram/formats.js';
 import { renderDiagram } from '../diagram/render.js';
 import { countTransitions, neverTaken, type CountedLine } from '../diagram/transition-counts.js';

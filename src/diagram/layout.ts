@@ -1,5 +1,5 @@
 import type { ELK, ELKConstructorArguments, ElkExtendedEdge, ElkNode } from 'elkjs/lib/elk-api.js';
-import type { ChartEdge, ChartGraph } from './chart-graph.js';
+import type { ChartEdge, ChartGraph } from '../../machines/chart-graph.js';
 import { ANY_STATE, countLine, edgeGroups, edgeLines, edgeText } from './edge-groups.js';
 
 /**

@@ -1,4 +1,4 @@
-import type { ChartEdge, ChartGraph, ChartNode } from './chart-graph.js';
+import type { ChartEdge, ChartGraph, ChartNode } from '../../machines/chart-graph.js';
 import { ANY_STATE, countLine, edgeGroups, edgeText } from './edge-groups.js';
 
 export { ANY_STATE, edgeText } from './edge-groups.js';

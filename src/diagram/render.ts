@@ -1,5 +1,5 @@
 import { queryEngine } from '../../machines/query-engine.js';
-import { chartGraph, type ChartGraph } from './chart-graph.js';
+import { chartGraph, type ChartGraph } from '../../machines/chart-graph.js';
 import { toMermaid } from './mermaid.js';
 import { toSvg } from './svg.js';
 

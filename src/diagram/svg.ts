@@ -1,4 +1,4 @@
-import type { ChartEdge, ChartGraph, EdgeKind } from './chart-graph.js';
+import type { ChartEdge, ChartGraph, EdgeKind } from '../../machines/chart-graph.js';
 import { ANY_STATE } from './edge-groups.js';
 import { FONT, LINE, layoutChart, nodeTitle, textWidth, type ChartLayout, type LaidOutNode, type Section } from './layout.js';
 import { transientStates } from './mermaid.js';
