@@ -1,5 +1,6 @@
-import { writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import type { Command } from 'commander';
+import type { ChartGraph } from '../../machines/chart-graph.js';
 import { LABEL_MODES, type LabelMode } from '../diagram/chart-view.js';
 import { parseSize, type Size } from '../diagram/size.js';
 import { BINARY_FORMATS, DIAGRAM_FORMATS, type DiagramFormat } from '../diagram/formats.js';
@@ -26,7 +27,8 @@ export interface DiagramRequest {
   labels?: LabelMode;
   size?: Size;
   out?: string;
-  diff?: string[];
+  /** `--diff`: a git ref, `A..B`, or two chart JSON files. */
+  compare?: string[];
 }
 
 /** The flags as a request; every mistake is a usage error that says what would do. */
@@ -46,7 +48,7 @@ export function parseDiagramFlags(raw: RawDiagramOptions): DiagramRequest {
     ...(raw.labels !== undefined ? { labels: parseChoice(raw.labels, LABEL_MODES, '--labels') } : {}),
     ...(size ? { size } : {}),
     ...(raw.out !== undefined ? { out: raw.out } : {}),
-    ...(raw.diff ? { diff: raw.diff } : {}),
+    ...(raw.diff ? { compare: raw.diff } : {}),
   };
 }
 
@@ -59,6 +61,23 @@ export function writeDrawing(data: string | Uint8Array, request: Pick<DiagramReq
   if (BINARY_FORMATS.has(request.format) && stdout.isTTY)
     throw new UsageError(`--format ${request.format} is a binary file: write it with --out chart.${request.format} or a redirect`);
   stdout.write(typeof data === 'string' && !data.endsWith('\n') ? `${data}\n` : data);
+}
+
+/**
+ * The two charts `--diff` names, and their diff: `<ref>` against the chart this xagent runs,
+ * `A..B` between two refs, or two chart JSON files (a `.json` file also stands for one side).
+ * @example const diff = await loadDiff(['main..HEAD'], process.cwd(), graph);
+ */
+export async function loadDiff(specs: string[], cwd: string, running: ChartGraph) {
+  const { chartAtRef, chartFromFile } = await import('../diagram/chart-at-ref.js');
+  const { diffCharts } = await import('../diagram/chart-diff.js');
+  const side = (spec: string) => (spec.endsWith('.json') && existsSync(spec) ? chartFromFile(spec) : chartAtRef(spec, cwd));
+  const range = specs.length === 1 ? /^(.+?)\.\.(.+)$/.exec(specs[0]!) : null;
+  if (range && range[2]!.startsWith('.')) throw new UsageError(`--diff "${specs[0]}": use A..B (two dots), not A...B`);
+  const [before, after] = specs.length === 2 ? specs : range ? [range[1]!, range[2]!] : [specs[0]!, undefined];
+  const diff = diffCharts(await side(before!), after === undefined ? running : await side(after));
+  const labels = { before: before!, after: after ?? 'this chart', command: `xagent diagram --diff ${specs.join(' ')}` };
+  return { ...diff, labels };
 }
 
 /**
@@ -82,6 +101,7 @@ export function registerDiagramCommand(program: Command): void {
     .action(async (raw: RawDiagramOptions) => {
       const request = parseDiagramFlags(raw);
       if (raw.since !== undefined && !raw.fromSessions) throw new UsageError('--since needs --from-sessions');
+      if (raw.fromSessions && request.compare) throw new UsageError('--diff and --from-sessions are two pictures: give one');
       if (raw.fromSessions) {
         const { diagramFromSessions } = await import('./diagram-sessions.js');
         await diagramFromSessions({ ...request, since: raw.since, stdout: process.stdout, stderr: process.stderr });
@@ -96,6 +116,12 @@ export function registerDiagramCommand(program: Command): void {
         throw new UsageError(
           `--state "${request.state}" is not a state of the chart; its states: ${graph.nodes.map((n) => n.id).join(', ')}`,
         );
-      writeDrawing(await renderDiagram(request.format, { ...request, graph }), request, process.stdout);
+      const diff = request.compare ? await loadDiff(request.compare, process.cwd(), graph) : undefined;
+      const drawn = diff?.union ?? graph;
+      if (request.state !== undefined && !drawn.nodes.some((n) => n.id === request.state))
+        throw new UsageError(
+          `--state "${request.state}" is not a state of the chart; its states: ${drawn.nodes.map((n) => n.id).join(', ')}`,
+        );
+      writeDrawing(await renderDiagram(request.format, { ...request, graph, ...(diff ? { diff } : {}) }), request, process.stdout);
     });
 }

@@ -1,6 +1,8 @@
 import { queryEngine } from '../../machines/query-engine.js';
 import { chartGraph, type ChartGraph } from '../../machines/chart-graph.js';
+import { type ChartDiff, viewMarks } from './chart-diff.js';
 import { chartView, type LabelMode, type ViewGraph } from './chart-view.js';
+import { type CoverageChange, diffMarkdown } from './diff-markdown.js';
 import { fitLayout } from './fit.js';
 import { SLIDE, type Size } from './size.js';
 import type { DiagramFormat, TextFormat } from './formats.js';
@@ -24,6 +26,8 @@ export interface DiagramOptions {
   size?: Size;
   /** The chart to draw; the one this xagent runs by default. */
   graph?: ChartGraph;
+  /** Draw a diff: both charts in one, what changed coloured, the rest faded (the overview unless `state`). */
+  diff?: ChartDiff & { labels: { before: string; after: string; command: string }; coverage?: CoverageChange[] };
 }
 
 /** The graph model as pretty JSON, with a trailing newline. */
@@ -53,14 +57,19 @@ export async function drawSvg(options: DiagramOptions = {}): Promise<{ svg: stri
   const graph = options.graph ?? chartGraph(queryEngine);
   const { counts } = options;
   const view = viewFor(graph, options);
+  const marks = options.diff ? viewMarks(view ?? graph, options.diff.marks) : undefined;
   if (view && (options.depth !== undefined || options.state !== undefined)) {
     const size = options.size ?? SLIDE;
     const type = options.state !== undefined ? VIEW_TYPE.state : VIEW_TYPE.overview;
     const layout = await fitLayout(view, size, { type, oneLine: true, ...(counts ? { counts } : {}) });
-    return { svg: await toSvg(view, layout, { counts, size, legend: false }), size };
+    return { svg: await toSvg(view, layout, { counts, size, legend: false, ...(marks ? { marks } : {}) }), size };
   }
   const drawn = view ?? graph;
-  const svg = await toSvg(drawn, await layoutChart(drawn, { counts }), { counts, ...(options.size ? { size: options.size } : {}) });
+  const svg = await toSvg(drawn, await layoutChart(drawn, { counts }), {
+    counts,
+    ...(options.size ? { size: options.size } : {}),
+    ...(marks ? { marks } : {}),
+  });
   const own = /^<svg[^>]* width="(\d+)" height="(\d+)"/.exec(svg);
   return { svg, size: options.size ?? { width: Number(own?.[1]), height: Number(own?.[2]) } };
 }
@@ -72,7 +81,10 @@ export async function drawSvg(options: DiagramOptions = {}): Promise<{ svg: stri
  */
 export async function renderDiagram(format: TextFormat, options?: DiagramOptions): Promise<string>;
 export async function renderDiagram(format: DiagramFormat, options?: DiagramOptions): Promise<string | Uint8Array>;
-export async function renderDiagram(format: DiagramFormat, options: DiagramOptions = {}): Promise<string | Uint8Array> {
+export async function renderDiagram(format: DiagramFormat, given: DiagramOptions = {}): Promise<string | Uint8Array> {
+  const { diff } = given;
+  // A diff is drawn on both charts in one, as the overview unless one state is asked for.
+  const options = diff ? { ...given, graph: diff.union, ...(given.state === undefined ? { depth: given.depth ?? 1 } : {}) } : given;
   const graph = options.graph ?? chartGraph(queryEngine);
   const { counts } = options;
   const drawn = viewFor(graph, options) ?? graph;
@@ -82,8 +94,13 @@ export async function renderDiagram(format: DiagramFormat, options: DiagramOptio
     case 'svg':
       return (await drawSvg({ ...options, graph })).svg;
     case 'json':
+      if (diff) {
+        const { union: _union, marks: _marks, labels: _labels, ...summary } = diff;
+        return `${JSON.stringify(summary, null, 2)}\n`;
+      }
       return toJSON(counts ? { ...drawn, edges: drawn.edges.map((e) => ({ ...e, count: counts.get(e.id) ?? 0 })) } : drawn);
     case 'markdown':
+      if (diff) return diffMarkdown(diff, diff.labels, diff.coverage);
       return viewMarkdown(drawn, toMermaid(drawn, { counts }));
     case 'png':
     case 'pdf': {

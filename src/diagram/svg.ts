@@ -1,4 +1,5 @@
 import type { ChartEdge, ChartGraph, EdgeKind } from '../../machines/chart-graph.js';
+import type { Change } from './chart-diff.js';
 import type { ViewEdge, ViewNode } from './chart-view.js';
 import { ANY_STATE } from './edge-groups.js';
 import {
@@ -50,6 +51,16 @@ const style = ({ font, line: _line }: Typography) => `
   .state.stub rect { fill: #f2f2f2; stroke: #999; stroke-dasharray: 3 3; }
   .state.stub .title { font-weight: 400; fill: #444; }
   .state.collapsed > rect { fill: #f7f9fc; stroke: #6b7a90; stroke-width: 1.6; }
+  .diff-added rect, .arrow.diff-added path { stroke: #1a7f37; stroke-width: 3; }
+  .state.diff-added rect { fill: #e6f6ea; }
+  .diff-removed rect, .arrow.diff-removed path { stroke: #cf222e; stroke-width: 3; stroke-dasharray: 7 4; }
+  .state.diff-removed rect { fill: #fde8e8; }
+  .diff-changed rect, .arrow.diff-changed path { stroke: #bf8700; stroke-width: 3; }
+  .state.diff-changed > rect { fill: #fff5d6; }
+  .edge.diff-added text { fill: #1a7f37; font-weight: 700; }
+  .edge.diff-removed text { fill: #cf222e; font-weight: 700; text-decoration: line-through; }
+  .edge.diff-changed text { fill: #8a6100; font-weight: 700; }
+  .faded { opacity: 0.35; }
   .legend text { font: ${FONT.label}px ${FONT.family}; fill: #333; }
   .legend .heading { font-weight: 600; }
 `;
@@ -116,6 +127,8 @@ export interface SvgOptions {
   size?: { width: number; height: number };
   /** The legend under the chart (default); a slide leaves it out. */
   legend?: boolean;
+  /** A diff: what changed, by drawn state and edge id; everything else is drawn faded. */
+  marks?: ReadonlyMap<string, Change>;
 }
 
 /**
@@ -126,8 +139,14 @@ export interface SvgOptions {
  * @example const svg = await toSvg(chartGraph(queryEngine)); svg.includes('data-state="call_model"') // true
  */
 export async function toSvg(graph: ChartGraph, layout?: ChartLayout, options: SvgOptions = {}): Promise<string> {
-  const { counts } = options;
+  const { counts, marks } = options;
   const withLegend = options.legend ?? true;
+  // In a diff, a changed thing is coloured, the rest faded: `diff-added`, `diff-removed`, `diff-changed`, `faded`.
+  const mark = (...ids: string[]) => {
+    if (!marks) return '';
+    const found = ids.map((id) => marks.get(id)).find((m) => m !== undefined);
+    return found ? ` diff-${found}` : ' faded';
+  };
   const laid = layout ?? (await layoutChart(graph, { counts }));
   const t = laid.type ?? DEFAULT_TYPE;
   const max = Math.max(0, ...(counts?.values() ?? []));
@@ -166,8 +185,9 @@ export async function toSvg(graph: ChartGraph, layout?: ChartLayout, options: Sv
       ...(spec?.final ? ['final'] : []),
       ...(spec?.initial ? ['initial'] : []),
     ];
+    const changed = mark(node.id).trim();
     return [
-      `<g class="${classes.join(' ')}" data-state="${escapeXml(node.id)}"${node.parent ? ` data-parent="${escapeXml(node.parent)}"` : ''} transform="translate(${node.x},${node.y})">`,
+      `<g class="${[...classes, ...(changed ? [changed] : [])].join(' ')}" data-state="${escapeXml(node.id)}"${node.parent ? ` data-parent="${escapeXml(node.parent)}"` : ''} transform="translate(${node.x},${node.y})">`,
       `  <rect width="${node.width}" height="${node.height}" rx="${node.compound ? 12 : 8}"/>`,
       `  <text class="title" x="12" y="${8 + t.font.title}">${escapeXml(nodeTitle(graph, node.id))}</text>`,
       ...node.details.map(
@@ -184,7 +204,7 @@ export async function toSvg(graph: ChartGraph, layout?: ChartLayout, options: Sv
   for (const [group, edges] of groups) {
     const kind = arrowKind(edges.map((e) => specs.get(e.id)).filter((e): e is ChartEdge => e !== undefined));
     out.push(
-      `<g class="arrow kind-${kind}${heat(edges.map((e) => e.id))}" data-group="${escapeXml(group)}"><path d="${sectionsPath(edges[0]!.sections)}"/></g>`,
+      `<g class="arrow kind-${kind}${heat(edges.map((e) => e.id))}${mark(...edges.map((e) => e.id))}" data-group="${escapeXml(group)}"><path d="${sectionsPath(edges[0]!.sections)}"/></g>`,
     );
   }
   for (const [, edges] of groups) {
@@ -196,7 +216,7 @@ export async function toSvg(graph: ChartGraph, layout?: ChartLayout, options: Sv
       const spec: ViewEdge | ChartEdge | undefined = specs.get(edge.id);
       const members = spec && 'members' in spec ? ` data-members="${escapeXml((spec as ViewEdge).members.join(' '))}"` : '';
       out.push(
-        `<g class="edge kind-${spec?.kind ?? 'on'}${spec?.internal ? '' : heat([edge.id])}" data-edge="${escapeXml(edge.id)}" data-from="${escapeXml(spec?.from ?? edge.from)}" data-to="${escapeXml(edge.to)}"${members}>`,
+        `<g class="edge kind-${spec?.kind ?? 'on'}${spec?.internal ? '' : heat([edge.id])}${mark(edge.id)}" data-edge="${escapeXml(edge.id)}" data-from="${escapeXml(spec?.from ?? edge.from)}" data-to="${escapeXml(edge.to)}"${members}>`,
       );
       edge.label!.lines.forEach((line, k) => {
         out.push(
