@@ -26,9 +26,9 @@ export const queryEngine = setup({ guards: { ok: () => true } }).createMachine({
 });
 `;
 
-const unescape = (text: string) => text.replaceAll('&gt;', '>').replaceAll('&lt;', '<').replaceAll('&quot;', '"').replaceAll('&amp;', '&');
+const fromXml = (text: string) => text.replaceAll('&gt;', '>').replaceAll('&lt;', '<').replaceAll('&quot;', '"').replaceAll('&amp;', '&');
 const marked = (svg: string, change: string) =>
-  [...svg.matchAll(new RegExp(`<g class="edge [^"]*diff-${change}[^"]*" data-edge="([^"]+)"`, 'g'))].map((m) => unescape(m[1]!));
+  [...svg.matchAll(new RegExp(`<g class="edge [^"]*diff-${change}[^"]*" data-edge="([^"]+)"`, 'g'))].map((m) => fromXml(m[1]!));
 
 describe('xagent diagram --diff', () => {
   let repo: string;
@@ -101,7 +101,7 @@ describe('xagent diagram --diff', () => {
       expect(svg.code).toBe(0);
       const members = (change: string) =>
         [...svg.stdout.matchAll(new RegExp(`<g class="edge [^"]*diff-${change}[^"]*"[^>]*data-members="([^"]+)"`, 'g'))].map((m) =>
-          unescape(m[1]!),
+          fromXml(m[1]!),
         );
       expect(members('added')).toEqual([added.id]);
       expect(members('removed')).toEqual([removed.id]);
