@@ -1,5 +1,5 @@
 import { codeLoadingOption } from './bash-code-options.js';
-import { EVALUATING_COMMANDS } from './bash-evaluating.js';
+import { COMMAND_WRAPPERS, EVALUATING_COMMANDS } from './bash-evaluating.js';
 import { joinContinuations } from './bash-continuations.js';
 import { naiveParts, naiveWrites } from './bash-naive.js';
 import { readRedirect } from './bash-redirects.js';
@@ -204,8 +204,11 @@ function readStmt(stmt: ShNode, src: Buffer, { parts, writes, doubt }: Reading):
         args.some((arg) => globMayBeOption(arg, src)),
       ) !== undefined,
   });
-  // Code passed as a string still runs: read it too, so deny rules see `eval 'rm x'` and `sh -c 'rm x'`.
-  for (const inner of innerCode(name, words)) {
+  // Code passed as a string still runs: read it too, so deny rules see `eval 'rm x'` and `sh -c 'rm x'`,
+  // also behind a wrapper, whose option values vary (`timeout -s KILL 5 bash -c …`): every tail is tried.
+  const tails = COMMAND_WRAPPERS.has(name) ? words.map((_, i) => words.slice(i)) : [words];
+  const code = new Set(tails.flatMap((tail) => innerCode((tail[0] ?? '').slice((tail[0] ?? '').lastIndexOf('/') + 1), tail)));
+  for (const inner of code) {
     const reading = innerReading(inner);
     parts.push(...reading.parts);
     writes.push(...reading.writes);

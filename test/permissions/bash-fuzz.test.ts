@@ -5,6 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { checkPermission } from '../../src/permissions/check-permission.js';
 import type { PermissionMode } from '../../src/permissions/types.js';
 import { FUZZ_ALLOW, FUZZ_DENY, fuzzCommand } from '../support/bash-fuzz-grammar.js';
+import { DENY_FUZZ_RULES, denyFuzzCommand } from '../support/bash-deny-grammar.js';
 import { runInBash } from '../support/bash-fuzz-run.js';
 import { seededRandom } from '../support/random.js';
 import { bash, rules, toolOf } from './helpers.js';
@@ -13,7 +14,8 @@ import { bash, rules, toolOf } from './helpers.js';
  * Issue 31's property, checked against a real bash: a command the rules let through does nothing
  * beyond what the rule names. The allowed prefixes never write, so every allowed command must
  * leave its directory, its parent and its home empty. `npm test` runs 6,000 cases (and 2,000 for
- * deny rules in bypassPermissions mode); `npm run fuzz:bash` runs more (see the README, Tests).
+ * deny rules in bypassPermissions mode, and 2,000 valid commands hiding a denied one, issue 38);
+ * `npm run fuzz:bash` runs more (see the README, Tests).
  * XAGENT_FUZZ_CASES sets the count, XAGENT_FUZZ_SEED the seed.
  */
 
@@ -66,6 +68,30 @@ describe(`bash rules under a real bash (seed ${SEED})`, () => {
     mkdirSync(dir);
     const found = await runInBash(ran, dir, BATCHES);
     expect(culprits(ran, found)).toEqual([]);
+    rmSync(dir, { recursive: true, force: true });
+  }, 600_000);
+
+  it(`deny rules see a denied command in every generated valid command (${Math.ceil(CASES / 3)} cases)`, async () => {
+    const r = seededRandom(SEED + 2);
+    const cases = Array.from({ length: Math.ceil(CASES / 3) }, () => denyFuzzCommand(r));
+    const decisions = cases.map(({ command }) => decide(command, 'bypassPermissions', { deny: DENY_FUZZ_RULES }));
+    const ran = cases.filter((_, i) => decisions[i] === 'allow').map(({ command }) => command);
+    // Not vacuous: the harmless commands run, and the denied ones were all refused...
+    expect(ran.length).toBeGreaterThan(CASES / 30);
+    const dir = path.join(root, 'deny-valid');
+    mkdirSync(dir);
+    const found = await runInBash(ran, dir, BATCHES);
+    expect(culprits(ran, found)).toEqual([]);
+
+    // ...and they are valid commands that really write: run, nearly every one in a sample creates its
+    // file (a few cannot: a trap set inside an exit trap, bash syntax in a git alias, which sh runs).
+    const denied = cases.filter((c) => c.denied).map(({ command }) => command);
+    expect(cases.filter((c, i) => c.denied && decisions[i] !== 'deny').map((c) => c.command)).toEqual([]);
+    const sample = denied.slice(0, 200);
+    const sampleDir = path.join(root, 'denied-valid');
+    mkdirSync(sampleDir);
+    const wrote = await runInBash(sample, sampleDir, BATCHES);
+    expect(wrote.length).toBeGreaterThan(sample.length * 0.9);
     rmSync(dir, { recursive: true, force: true });
   }, 600_000);
 });
