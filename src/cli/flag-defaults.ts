@@ -4,5 +4,5 @@ import { DEFAULT_LIMITS } from '../engine/limits.js';
 export const FLAG_DEFAULTS = {
   maxTurns: String(DEFAULT_LIMITS.maxTurns),
   maxToolCalls: String(DEFAULT_LIMITS.maxToolCalls),
-  timeout: `${DEFAULT_LIMITS.timeoutMs / 1000}s`,
+  timeout: `${DEFAULT_LIMITS.timeoutMs / 60_000}m`,
 } as const;

@@ -41,7 +41,7 @@ export interface RawOptions {
  * Resolves the flags of a task run (print or interactive mode) into a RunConfig: the flags are
  * parsed here, the rest is buildRunConfig's (src/run/), which the library shares.
  * A bad value is a UsageError (exit 2) before any request. Nothing below the CLI sees raw flags.
- * `defaults` fills the limits no flag gives: `-p`'s DEFAULT_LIMITS, or none in the interactive UI.
+ * `defaults` fills the limits neither a flag nor the settings' `limits` give: `-p`'s DEFAULT_LIMITS, or none in the interactive UI.
  * @example const config = resolveRunConfig(raw, promptArgs, process.env, createApiModel);
  */
 export function resolveRunConfig(
@@ -52,10 +52,11 @@ export function resolveRunConfig(
   defaults: TaskLimits = DEFAULT_LIMITS,
 ): RunConfig {
   const format = parseChoice(raw.outputFormat ?? 'text', OUTPUT_FORMATS, '--output-format');
-  const limits: TaskLimits = {
-    maxTurns: raw.maxTurns === undefined ? defaults.maxTurns : parsePositiveInt(raw.maxTurns, '--max-turns'),
-    maxToolCalls: raw.maxToolCalls === undefined ? defaults.maxToolCalls : parsePositiveInt(raw.maxToolCalls, '--max-tool-calls'),
-    timeoutMs: raw.timeout === undefined ? defaults.timeoutMs : parseDuration(raw.timeout),
+  // Only what the flags say: the settings' `limits` fill the rest, then `defaults` (buildRunConfig).
+  const limits: Partial<TaskLimits> = {
+    ...(raw.maxTurns === undefined ? {} : { maxTurns: parsePositiveInt(raw.maxTurns, '--max-turns') }),
+    ...(raw.maxToolCalls === undefined ? {} : { maxToolCalls: parsePositiveInt(raw.maxToolCalls, '--max-tool-calls') }),
+    ...(raw.timeout === undefined ? {} : { timeoutMs: parseDuration(raw.timeout) }),
   };
   const { port: inspectPort, promptArgs: words } = splitInspectFlag(raw.inspect, promptArgs);
   const permissionMode =
@@ -66,6 +67,7 @@ export function resolveRunConfig(
       model: raw.model,
       modelScript: raw.modelScript,
       limits,
+      defaultLimits: defaults,
       format,
       permissionMode,
       allow: [...(raw.allow ?? []), ...splitToolList(raw.allowedTools)],
