@@ -5,7 +5,8 @@ import { visible } from '../terminal/visible.js';
 import { listTasks, type ListedTask } from './admin-client.js';
 import { RestateError } from './errors.js';
 import { answerCall, submitTask, taskStatus, waitForTask } from './ingress-client.js';
-import { taskSpecOf, type SubmitFlags } from './task-spec.js';
+import type { RunFlags } from '../run/add-run-flags.js';
+import { taskSpecOf } from './task-spec.js';
 import type { CallAnswer, TaskStatus } from './task-status.js';
 import { adminUrl, ingressUrl } from './urls.js';
 
@@ -52,7 +53,7 @@ export function serve(raw: { restate?: boolean; port?: string; host?: string; ad
   });
 }
 
-export function submit(promptArgs: string[], raw: SubmitFlags & { restateUrl?: string }, io: Io) {
+export function submit(promptArgs: string[], raw: RunFlags & { restateUrl?: string }, io: Io) {
   const prompt = promptArgs.join(' ');
   const spec = taskSpecOf(prompt, raw, process.cwd(), io.env);
   return exitCodeOf(io, async () => {
