@@ -46,6 +46,7 @@ export async function runPrint(args: string[], raw: RawOptions): Promise<number>
       signal: controller.signal,
       renderer: rendererFor(config, { stdout: process.stdout, stderr: process.stderr }),
     });
+    await run.session.settled();
     run.session.release();
     uninstallSignals();
     stopWatchingOutput();
