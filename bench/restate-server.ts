@@ -113,12 +113,18 @@ export interface Worker {
   output(): string;
 }
 
-/** Starts `xagent serve --restate` on `port`; resolves once it says it registered. */
-export async function startWorker(options: { cli: string; port: number; admin: string; env: Record<string, string> }): Promise<Worker> {
+/** Starts `xagent serve --restate` on `port` (with `args`: `--accept-from-spec`, `--identity-key`...); resolves once it says it registered. */
+export async function startWorker(options: {
+  cli: string;
+  port: number;
+  admin: string;
+  env: Record<string, string>;
+  args?: string[];
+}): Promise<Worker> {
   const env: Record<string, string> = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', NO_COLOR: '1', ...options.env };
   const child = spawn(
     process.execPath,
-    [options.cli, 'serve', '--restate', '--port', String(options.port), '--restate-admin', options.admin],
+    [options.cli, 'serve', '--restate', '--port', String(options.port), '--restate-admin', options.admin, ...(options.args ?? [])],
     {
       env,
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -22,7 +22,17 @@ export function registerRestateCommands(program: Command, setExit: (code: number
     .option('--host <address>', 'the interface to listen on (default 127.0.0.1)')
     .option('--advertise <url>', 'the address the server reaches this worker at (default http://<host>:<port>)')
     .option('--restate-admin <url>', "the server's admin API (default: $RESTATE_ADMIN_URL, else http://127.0.0.1:9070)")
-    .action(async (raw: Record<string, string | boolean | undefined>) => setExit(await (await actions()).serve(raw, io())));
+    .option(
+      '--identity-key <publickeyv1_...>',
+      "the server's request-identity public key, repeatable: requests it did not sign are refused",
+      collect,
+    )
+    .option(
+      '--accept-from-spec <what>',
+      'what a task spec may turn on here, comma-separated: trust, bypassPermissions, rules (default: none)',
+      collect,
+    )
+    .action(async (raw: Record<string, never>) => setExit(await (await actions()).serve(raw, io())));
   withServer(
     program
       .command('submit')
@@ -45,6 +55,7 @@ export function registerRestateCommands(program: Command, setExit: (code: number
       .option('--no-sandbox', 'run bash without the sandbox, whatever the settings say')
       .option('--trust', "use the workspace's project MCP servers, hooks and allow rules (env XAGENT_TRUST=1)")
       .option('--inspect <port>', "the worker serves this task's live inspector on 127.0.0.1:<port> of its machine")
+      .option('--approval-token <token>', "only answers given with this token approve or deny the task's calls (env XAGENT_APPROVAL_TOKEN)")
       .option('--max-thinking-tokens <n>', 'extended thinking budget, >= 1024')
       .option('--context-window <tokens>', 'context window for compaction'),
   ).action(async (words: string[], _local: unknown, command: Command) =>
@@ -70,7 +81,9 @@ export function registerRestateCommands(program: Command, setExit: (code: number
       .command('approve')
       .description('allow the tool call a task waits on (xagent tasks <id> lists them)')
       .argument('<id>', 'the task')
-      .argument('<tool_use_id>', 'the call'),
+      .argument('<tool_use_id>', 'the call')
+      .option('--as <name>', 'who answers, named in the trace (default: user@host)')
+      .option('--token <token>', 'the approval token given at submit (env XAGENT_APPROVAL_TOKEN)'),
   ).action(async (id: string, call: string, raw: Record<string, never>) =>
     setExit(await (await actions()).answer(id, call, { kind: 'yes' }, raw, io())),
   );
@@ -80,8 +93,10 @@ export function registerRestateCommands(program: Command, setExit: (code: number
       .description('refuse the tool call a task waits on: the task stops, or with --message the model is told and goes on')
       .argument('<id>', 'the task')
       .argument('<tool_use_id>', 'the call')
-      .option('--message <text>', 'tell the model what to do instead; the task goes on'),
-  ).action(async (id: string, call: string, raw: { message?: string; restateUrl?: string }) =>
+      .option('--message <text>', 'tell the model what to do instead; the task goes on')
+      .option('--as <name>', 'who answers, named in the trace (default: user@host)')
+      .option('--token <token>', 'the approval token given at submit (env XAGENT_APPROVAL_TOKEN)'),
+  ).action(async (id: string, call: string, raw: { message?: string; restateUrl?: string; as?: string; token?: string }) =>
     setExit(await (await actions()).answer(id, call, raw.message ? { kind: 'feedback', text: raw.message } : { kind: 'no' }, raw, io())),
   );
 }

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { DEFAULT_LIMITS, type TaskLimits } from '../engine/limits.js';
 import { PERMISSION_MODES, type PermissionMode } from '../permissions/types.js';
@@ -30,6 +31,8 @@ export interface TaskSpec {
   trust: boolean;
   /** --inspect <port>: the worker serves the live inspector of this task on 127.0.0.1:<port> of its machine. */
   inspectPort?: number;
+  /** --approval-token: only an answer carrying this token's preimage approves or denies the task's calls (its SHA-256, hex). */
+  approvalTokenSha256?: string;
 }
 
 /** The run flags `xagent submit` takes: those of `-p`, less the ones that need a person or a terminal. */
@@ -52,6 +55,7 @@ export interface SubmitFlags {
   contextWindow?: string;
   trust?: boolean;
   inspect?: string | boolean;
+  approvalToken?: string;
 }
 
 /**
@@ -85,6 +89,33 @@ export function taskSpecOf(prompt: string, flags: SubmitFlags, cwd: string, env:
     ...optional('contextWindow', flags.contextWindow),
     trust: flags.trust === true || env.XAGENT_TRUST === '1',
     ...optional('inspectPort', inspectPortOf(flags.inspect)),
+    ...optional('approvalTokenSha256', approvalTokenOf(flags.approvalToken ?? env.XAGENT_APPROVAL_TOKEN)),
+  };
+}
+
+/** The token is never sent: the spec (kept in Restate's log, readable through its admin API) holds its hash. */
+function approvalTokenOf(token: string | undefined): string | undefined {
+  if (token === undefined) return undefined;
+  if (token.length < 16) throw new UsageError('--approval-token needs at least 16 characters (a random one: openssl rand -hex 16)');
+  return tokenHash(token);
+}
+
+/** @example tokenHash('s3cret-s3cret-s3cret') // 64 hex digits */
+export function tokenHash(token: string): string {
+  return createHash('sha256').update(token).digest('hex');
+}
+
+/**
+ * A spec that passed TASK_SPEC_SCHEMA (a request from elsewhere may leave out what submit always
+ * sends), with the defaults filled: `-p`'s limits, no rules, no trust.
+ */
+export function withDefaults(checked: Partial<TaskSpec> & Pick<TaskSpec, 'prompt' | 'cwd'>): TaskSpec {
+  return {
+    ...checked,
+    limits: checked.limits ?? { ...DEFAULT_LIMITS },
+    allow: checked.allow ?? [],
+    deny: checked.deny ?? [],
+    trust: checked.trust ?? false,
   };
 }
 
