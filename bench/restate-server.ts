@@ -45,8 +45,8 @@ export interface RestateServer {
   log(): string;
 }
 
-/** Starts a server with its data under `dir`; resolves once its ingress and admin API answer. */
-export async function startRestateServer(binary: string, dir: string): Promise<RestateServer> {
+/** Starts a server with its data under `dir` (and `env` added to its settings); resolves once its ingress and admin API answer. */
+export async function startRestateServer(binary: string, dir: string, env: Record<string, string> = {}): Promise<RestateServer> {
   const [ingressPort, adminPort, nodePort] = [await freePort(), await freePort(), await freePort()];
   const ingress = `http://127.0.0.1:${ingressPort}`;
   const admin = `http://127.0.0.1:${adminPort}`;
@@ -67,6 +67,7 @@ export async function startRestateServer(binary: string, dir: string): Promise<R
         // A worker killed mid-task: Restate tries its invocations again soon (the default starts at 500 ms too).
         RESTATE_DEFAULT_RETRY_POLICY__INITIAL_INTERVAL: '200ms',
         RESTATE_DEFAULT_RETRY_POLICY__MAX_INTERVAL: '2s',
+        ...env,
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     });

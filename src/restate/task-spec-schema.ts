@@ -41,9 +41,10 @@ export const TASK_SPEC_SCHEMA = {
   },
 } as const;
 
-const validate = new Ajv({ allErrors: false, strict: true }).compile(TASK_SPEC_SCHEMA);
+// allErrors: `{"prompt": 5}` names the prompt, not only the cwd it also lacks.
+const validate = new Ajv({ allErrors: true, strict: true }).compile(TASK_SPEC_SCHEMA);
 
-/** A spec that is not one: the field at fault (`prompt`, `limits.maxTurns`) and what is wrong with it. */
+/** A spec that is not one: the first field at fault (`prompt`, `limits.maxTurns`) and what is wrong with each. */
 export interface SpecProblem {
   field: string;
   message: string;
@@ -52,24 +53,34 @@ export interface SpecProblem {
 /**
  * Checks a spec against TASK_SPEC_SCHEMA; on success gives it back typed (absent lists and limits
  * filled by the caller's defaults).
- * @example checkTaskSpec({ prompt: 5 }) // { ok: false, problem: { field: 'prompt', message: 'prompt must be string' } }
+ * @example checkTaskSpec({ prompt: 5 }) // { ok: false, problem: { field: 'prompt', message: 'prompt must be string; cwd is required' } }
  */
 export function checkTaskSpec(
   value: unknown,
 ): { ok: true; spec: Partial<TaskSpec> & Pick<TaskSpec, 'prompt' | 'cwd'> } | { ok: false; problem: SpecProblem } {
   if (validate(value)) return { ok: true, spec: value as Partial<TaskSpec> & Pick<TaskSpec, 'prompt' | 'cwd'> };
-  const error = validate.errors?.[0];
-  return { ok: false, problem: error ? problemOf(error) : { field: '(spec)', message: 'the task spec is not valid' } };
+  // A wrong value first, then what is missing: the field a sender got wrong is named first.
+  const problems = (validate.errors ?? []).map(problemOf).sort((a, b) => Number(a.missing) - Number(b.missing));
+  const first = problems[0];
+  if (!first) return { ok: false, problem: { field: '(spec)', message: 'the task spec is not valid' } };
+  const messages = [...new Set(problems.map((problem) => problem.message))];
+  return { ok: false, problem: { field: first.field, message: messages.join('; ') } };
 }
 
-function problemOf(error: ErrorObject): SpecProblem {
+function problemOf(error: ErrorObject): SpecProblem & { missing: boolean } {
   const at = error.instancePath.slice(1).replaceAll('/', '.');
   const params = error.params as { missingProperty?: string; additionalProperty?: string; allowedValues?: unknown[] };
   const join = (name: string) => (at ? `${at}.${name}` : name);
-  if (params.missingProperty) return { field: join(params.missingProperty), message: `${join(params.missingProperty)} is required` };
+  if (params.missingProperty)
+    return { field: join(params.missingProperty), message: `${join(params.missingProperty)} is required`, missing: true };
   if (params.additionalProperty)
-    return { field: join(params.additionalProperty), message: `${join(params.additionalProperty)} is not a task spec field` };
+    return {
+      field: join(params.additionalProperty),
+      message: `${join(params.additionalProperty)} is not a task spec field`,
+      missing: false,
+    };
   const field = at || '(spec)';
-  if (params.allowedValues) return { field, message: `${field} must be one of ${params.allowedValues.map(String).join(', ')}` };
-  return { field, message: `${field} ${error.message ?? 'is not valid'}` };
+  if (params.allowedValues)
+    return { field, message: `${field} must be one of ${params.allowedValues.map(String).join(', ')}`, missing: false };
+  return { field, message: `${field} ${error.message ?? 'is not valid'}`, missing: false };
 }

@@ -18,7 +18,13 @@ done
 for group in $groups; do kill -KILL -- "-$group" 2>/dev/null; done
 `;
 
-let stdin: Writable | null = null;
+/**
+ * The pipe to the armed watchdog, kept on the process: the CLI's bundle may hold two copies of this
+ * module (its ES chunks and the `-p` core), and the bash tool of one must reach the watchdog the
+ * worker armed with the other.
+ */
+const SLOT = Symbol.for('xagent.groupWatchdog');
+const holder = globalThis as typeof globalThis & { [SLOT]?: Writable | null };
 
 /**
  * Starts this process's group watchdog: from then on every process group a tool, hook or MCP
@@ -30,19 +36,24 @@ let stdin: Writable | null = null;
  * @example armGroupWatchdog(); // once, at start-up
  */
 export function armGroupWatchdog(): void {
-  if (stdin) return;
-  const child = spawn('bash', ['-c', WATCHDOG_SCRIPT], { detached: true, stdio: ['pipe', 'ignore', 'ignore'] });
+  if (holder[SLOT]) return;
+  // --norc: bash reads ~/.bashrc when its stdin is a socket (it takes it for sshd); a child started there would hold the pipe open.
+  const child = spawn('bash', ['--norc', '--noprofile', '-c', WATCHDOG_SCRIPT], {
+    detached: true,
+    stdio: ['pipe', 'ignore', 'ignore'],
+    env: { PATH: process.env.PATH ?? '/usr/bin:/bin' },
+  });
   child.on('error', () => {
-    stdin = null; // no bash: commands then live as long as they did before
+    holder[SLOT] = null; // no bash: commands then live as long as they did before
   });
   child.unref();
   const pipe = child.stdin as Writable & { unref?: () => void };
   pipe.on('error', () => {}); // the watchdog gone first: nothing to tell it any more
   pipe.unref?.();
-  stdin = pipe;
+  holder[SLOT] = pipe;
 }
 
 /** Tells the watchdog about a group started (`+`) or gone (`-`); nothing when none is armed. */
 export function tellWatchdog(change: '+' | '-', pgid: number): void {
-  stdin?.write(`${change}${pgid}\n`);
+  holder[SLOT]?.write(`${change}${pgid}\n`);
 }
