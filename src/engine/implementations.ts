@@ -12,6 +12,7 @@ import type { ModelClient } from '../model/types.js';
 import type { PermissionPolicy } from '../permissions/types.js';
 import { limitInputDepth } from '../tools/input-depth.js';
 import type { ToolRegistry } from '../tools/registry.js';
+import type { ReadGate } from '../tools/read-gate.js';
 import type { CommandSandbox } from '../tools/types.js';
 import type { Clock } from './clock.js';
 import type { TaskClock } from './task-clock.js';
@@ -111,6 +112,13 @@ export function engineImplementations(services: EngineServices) {
     });
   const toolHookMatches = (event: 'PreToolUse' | 'PostToolUse') => (call: ToolCall) => hooksFor(hooks, { event, call }).length > 0;
   const decide = (call: ToolCall) => permissions.decide(call, { readOnly: tools.get(call.name)?.readOnly ?? false });
+  // Read rules judge every file a search shows, as they would judge read_file of it: the same policy, one file at a time.
+  const readGateFor =
+    (call: ToolCall): ReadGate =>
+    (relative) => {
+      const verdict = decide({ ...call, input: { path: relative } });
+      return verdict.behavior === 'allow' ? null : { behavior: verdict.behavior, reason: verdict.decidedBy };
+    };
   // The tool list does not change during a task: built once, not per model round.
   const toolSpecs = tools.specs();
   /** One tool call: its start and result as evidence, its audit line (also when it is stopped), the result. */
@@ -142,7 +150,7 @@ export function engineImplementations(services: EngineServices) {
     try {
       const result = await journal.step(
         `tool ${call.id}`,
-        () => tools.execute(call, { signal, workspace, ...(checkpoints ? { checkpoints } : {}) }),
+        () => tools.execute(call, { signal, workspace, readGate: readGateFor(call), ...(checkpoints ? { checkpoints } : {}) }),
         () => note({ event: 'retry', state: 'execute_tool', turn: toolTurn, attempt: 1, delay_ms: 0, message: RERUN_TOOL, call }),
       );
       const sandboxed = result.sandboxed ? { sandboxed: true } : {};

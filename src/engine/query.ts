@@ -19,7 +19,7 @@ import { TaskClock } from './task-clock.js';
 import { eventOf, type AgentEvent, type QueryResult } from './events.js';
 import { engineImplementations, type Note } from './implementations.js';
 import type { ResultFields } from '../sessions/records.js';
-import { chartFingerprint } from './chart-fingerprint.js';
+import { chartFingerprint } from '../../machines/chart-fingerprint.js';
 import { DEFAULT_LIMITS } from './limits.js';
 import { stepOf } from '../sessions/step.js';
 import { observeMicrosteps, type Microstep } from './step-adapter.js';
