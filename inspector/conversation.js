@@ -41,6 +41,8 @@ export function buildConversation(records) {
   let message = null;
   for (const r of records) {
     if (r.kind === 'meta') prompt = r.prompt ?? null;
+    // A subagent's view begins with its own prompt, not the run's.
+    if (r.kind === 'agent_prompt') prompt = r.text;
     if (r.kind === 'prompt') {
       prompt = r.text;
       message = r.n;

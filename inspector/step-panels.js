@@ -17,7 +17,7 @@ export function callText(call) {
   const text = `${call.name} ${main ?? JSON.stringify(input)}`;
   return text.length > 80 ? `${text.slice(0, 79)}…` : text;
 }
-let shownEnd = -1;
+let shownEnd = '';
 let marksFor = '';
 let runningCall = null;
 
@@ -92,11 +92,13 @@ export function renderStepPanels({ records, allRecords, steps, follow, exported,
   // The state shown lasts until the next one was entered, or, while a live run rests in it, until now.
   const next = allRecords[(records.at(-1)?.i ?? -1) + 1];
   const until = live ? Date.now() : Date.parse((next ?? records.at(-1))?.ts ?? '');
-  if (end !== shownEnd || live) {
+  // The records shown: how many, and whose last (another agent's view has other records).
+  const shown = `${end}:${records.at(-1)?.i ?? -1}`;
+  if (shown !== shownEnd || live) {
     renderTiming($('timing'), roundTimings(records.slice(taskStartIndex(records, end)), until));
   }
-  if (end !== shownEnd) {
-    shownEnd = end;
+  if (shown !== shownEnd) {
+    shownEnd = shown;
     renderConversation($('conversation'), buildConversation(records));
   }
   renderTaskMarks(allRecords, steps);
