@@ -2,6 +2,7 @@ import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import type { Message } from '../../machines/types.js';
 import type { CompactionRecord } from './compaction-record.js';
+import { isDiskFailure, SessionWriteError } from './disk-failure.js';
 import { AUDIT_FILE, TRACE_FILE, TRANSCRIPT_FILE } from './layout.js';
 import { RECORD_VERSION, transcriptRecord, type AuditRecord, type EvidenceBody, type EvidenceRecord } from './records.js';
 
@@ -58,24 +59,44 @@ function evidenceLog(sessionId: string, write?: (line: string) => void) {
  * line is one write(2) to an O_APPEND descriptor, so a crash can tear at most the last line.
  * @example const sink = openSessionWriter(sessionDir(home, id), id); for await (const e of query(p, { ...options, session: sink }));
  */
-export function openSessionWriter(dir: string, sessionId: string): SessionSink {
+export function openSessionWriter(
+  dir: string,
+  sessionId: string,
+  options: {
+    /**
+     * Told once when the disk refuses a line (ENOSPC, EIO...): nothing more is written (a torn last
+     * line at most, healed on resume) and the caller stops the task. Absent: the write throws it.
+     */
+    onFailure?: (error: SessionWriteError) => void;
+  } = {},
+): SessionSink {
   mkdirSync(dir, { recursive: true });
   const open = (name: string) => openSync(path.join(dir, name), 'a');
   const fds = { trace: open(TRACE_FILE), transcript: open(TRANSCRIPT_FILE), audit: open(AUDIT_FILE) };
   let closed = false;
-  const writeLine = (fd: number, line: string) => {
-    if (!closed) writeSync(fd, `${line}\n`);
+  let failed = false;
+  const writeLine = (fd: number, name: string, line: string) => {
+    if (closed || failed) return;
+    try {
+      writeSync(fd, `${line}\n`);
+    } catch (error) {
+      if (!isDiskFailure(error)) throw error;
+      failed = true;
+      const failure = new SessionWriteError(path.join(dir, name), error, sessionId);
+      if (!options.onFailure) throw failure;
+      options.onFailure(failure);
+    }
   };
-  const append = (fd: number, value: object) => writeLine(fd, JSON.stringify(value));
-  const log = evidenceLog(sessionId, (line) => writeLine(fds.trace, line));
+  const append = (fd: number, name: string, value: object) => writeLine(fd, name, JSON.stringify(value));
+  const log = evidenceLog(sessionId, (line) => writeLine(fds.trace, TRACE_FILE, line));
   return {
     dir,
     tracePath: path.join(dir, TRACE_FILE),
     record: log.record,
     listen: log.listen,
-    message: (message) => append(fds.transcript, transcriptRecord(message)),
-    compaction: (record) => append(fds.transcript, { v: RECORD_VERSION, ...record }),
-    audit: (record) => append(fds.audit, { v: RECORD_VERSION, ...record }),
+    message: (message) => append(fds.transcript, TRANSCRIPT_FILE, transcriptRecord(message)),
+    compaction: (record) => append(fds.transcript, TRANSCRIPT_FILE, { v: RECORD_VERSION, ...record }),
+    audit: (record) => append(fds.audit, AUDIT_FILE, { v: RECORD_VERSION, ...record }),
     close: () => {
       if (closed) return;
       closed = true;
