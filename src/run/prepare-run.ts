@@ -219,6 +219,7 @@ export async function prepareRun(
     runTask,
     async close() {
       await runSessionEndHooks(config, session, io.stderr);
+      await session.settled();
       session.release();
       await Promise.all([inspector?.server.close(), ownsMcp ? mcp?.then((manager) => manager?.close()) : undefined]);
     },

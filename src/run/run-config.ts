@@ -22,7 +22,8 @@ import { sandboxForRun, type Sandbox, type SandboxSettings } from '../sandbox/in
 import { FLAG_NAMES, uniqueToolNames, type RunSpec } from './run-spec.js';
 import { UsageError } from '../errors/xagent-error.js';
 import { resolveWorkspace } from './workspace-dir.js';
-import type { TaskLimits } from '../engine/limits.js';
+import { DEFAULT_LIMITS, type TaskLimits } from '../engine/limits.js';
+import { resolveLimits } from './settings-limits.js';
 import { parseModelPrices, type PriceSettings } from '../model/cost.js';
 import { parseContextOptions } from './context-options.js';
 import { parseDuration } from './parse-options.js';
@@ -199,7 +200,7 @@ export function buildRunConfig(spec: RunSpec, env: NodeJS.ProcessEnv, createApiM
     modelId,
     modelLabel: spec.modelScript ? `scripted (${spec.modelScript})` : modelId,
     tools: new ToolRegistry([...builtinTools(sandboxed.sandbox ? { sandbox: sandboxed.sandbox } : {}), ...extraTools]),
-    limits: spec.limits,
+    limits: resolveLimits(spec.limits, settings.limits, spec.defaultLimits ?? DEFAULT_LIMITS),
     format: spec.format,
     maxThinkingTokens,
     contextWindow,

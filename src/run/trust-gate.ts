@@ -4,7 +4,7 @@ import { describeItems } from '../trust/gate.js';
 import { ruleItem, type TrustItem } from '../trust/project-items.js';
 import { rememberTrust } from '../trust/trust-store.js';
 import type { RunConfig } from './run-config.js';
-import { UsageError } from '../errors/xagent-error.js';
+import { UntrustedProjectError } from '../errors/xagent-error.js';
 
 /** The flag and the variable that trust a workspace's project files for one run. */
 export const TRUST_FLAG = '--trust';
@@ -41,7 +41,7 @@ export async function settleTrust(
 ): Promise<RunConfig> {
   const untrusted = config.untrusted;
   if (!untrusted) return config;
-  if (!io.terminal) throw new UsageError(untrustedMessage(untrusted.items));
+  if (!io.terminal) throw new UntrustedProjectError(untrustedMessage(untrusted.items));
   io.output.write(
     `xagent: this workspace's project files would start MCP servers, run hooks, allow tools or define agents:\n${describeItems(untrusted.items)}\n` +
       'Read them before you say yes: they run with your rights.\n',

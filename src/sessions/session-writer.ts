@@ -1,10 +1,11 @@
-import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync } from 'node:fs';
 import path from 'node:path';
 import type { Message } from '../../machines/types.js';
 import type { CompactionRecord } from './compaction-record.js';
 import { isDiskFailure, SessionWriteError } from './disk-failure.js';
 import { AUDIT_FILE, TRACE_FILE, TRANSCRIPT_FILE } from './layout.js';
 import { RECORD_VERSION, transcriptRecord, type AuditRecord, type EvidenceBody, type EvidenceRecord } from './records.js';
+import { lineGroups } from './line-groups.js';
 
 /** The agent that writes a line (query() sets it on every line): `main`, `main/task-1`. */
 export type AgentField = { agent?: string };
@@ -55,8 +56,10 @@ function evidenceLog(sessionId: string, write?: (line: string) => void) {
 }
 
 /**
- * Opens (appending) trace.jsonl, transcript.jsonl and audit.jsonl in `dir` for one task. Each
- * line is one write(2) to an O_APPEND descriptor, so a crash can tear at most the last line.
+ * Appends trace.jsonl, transcript.jsonl and audit.jsonl in `dir` for one task. The lines written
+ * in one stretch of synchronous work (a round's transitions) leave together at its end, one
+ * write(2) per file on a descriptor opened for that write (line-groups.ts): a task holds no file
+ * open between writes, and a crash tears at most the last line, as with a write per line.
  * @example const sink = openSessionWriter(sessionDir(home, id), id); for await (const e of query(p, { ...options, session: sink }));
  */
 export function openSessionWriter(
@@ -64,45 +67,66 @@ export function openSessionWriter(
   sessionId: string,
   options: {
     /**
-     * Told once when the disk refuses a line (ENOSPC, EIO...): nothing more is written (a torn last
-     * line at most, healed on resume) and the caller stops the task. Absent: the write throws it.
+     * Told once when the disk refuses a line (ENOSPC, EIO...: disk-failure.ts): nothing more is
+     * written (a torn last line at most, healed on resume, never a hole) and the caller stops the
+     * task. Absent, or for other failures (a removed folder), a warning on stderr and the task goes on.
      */
     onFailure?: (error: SessionWriteError) => void;
   } = {},
 ): SessionSink {
   mkdirSync(dir, { recursive: true });
-  const open = (name: string) => openSync(path.join(dir, name), 'a');
-  const fds = { trace: open(TRACE_FILE), transcript: open(TRANSCRIPT_FILE), audit: open(AUDIT_FILE) };
-  let closed = false;
+  let warned = false;
   let failed = false;
-  const writeLine = (fd: number, name: string, line: string) => {
-    if (closed || failed) return;
-    try {
-      writeSync(fd, `${line}\n`);
-    } catch (error) {
-      if (!isDiskFailure(error)) throw error;
+  const files = lineGroups((file, error) => {
+    if (options.onFailure && isDiskFailure(error)) {
+      if (failed) return;
       failed = true;
-      const failure = new SessionWriteError(path.join(dir, name), error, sessionId);
-      if (!options.onFailure) throw failure;
-      options.onFailure(failure);
+      options.onFailure(new SessionWriteError(file, error, sessionId));
+      return;
     }
+    if (warned) return;
+    warned = true;
+    process.stderr.write(`xagent: warning: session ${sessionId}: ${path.basename(file)} not written (${error.code ?? error.message})\n`);
+  });
+  const trace = path.join(dir, TRACE_FILE);
+  const transcript = path.join(dir, TRANSCRIPT_FILE);
+  const auditFile = path.join(dir, AUDIT_FILE);
+  // The three files exist from the start, as readers expect, even when a task writes no audit line.
+  for (const file of [trace, transcript, auditFile]) touch(file);
+  let closed = false;
+  const writeLine = (file: string, line: string) => {
+    if (!closed && !failed) files.append(file, line);
   };
-  const append = (fd: number, name: string, value: object) => writeLine(fd, name, JSON.stringify(value));
-  const log = evidenceLog(sessionId, (line) => writeLine(fds.trace, TRACE_FILE, line));
+  const append = (file: string, value: object) => writeLine(file, JSON.stringify(value));
+  const log = evidenceLog(sessionId, (line) => writeLine(trace, line));
   return {
     dir,
-    tracePath: path.join(dir, TRACE_FILE),
+    tracePath: trace,
     record: log.record,
     listen: log.listen,
-    message: (message) => append(fds.transcript, TRANSCRIPT_FILE, transcriptRecord(message)),
-    compaction: (record) => append(fds.transcript, TRANSCRIPT_FILE, { v: RECORD_VERSION, ...record }),
-    audit: (record) => append(fds.audit, AUDIT_FILE, { v: RECORD_VERSION, ...record }),
+    message: (message) => append(transcript, transcriptRecord(message)),
+    compaction: (record) => append(transcript, { v: RECORD_VERSION, ...record }),
+    audit: (record) => append(auditFile, { v: RECORD_VERSION, ...record }),
     close: () => {
       if (closed) return;
       closed = true;
-      for (const fd of Object.values(fds)) closeSync(fd);
+      // What is still queued is on disk before the result is handed out (and before the session's next writer).
+      files.flush();
     },
   };
+}
+
+/** Creates `file` if it is missing; out of descriptors, its first line will create it. */
+function touch(file: string): void {
+  let fd: number;
+  try {
+    fd = openSync(file, 'a');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EMFILE' || code === 'ENFILE') return;
+    throw error;
+  }
+  closeSync(fd);
 }
 
 /** For benchmarks and embedders that keep no record: the log is stamped and fanned out, nothing is written. */
