@@ -13,7 +13,8 @@ import { partialAnswer } from '../engine/partial-answer.js';
 import { resumedLine } from '../sessions/interruption.js';
 import { openSessionForRun, type RunSession } from '../sessions/open-for-run.js';
 import { openSessionWriter } from '../sessions/session-writer.js';
-import { startRunInspector, type RunInspector } from './run-inspector.js';
+import { secretsFrom, startRunInspector, type RunInspector } from './run-inspector.js';
+import { rememberSecrets } from '../sessions/secret-fingerprints.js';
 import type { Renderer } from '../terminal/renderer.js';
 import type { RunConfig } from './run-config.js';
 import type { McpManager } from '../mcp/manager.js';
@@ -141,6 +142,8 @@ export async function prepareRun(
     const stopWith = () => stop.abort(signal.reason);
     signal.addEventListener('abort', stopWith, { once: true });
     if (signal.aborted) stopWith();
+    // The session remembers its secrets by fingerprint, so a later export without them in the environment still removes them.
+    rememberSecrets(sessionDir(config.home, session.sessionId), secretsFrom(process.env));
     const sink = openSessionWriter(sessionDir(config.home, session.sessionId), session.sessionId, {
       onFailure: (failure) => {
         writeFailure = failure;
