@@ -65,7 +65,7 @@ export function InputBox({
     set(value.slice(0, cursor) + more + value.slice(cursor), cursor + more.length);
   };
 
-  const handle = (input: string, key: Key): void => {
+  const handle = (input: string, key: Key) => {
     const { value, cursor } = text.current;
     if (key.ctrl && input === 'c') {
       if (onInterrupt()) return;
