@@ -1,10 +1,11 @@
 // First, so that Ctrl-C during start-up already exits 130.
 import './early-signals.js';
 import { Command, CommanderError } from 'commander';
-import { faultOf, UsageError } from '../errors/xagent-error.js';
+import { faultOf, UntrustedProjectError, UsageError } from '../errors/xagent-error.js';
 import { exitCodeForError, USAGE_EXIT_CODE } from './exit-codes.js';
 import { nearCommand } from './near-command.js';
 import { exitWhenFlushed } from './exit-now.js';
+import { printExitResult, type ExitReason } from './output/exit-result.js';
 import { registerAcpCommand } from '../acp/command.js';
 import { registerAgentsCommand } from './agents-command.js';
 import { registerInspectCommand } from './inspect-command.js';
@@ -66,14 +67,27 @@ export async function main(argv: string[]): Promise<number> {
     await program.parseAsync(argv);
     return exitCode;
   } catch (error) {
-    if (error instanceof CommanderError) return error.exitCode === 0 ? 0 : USAGE_EXIT_CODE;
+    if (error instanceof CommanderError) {
+      if (error.exitCode === 0) return 0;
+      printExitResult(argv, { reason: 'usage_error', message: error.message.replace(/^error: /, ''), exitCode: USAGE_EXIT_CODE });
+      return USAGE_EXIT_CODE;
+    }
+    const message = error instanceof Error ? error.message : String(error);
+    printExitResult(argv, { reason: exitReasonOf(error), message, exitCode: exitCodeForError(error) });
     if (faultOf(error) !== 'internal') {
-      process.stderr.write(`xagent: ${(error as Error).message}\n`);
+      process.stderr.write(`xagent: ${message}\n`);
       return exitCodeForError(error);
     }
     process.stderr.write(`xagent: unexpected error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
     return 1;
   }
+}
+
+/** The `reason` of an exit without a task result, for `-p --output-format json`. */
+function exitReasonOf(error: unknown): ExitReason {
+  if (error instanceof UntrustedProjectError) return 'untrusted_project';
+  const fault = faultOf(error);
+  return fault === 'internal' ? 'internal_error' : `${fault}_error`;
 }
 
 /**
