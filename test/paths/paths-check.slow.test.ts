@@ -71,3 +71,15 @@ describe('xagent paths --check, --minimal, --through', () => {
     expect((failure as Error).message).toMatch(/passed \d+ states without running out: turn \(\d+ → \d+\)/);
   }, 60_000);
 });
+
+describe('xagent diagram --diff with the chart this xagent runs', () => {
+  it('reports the path coverage of this chart in the pull-request summary, and the older side’s totals', async () => {
+    // HEAD's machines/ against the running chart (the working tree): the repository this test runs in.
+    const run = await runCli(['diagram', '--diff', 'HEAD', '--format', 'markdown'], { cwd: process.cwd() });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toContain('## Chart diff: HEAD → this chart');
+    expect(run.stdout).toContain('### Path coverage');
+    expect(run.stdout).toMatch(/^\| transitions \| \? \/ \d+ \| (\d+) \/ \1 \|$/m);
+    expect(run.stdout).toMatch(/^\| guard outcomes \| - \| (\d+) \/ \1 \|$/m);
+  }, 120_000);
+});
