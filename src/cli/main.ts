@@ -45,7 +45,7 @@ function buildProgram(setExit: (code: number) => void, argv: readonly string[] =
   });
   registerDiagramCommand(program);
   registerInspectCommand(program, setExit);
-  registerPathsCommand(program, process.stdout);
+  registerPathsCommand(program, process.stdout, setExit);
   registerSessionsCommand(program, { stdout: process.stdout, stderr: process.stderr });
   registerSandboxCommand(program, setExit, { stdout: process.stdout, stderr: process.stderr });
   registerAgentsCommand(program, setExit, { stdout: process.stdout, stderr: process.stderr });
