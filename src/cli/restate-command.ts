@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { addRunFlags } from '../run/add-run-flags.js';
 import { exitCodeFor } from './exit-codes.js';
 
+const collect = (value: string, previous: string[] = []) => [...previous, value];
 const io = () => ({ stdout: process.stdout, stderr: process.stderr, env: process.env, exitCodeFor });
 /** The actions and the Restate code load only when one of these commands runs: -p never loads them. */
 const actions = () => import('../restate/commands.js');
@@ -21,13 +22,27 @@ export function registerRestateCommands(program: Command, setExit: (code: number
     .option('--host <address>', 'the interface to listen on (default 127.0.0.1)')
     .option('--advertise <url>', 'the address the server reaches this worker at (default http://<host>:<port>)')
     .option('--restate-admin <url>', "the server's admin API (default: $RESTATE_ADMIN_URL, else http://127.0.0.1:9070)")
-    .action(async (raw: Record<string, string | boolean | undefined>) => setExit(await (await actions()).serve(raw, io())));
+    .option(
+      '--identity-key <publickeyv1_...>',
+      "the server's request-identity public key, repeatable: requests it did not sign are refused",
+      collect,
+    )
+    .option(
+      '--accept-from-spec <what>',
+      'what a task spec may turn on here, comma-separated: trust, bypassPermissions, rules (default: none)',
+      collect,
+    )
+    .action(async (raw: Record<string, never>) => setExit(await (await actions()).serve(raw, io())));
   addRunFlags(
     program
       .command('submit')
       .description('start a task on the Restate workers; prints its id (wait for it with xagent wait <id>)')
       .argument('[prompt...]', 'the task: xagent submit -p "task"')
-      .option('--restate-url <url>', "the Restate server's ingress (default: $RESTATE_INGRESS_URL, else http://127.0.0.1:8080)"),
+      .option('--restate-url <url>', "the Restate server's ingress (default: $RESTATE_INGRESS_URL, else http://127.0.0.1:8080)")
+      .option(
+        '--approval-token <token>',
+        "only answers given with this token approve or deny the task's calls (env XAGENT_APPROVAL_TOKEN)",
+      ),
     'submit',
   ).action(async (words: string[], _local: unknown, command: Command) =>
     // The root command knows -p and most run flags too and takes them wherever they stand: merge both.
