@@ -121,6 +121,7 @@ export const setupEngine = setup({
     postToolUseDue: toolHookDue('PostToolUse', () => true),
     stopHooksDue: ({ context }, _params: { response: ModelResponse }) => hasHooks(context, 'Stop'),
     hooksBlocked: (_, params: { outcome: HookOutcome }) => params.outcome.decision === 'block',
+    stopHookAlreadyActive: ({ context }) => context.hooks.stopActive,
     // The task's limits; src gives every agent of a task one shared ledger (task-limits.ts).
     ...limitGuards(ownLimits),
     timedOut: ({ context, event }) => event.type === 'CLOCK.TICK' && event.now - context.deadline.startedAt >= context.deadline.timeoutMs,

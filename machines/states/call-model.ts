@@ -66,6 +66,12 @@ export const callModel = setupEngine.createStateConfig({
         src: 'runHooks',
         input: ({ context }) => hookInput(context, 'Stop'),
         onDone: [
+          // Sent back once already (stop_hook_active): a second block does not hold the task, as in Claude Code.
+          {
+            guard: 'stopHookAlreadyActive',
+            target: DONE,
+            actions: { type: 'stop', params: { reason: 'final_answer' } },
+          },
           {
             guard: { type: 'hooksBlocked', params: answered },
             target: 'checking_limits',

@@ -43,7 +43,8 @@ export async function runPrint(args: string[], raw: RunFlags): Promise<number> {
   try {
     const result = await run.runTask({
       prompt,
-      permissions: policyFor(config, askPerson),
+      // As Claude Code's -p: a refused call goes back to the model and is listed in permission_denials.
+      permissions: policyFor(config, askPerson, { denialsToModel: raw.stopOnDenial !== true }),
       signal: controller.signal,
       renderer: rendererFor(config, { stdout: process.stdout, stderr: process.stderr }),
     });

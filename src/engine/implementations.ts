@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { fromCallback, fromPromise } from 'xstate';
 import { decidePermissionAction, toolHookDue, validateCallAction, type CallModelInput } from '../../machines/query-engine.js';
 import type { HookOutcome, HookRunInput } from '../../machines/hooks.js';
@@ -33,6 +34,8 @@ import { limitGuards } from '../../machines/task-limits.js';
 export type Note = <B extends EvidenceBody>(body: B) => B & EvidenceRecord;
 
 export interface EngineServices {
+  /** The id hooks get as `prompt_id` (a subagent's services carry its parent's); default a new one per task. */
+  promptId?: string;
   model: ModelClient;
   tools: ToolRegistry;
   permissions: PermissionPolicy;
@@ -80,8 +83,13 @@ export function engineImplementations(services: EngineServices) {
   let toolTurn = 0;
   // A recorded session keeps each file's bytes before write_file / edit_file change it (for rewind).
   const checkpoints = sink.dir ? sessionCheckpoints(sink.dir) : undefined;
+  // The last answer's text: Stop hooks get it as `last_assistant_message`, as in Claude Code.
+  let lastAssistantText = '';
   const hookSession = {
     sessionId,
+    // One id per prompt: every hook run for this task says which prompt it belongs to (`prompt_id`).
+    promptId: services.promptId ?? randomUUID(),
+    lastAssistantMessage: () => lastAssistantText,
     transcriptPath: sink.dir ? transcriptPath(sink.dir) : null,
     ...(sink.dir ? { toolDurationMs: (callId: string) => toolDurationMs(sink.dir as string, callId) } : {}),
     cwd: workspace,
@@ -208,6 +216,7 @@ export function engineImplementations(services: EngineServices) {
         // The whole text of the turn is evidence (it streamed as deltas, which are not).
         const text = responseText(response);
         if (text) note({ event: 'text', turn: input.turn + 1, text });
+        lastAssistantText = text;
         note({ event: 'usage', usage: response.usage, total: addUsage(input.usage, response.usage) });
         note({ event: 'turn_end', reason: response.stopReason });
         return response;

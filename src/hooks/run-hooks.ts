@@ -22,6 +22,10 @@ export interface HookSession {
   toolDurationMs?: (callId: string) => number | undefined;
   /** The subagent the hooks run for (absent for the main agent): Claude Code's `agent_id` and `agent_type`. */
   agent?: { id: string; type: string };
+  /** Claude Code's `prompt_id`: the same for every hook run of one prompt's task. */
+  promptId?: string;
+  /** The text of the model's last answer, for Stop and SubagentStop (`last_assistant_message`). */
+  lastAssistantMessage?: () => string;
 }
 
 /** What one event's hooks are run with: the chart's input, or an event run outside the chart with its own fields. */
@@ -59,6 +63,9 @@ export function hookInputJson(session: HookSession, input: AnyHookRunInput, opti
   }
   if (input.prompt !== undefined) json.prompt = input.prompt;
   if (input.stopHookActive !== undefined) json.stop_hook_active = input.stopHookActive;
+  if (session.promptId !== undefined) json.prompt_id = session.promptId;
+  if ((input.event === 'Stop' || input.event === 'SubagentStop') && session.lastAssistantMessage)
+    json.last_assistant_message = session.lastAssistantMessage();
   if (input.event === 'SessionStart') json.source = input.source ?? session.source ?? 'startup';
   if ('fields' in input && input.fields) Object.assign(json, input.fields);
   return json;

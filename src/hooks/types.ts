@@ -24,6 +24,10 @@ export interface HookInput {
   prompt?: string;
   /** Stop: true when the model is already continuing because a Stop hook blocked. */
   stop_hook_active?: boolean;
+  /** Stop, SubagentStop: the text of the model's last answer. */
+  last_assistant_message?: string;
+  /** Every hook of one prompt's task: the same id. */
+  prompt_id?: string;
   /** A subagent's hooks: its agent path (`main/task-1`) and its agent's name, as Claude Code's `agent_id` and `agent_type`. */
   agent_id?: string;
   agent_type?: string;

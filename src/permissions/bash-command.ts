@@ -147,11 +147,12 @@ function readText(command: string, comments?: readonly number[]): ParsedCommand 
   )
     doubt(COMMENT_DOUBT);
   const stack: ShNode[] = [root];
+  const accepted = new Set<ShNode>();
   while (stack.length > 0) {
     const node = stack.pop()!;
     const type = nodeType(node);
-    if (!UNDERSTOOD.has(type)) doubt(WHY[type] ?? `"${type}" construct`);
-    if (type === 'Stmt') readStmt(node, bytes, { parts, writes, doubt });
+    if (!UNDERSTOOD.has(type) && !accepted.has(node)) doubt(WHY[type] ?? `"${type}" construct`);
+    if (type === 'Stmt') readStmt(node, bytes, { parts, writes, doubt, accepted });
     if (type === 'Word') checkLiteralWord(node, bytes, doubt);
     stack.push(...children(node).reverse());
   }
@@ -162,9 +163,31 @@ interface Reading {
   parts: SimpleCommand[];
   writes: string[];
   doubt: (why: string) => void;
+  /** Assignments read through (`FOO=1` before a command): the walk does not doubt them. */
+  accepted: Set<ShNode>;
 }
 
-function readStmt(stmt: ShNode, src: Buffer, { parts, writes, doubt }: Reading): void {
+/** Prefixes that run the command after them as it is. */
+const PLAIN_PREFIXES = new Set(['command', 'builtin']);
+
+/**
+ * Variables that load code or choose what runs (`PATH`, `LD_PRELOAD`, `NODE_OPTIONS`, `GIT_*`...):
+ * an assignment to one is never read through, so `NODE_OPTIONS=--require=x npm test` still asks.
+ */
+const CODE_VARIABLES =
+  /^(PATH|IFS|ENV|BASH_ENV|BASHOPTS|SHELLOPTS|PS4|PROMPT_COMMAND|CDPATH|GLOBIGNORE|HOME|SHELL|TMPDIR|EDITOR|VISUAL|PAGER|MANPAGER|BROWSER|CLASSPATH|CC|CXX|LD|MAKEFLAGS|MFLAGS|RUSTC|RUSTC_WRAPPER|GOFLAGS|JAVA_TOOL_OPTIONS|_JAVA_OPTIONS|JDK_JAVA_OPTIONS|(LD|DYLD|NODE|NPM|npm|YARN|PNPM|BUN|DENO|PYTHON|PIP|PERL|PERL5|RUBY|GEM|BUNDLE|CARGO|GIT|LESS|XDG|ZDOTDIR|HIST)[A-Za-z0-9_]*)$/;
+
+/** `NAME=value` with a literal value and a name that does not change what runs; not `+=`, arrays or subscripts. */
+function plainAssignment(assign: ShNode, src: Buffer): boolean {
+  if (assign.Append === true || assign.Naked === true || field(assign, 'Index') || field(assign, 'Array')) return false;
+  const name = field(assign, 'Name');
+  if (!name || CODE_VARIABLES.test(text(name, 'Value'))) return false;
+  const value = field(assign, 'Value');
+  // The value's word is checked by the walk like any other word (no expansion).
+  return value === null || !/[$`]/.test(slice(src, value));
+}
+
+function readStmt(stmt: ShNode, src: Buffer, { parts, writes, doubt, accepted }: Reading): void {
   const redirs = list(stmt, 'Redirs');
   const redirections = redirs.map((redir) => readRedirect(redir, src));
   for (const redirection of redirections) {
@@ -184,8 +207,14 @@ function readStmt(stmt: ShNode, src: Buffer, { parts, writes, doubt }: Reading):
     if (writesFile) doubt('output redirection after a group or compound command');
     return;
   }
-  if (list(cmd, 'Assigns').length > 0) doubt('variable assignment before the command');
-  const args = list(cmd, 'Args');
+  const assigns = list(cmd, 'Assigns');
+  let args = list(cmd, 'Args');
+  // `FOO=1 npm test` is `npm test` to a rule, as in Claude Code; a variable that changes what runs is not read through.
+  const unread = assigns.find((assign) => !plainAssignment(assign, src) || args.length === 0);
+  if (unread) doubt('variable assignment before the command');
+  else for (const assign of assigns) accepted.add(assign);
+  // `command npm test` and `builtin cd x` run what follows; their options (`command -v`) are not read through.
+  while (args.length > 1 && PLAIN_PREFIXES.has(plainWord(args[0], src)) && !plainWord(args[1], src).startsWith('-')) args = args.slice(1);
   if (args.length === 0) return;
   const ordered = [...args, ...redirs].sort((a, b) => offsets(a)[0] - offsets(b)[0]);
   const redirText = (node: ShNode) => redirections[redirs.indexOf(node)].text;

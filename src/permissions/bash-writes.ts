@@ -3,7 +3,7 @@ import type { ToolCall } from '../../machines/types.js';
 import { splitCommand } from './bash-command.js';
 import { restrictionHit, type Hit, type RealPathOf } from './match-rule.js';
 import { protectedWrite } from './protected-paths.js';
-import { ruleNamesTool, type PermissionRule } from './rules.js';
+import { ruleAppliesTo, type PermissionRule } from './rules.js';
 
 /**
  * A redirection is a write, wherever it sits (after a continuation, inside `$( )`, a subshell, a
@@ -52,7 +52,7 @@ export function redirectTargets(call: ToolCall, workspace: string): WriteTarget[
 /** Does a write_file or edit_file deny or ask rule bite a file the bash call writes by redirection? */
 export function redirectHit(rule: PermissionRule, call: ToolCall, workspace: string, realPathOf?: RealPathOf): Hit {
   // `write_file(…)`, `edit_file(…)` and Claude Code's `Edit(…)`, `Write(…)`: judged as the write tool they name.
-  const tool = FILE_WRITE_TOOLS.find((name) => ruleNamesTool(rule.tool, name));
+  const tool = FILE_WRITE_TOOLS.find((name) => ruleAppliesTo(rule, name));
   if (tool === undefined) return null;
   for (const target of redirectTargets(call, workspace)) {
     if ('unplaceable' in target) return { what: `a redirection to "${target.written}" that cannot be placed (${target.unplaceable})` };

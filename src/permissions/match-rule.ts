@@ -3,7 +3,7 @@ import { COMMAND_WRAPPERS, splitCommand, type ParsedCommand, type SimpleCommand 
 import { notReadOnly } from './bash-read-only.js';
 import { matchClaudePath } from './claude-path.js';
 import { matchPathPattern, resolveToolPath } from './path-glob.js';
-import { isClaudeCodeRule, isFileTool, ruleNamesTool, type PermissionRule } from './rules.js';
+import { isClaudeCodeRule, isFileTool, ruleAppliesTo, type PermissionRule } from './rules.js';
 
 /**
  * How one rule meets one call. Restrictions (deny, ask) bite if they match any part of a call;
@@ -163,7 +163,7 @@ function restrictionForms(part: SimpleCommand): string[] {
 
 /** Does a deny or ask rule bite this call? */
 export function restrictionHit(rule: PermissionRule, call: ToolCall, workspace: string, realPathOf?: RealPathOf): Hit {
-  if (!ruleNamesTool(rule.tool, call.name)) return null;
+  if (!ruleAppliesTo(rule, call.name)) return null;
   if (rule.pattern === undefined) return { what: call.name };
   if (call.name === 'bash') {
     const parsed = parseBashCall(call);
@@ -193,7 +193,7 @@ export function restrictionHit(rule: PermissionRule, call: ToolCall, workspace: 
 
 /** Do these allow rules, together, cover the whole call? */
 export function allowCover(rules: readonly PermissionRule[], call: ToolCall, workspace: string, realPathOf?: RealPathOf): Cover {
-  const own = rules.filter((rule) => ruleNamesTool(rule.tool, call.name));
+  const own = rules.filter((rule) => ruleAppliesTo(rule, call.name));
   const whole = own.find((rule) => rule.pattern === undefined);
   if (whole) return { rules: [whole] };
   // Read-only commands need no rule, so bash is covered part by part even without one.

@@ -116,6 +116,19 @@ export function ruleNamesTool(ruleTool: string, toolName: string): boolean {
   return isMcpToolName(ruleTool) && !ruleTool.slice(5).includes('__') && toolName.startsWith(`${ruleTool}__`);
 }
 
+/**
+ * Whether a rule applies to a call's tool, as Claude Code's documentation reads its names: a bare
+ * `Edit` names the Edit tool alone (write_file still asks), while `Edit(path)` covers every tool
+ * that edits files; an allow rule `Write(path)` allows nothing, since Claude Code checks file paths
+ * against Edit rules only (settings.ts warns about it). Deny and ask `Write(path)` rules still bite.
+ * @example ruleAppliesTo(parseRules(['Edit'], 'allow', 'f')[0], 'write_file') // false
+ */
+export function ruleAppliesTo(rule: Pick<PermissionRule, 'tool' | 'pattern' | 'behavior'>, toolName: string): boolean {
+  if (rule.tool === 'Edit' && rule.pattern === undefined) return toolName === 'edit_file';
+  if (rule.tool === 'Write' && rule.pattern !== undefined && rule.behavior === 'allow') return false;
+  return ruleNamesTool(rule.tool, toolName);
+}
+
 /** MCP tools are named `mcp__<server>__<tool>`. */
 export function isMcpToolName(name: string): boolean {
   return name.startsWith('mcp__');

@@ -40,6 +40,8 @@ export interface RunFlags {
   contextWindow?: string;
   /** --trust: use the project files' MCP servers, hooks and allow rules without asking (also XAGENT_TRUST=1). */
   trust?: boolean;
+  /** --stop-on-denial: in -p, a refused call stops the task (permission_denied, exit 6) instead of going back to the model. */
+  stopOnDenial?: boolean;
 }
 
 /** The limits' defaults as --help shows them, from the one DEFAULT_LIMITS. */
@@ -72,6 +74,11 @@ export const RUN_FLAGS: readonly RunFlagDeclaration[] = [
     description: `time per task, waiting for a person excluded: 90000, 90s, 2m (default: ${FLAG_DEFAULTS.timeout}; ${unlimited})`,
   },
   { flags: '--output-format <format>', description: 'text, json or stream-json (default: text)', for: ['print'] },
+  {
+    flags: '--stop-on-denial',
+    description: 'stop the task when a call is refused (permission_denied, exit 6) instead of telling the model and going on',
+    for: ['print'],
+  },
   { flags: '--permission-mode <mode>', description: `${PERMISSION_MODES.join(', ')} (default: settings, else default)` },
   { flags: '--allow <rule>', description: 'allow rule, repeatable: bash(npm test*), read_file, edit_file(src/**)', repeatable: true },
   { flags: '--deny <rule>', description: 'deny rule, repeatable', repeatable: true },

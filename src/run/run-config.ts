@@ -13,7 +13,7 @@ import { gateAgents, gateSettings } from '../trust/gate.js';
 import { trustedKeys } from '../trust/trust-store.js';
 import { trustSavedRules, type UntrustedProject } from './trust-gate.js';
 import { xagentHome } from '../sessions/layout.js';
-import { createPermissionPolicy, type SessionPermissionPolicy } from '../permissions/index.js';
+import { createPermissionPolicy, denialsToModel, type SessionPermissionPolicy } from '../permissions/index.js';
 import type { PermissionPrompt } from '../permissions/types.js';
 import type { PermissionMode } from '../permissions/types.js';
 import { ToolRegistry } from '../tools/registry.js';
@@ -227,8 +227,21 @@ export function buildRunConfig(spec: RunSpec, env: NodeJS.ProcessEnv, createApiM
   };
 }
 
-/** The permission policy of a run: its rules and mode, and a prompt only where a person can answer. */
-export function policyFor(config: RunConfig, prompt?: PermissionPrompt): SessionPermissionPolicy {
+/**
+ * The permission policy of a run: its rules and mode, and a prompt only where a person can answer.
+ * `denialsToModel` (`-p` without --stop-on-denial): a denial by a rule, or an ask with nobody to
+ * ask, goes back to the model as an is_error result and the task goes on.
+ */
+export function policyFor(
+  config: RunConfig,
+  prompt?: PermissionPrompt,
+  options: { denialsToModel?: boolean } = {},
+): SessionPermissionPolicy {
+  const policy = basePolicy(config, prompt);
+  return options.denialsToModel ? denialsToModel(policy, { personAsks: prompt !== undefined }) : policy;
+}
+
+function basePolicy(config: RunConfig, prompt?: PermissionPrompt): SessionPermissionPolicy {
   // A rule the person saved with "always" is theirs: the trust gate must not ask about it next run.
   const remembering: PermissionPrompt | undefined =
     prompt &&

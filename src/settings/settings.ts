@@ -101,15 +101,31 @@ export function loadSettings(options: LoadSettingsOptions): LoadedSettings {
   const lacking = new Map<string, Set<string>>();
   for (const rule of loaded.rules) {
     const problem = unknownToolProblem(rule, known);
+    // Claude Code itself accepts a file naming a tool it may add tomorrow: so does xagent, with a warning.
+    if (problem && isClaudeCodeFile(rule.source) && /^[A-Z]/.test(rule.tool)) {
+      lacking.set(rule.source, (lacking.get(rule.source) ?? new Set()).add(rule.tool));
+      continue;
+    }
     if (problem) throw new SettingsError(rule.source, problem);
     const tool = lackingTool(rule, known);
     if (tool) lacking.set(rule.source, (lacking.get(rule.source) ?? new Set()).add(tool));
+  }
+  for (const rule of loaded.rules) {
+    if (rule.tool === 'Write' && rule.pattern !== undefined && rule.behavior === 'allow')
+      loaded.warnings.push(
+        `${rule.source}: allow rule "${rule.text}" allows nothing: as in Claude Code, file paths are checked against Edit(path) rules only (write Edit(${rule.pattern}))`,
+      );
   }
   // One line per file, whatever the number of rules: they are kept (matching nothing), not refused.
   for (const [source, tools] of lacking) {
     loaded.warnings.push(`${source}: rules for ${[...tools].join(', ')} kept, but xagent has no such tool, so they match nothing`);
   }
   return loaded;
+}
+
+/** `.claude/settings.json`, `.claude/settings.local.json`, `~/.claude/settings.json`: written for Claude Code. */
+function isClaudeCodeFile(source: string): boolean {
+  return path.basename(path.dirname(source)) === '.claude' && /^settings(\.local)?\.json$/.test(path.basename(source));
 }
 
 /** The settings files, highest precedence first: each scope's xagent file, then Claude Code's. */

@@ -31,6 +31,7 @@ export function textRenderer(streams: Streams, limits: StopMessageLimits): Rende
   let atLineStart = true;
   let turnText = '';
   let outputTokens = 0;
+  const refused = new Set<string>();
   const write = (stream: NodeJS.WritableStream, text: string) => {
     if (!text) return;
     stream.write(text);
@@ -67,6 +68,12 @@ export function textRenderer(streams: Streams, limits: StopMessageLimits): Rende
         case 'state':
           if (hasTag(event, TAG.model)) spinner.start(thinking);
           else if (!hasTag(event, TAG.tool)) spinner.stop();
+          // A refusal the model is told of (the task goes on): one line, so a CI log shows what was not run.
+          if (event.call && event.decision?.behavior === 'deny' && event.decision.continueWithFeedback && !refused.has(event.call.id)) {
+            refused.add(event.call.id);
+            endLine();
+            stderr.write(`${style.red(visible(`✗ ${describeActivity(event.call)} — not permitted: ${event.decision.decidedBy}`))}\n`);
+          }
           break;
         case 'text_delta':
           turnText += event.text;

@@ -1,6 +1,7 @@
 import type { TaskLimits } from '../engine/limits.js';
 import { parseDuration, parsePositiveInt } from '../run/parse-options.js';
 import { createApiModel } from '../run/model-factory.js';
+import { AGENT_MODEL_ALIASES } from '../run/agent-models.js';
 import { registerCommand, type CommandContext } from './commands.js';
 import type { TuiController } from './controller.js';
 import { priceView } from './session-totals.js';
@@ -40,10 +41,12 @@ function limitValue(key: keyof TaskLimits, text: string): number {
 export function switchModel(controller: TuiController, modelId: string): { text: string; tone?: 'error' } {
   const { config } = controller;
   if (config.modelLabel !== config.modelId) return { text: 'A scripted model (--model-script) cannot be switched.', tone: 'error' };
-  const model = createApiModel({ modelId, env: process.env });
-  controller.updateConfig({ model, modelId, modelLabel: modelId });
-  controller.store.update({ modelId, price: priceView(controller.config) });
-  return { text: `Model: ${modelId} from the next task on.` };
+  const id = AGENT_MODEL_ALIASES[modelId] ?? modelId;
+  // Made with the environment as it was at setup: the key is withheld from process.env once a run starts.
+  const model = config.modelFor ? config.modelFor(id) : createApiModel({ modelId: id, env: process.env });
+  controller.updateConfig({ model, modelId: id, modelLabel: id });
+  controller.store.update({ modelId: id, price: priceView(controller.config) });
+  return { text: `Model: ${id} from the next task on.` };
 }
 
 function runConfig({ controller, print }: CommandContext, args: string): void {

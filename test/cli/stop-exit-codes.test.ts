@@ -47,7 +47,8 @@ describe('each stop reason has its exit code and json result', () => {
 
   it('permission_denied exits 6 when a write needs a person and there is no terminal', async () => {
     const write = { type: 'tool_use' as const, id: 't1', name: 'write_file', input: { path: 'out.txt', content: 'x' } };
-    const r = await run([{ content: [write, readCall('t2')] }], []);
+    // --stop-on-denial keeps the stop; without it the model is told (test/cli/print-denials.test.ts).
+    const r = await run([{ content: [write, readCall('t2')] }], ['--stop-on-denial']);
     expect(r.code).toBe(6);
     expect(r.json).toMatchObject({ reason: 'permission_denied', call: { name: 'write_file' }, decision: { behavior: 'deny' } });
     expect(String((r.json!.decision as { decidedBy: string }).decidedBy)).toContain('no TTY');
@@ -57,7 +58,10 @@ describe('each stop reason has its exit code and json result', () => {
 
   it('permission_denied names the deny rule that decided, in text mode', async () => {
     const bash = { type: 'tool_use' as const, id: 't1', name: 'bash', input: { command: 'npm test && rm -rf ~' } };
-    const r = await run([{ content: [bash] }], ['--output-format', 'text', '--allow', 'bash(npm test*)', '--deny', 'bash(rm*)']);
+    const r = await run(
+      [{ content: [bash] }],
+      ['--output-format', 'text', '--allow', 'bash(npm test*)', '--deny', 'bash(rm*)', '--stop-on-denial'],
+    );
     expect(r.code).toBe(6);
     expect(r.stderr).toContain('✗ bash(npm test && rm -rf ~) — refused by deny rule "bash(rm*)" from --deny');
   });

@@ -135,7 +135,7 @@ describe('a Claude Code hook script, unchanged, in xagent', () => {
     claudeProject({ permissions: { deny: ['Bash(git push:*)'], allow: ['WebFetch(domain:github.com)'] } }, 'settings.local.json');
     const r = await run(
       [toolUse('toolu_1', 'bash', { command: 'git push origin main' }), { text: 'done' }],
-      ['--permission-mode', 'bypassPermissions'],
+      ['--permission-mode', 'bypassPermissions', '--stop-on-denial'],
     );
     expect(r.code).toBe(6);
     expect(r.json).toMatchObject({ reason: 'permission_denied' });

@@ -131,8 +131,9 @@ describe('function hooks through query()', () => {
 
   it('a Stop block cannot get past maxTurns', async () => {
     const hooks: HooksConfig = { Stop: [{ hooks: [{ type: 'function', callback: () => ({ decision: 'block', reason: 'never done' }) }] }] };
-    const run = await runTask([{ text: 'a' }, { text: 'b' }], { hooks, maxTurns: 2 });
-    expect(run.result).toMatchObject({ reason: 'max_turns', turns: 2 });
+    // One round allowed: the block's way back to the model meets the limit (a second block would end the task anyway).
+    const run = await runTask([{ text: 'a' }, { text: 'b' }], { hooks, maxTurns: 1 });
+    expect(run.result).toMatchObject({ reason: 'max_turns', turns: 1 });
   });
 
   it('without hooks no hook actor starts and no hook branch is taken', async () => {

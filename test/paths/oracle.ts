@@ -57,6 +57,8 @@ export class Oracle {
   private rulesDecision: PermissionDecision | null = null;
   /** The last answer's usage passed 80 % of the window: the next model call compacts first. */
   private near = false;
+  /** A Stop hook already sent the model back (the chart's hooks.stopActive). */
+  private stopHookActive = false;
   /** At most one compaction per round; a prompt too long after it is a model_error. */
   private compactedAtTurn: number | null = null;
   private readonly hooks: ReadonlySet<HookEventName>;
@@ -121,7 +123,10 @@ export class Oracle {
         // The result keeps its flag; a block only adds words to it.
         return this.route();
       case 'xstate.done.actor.stopHooks':
+        // A Stop hook sends the model back once; blocking again ends the task (stop_hook_active, issue 39).
+        if (this.stopHookActive) return this.stop('final_answer');
         if ((event.output as HookOutcome).decision === 'block') {
+          this.stopHookActive = true;
           this.transcript.push(['user:text']);
           return this.nextModelCall();
         }
