@@ -1,6 +1,7 @@
 import { DEFAULT_LIMITS, type TaskLimits } from '../engine/limits.js';
 import { PERMISSION_MODES } from '../permissions/types.js';
 import { buildRunConfig, OUTPUT_FORMATS, type ModelFactory, type RunConfig } from './run-config.js';
+import type { RunSpec } from './run-spec.js';
 import { TRUST_ENV } from './trust-gate.js';
 import { withholdAgentCredentials } from './agent-credentials.js';
 import { tagThisRun } from '../system/process-group.js';
@@ -51,6 +52,25 @@ export function resolveRunConfig(
   createApiModel: ModelFactory,
   defaults: TaskLimits = DEFAULT_LIMITS,
 ): RunConfig {
+  const config = buildRunConfig(runSpecOfFlags(raw, promptArgs, env, defaults), env, createApiModel);
+  // The model client has read the key: bash, hooks, MCP servers and git started from now on do not inherit it.
+  withholdAgentCredentials(env);
+  // Every process the run starts carries its tag, so the ones that leave their group (setsid) end with it.
+  tagThisRun();
+  return config;
+}
+
+/**
+ * The flags as a RunSpec, checked (a bad value is a UsageError), before the environment and the
+ * settings files are read: what `xagent batch` gives each of its tasks, changed by the task's line.
+ * @example runSpecOfFlags({ maxTurns: '3' }, [], process.env).limits.maxTurns // 3
+ */
+export function runSpecOfFlags(
+  raw: RawOptions,
+  promptArgs: string[],
+  env: NodeJS.ProcessEnv,
+  defaults: TaskLimits = DEFAULT_LIMITS,
+): RunSpec {
   const format = parseChoice(raw.outputFormat ?? 'text', OUTPUT_FORMATS, '--output-format');
   const limits: TaskLimits = {
     maxTurns: raw.maxTurns === undefined ? defaults.maxTurns : parsePositiveInt(raw.maxTurns, '--max-turns'),
@@ -60,36 +80,27 @@ export function resolveRunConfig(
   const { port: inspectPort, promptArgs: words } = splitInspectFlag(raw.inspect, promptArgs);
   const permissionMode =
     raw.permissionMode === undefined ? undefined : parseChoice(raw.permissionMode, PERMISSION_MODES, '--permission-mode');
-  const config = buildRunConfig(
-    {
-      cwd: raw.cwd,
-      model: raw.model,
-      modelScript: raw.modelScript,
-      limits,
-      format,
-      permissionMode,
-      allow: [...(raw.allow ?? []), ...splitToolList(raw.allowedTools)],
-      deny: [...(raw.deny ?? []), ...splitToolList(raw.disallowedTools)],
-      ...(raw.systemPrompt !== undefined ? { systemPrompt: raw.systemPrompt } : {}),
-      ...(raw.appendSystemPrompt !== undefined ? { appendSystemPrompt: raw.appendSystemPrompt } : {}),
-      inspectPort,
-      session: {
-        ...(raw.resume !== undefined ? { resume: raw.resume } : {}),
-        continue: raw.continue === true,
-        ...(raw.forkSession ? { fork: { at: null } } : {}),
-      },
-      prompt: words.join(' ').trim(),
-      sandbox: raw.sandbox,
-      maxThinkingTokens: raw.maxThinkingTokens,
-      contextWindow: raw.contextWindow,
-      trustProject: raw.trust === true || env[TRUST_ENV] === '1',
+  return {
+    cwd: raw.cwd,
+    model: raw.model,
+    modelScript: raw.modelScript,
+    limits,
+    format,
+    permissionMode,
+    allow: [...(raw.allow ?? []), ...splitToolList(raw.allowedTools)],
+    deny: [...(raw.deny ?? []), ...splitToolList(raw.disallowedTools)],
+    ...(raw.systemPrompt !== undefined ? { systemPrompt: raw.systemPrompt } : {}),
+    ...(raw.appendSystemPrompt !== undefined ? { appendSystemPrompt: raw.appendSystemPrompt } : {}),
+    inspectPort,
+    session: {
+      ...(raw.resume !== undefined ? { resume: raw.resume } : {}),
+      continue: raw.continue === true,
+      ...(raw.forkSession ? { fork: { at: null } } : {}),
     },
-    env,
-    createApiModel,
-  );
-  // The model client has read the key: bash, hooks, MCP servers and git started from now on do not inherit it.
-  withholdAgentCredentials(env);
-  // Every process the run starts carries its tag, so the ones that leave their group (setsid) end with it.
-  tagThisRun();
-  return config;
+    prompt: words.join(' ').trim(),
+    sandbox: raw.sandbox,
+    maxThinkingTokens: raw.maxThinkingTokens,
+    contextWindow: raw.contextWindow,
+    trustProject: raw.trust === true || env[TRUST_ENV] === '1',
+  };
 }
