@@ -45,8 +45,8 @@ export interface RestateServer {
   log(): string;
 }
 
-/** Starts a server with its data under `dir`; resolves once its ingress and admin API answer. */
-export async function startRestateServer(binary: string, dir: string): Promise<RestateServer> {
+/** Starts a server with its data under `dir` (and `env` added to its settings); resolves once its ingress and admin API answer. */
+export async function startRestateServer(binary: string, dir: string, env: Record<string, string> = {}): Promise<RestateServer> {
   const [ingressPort, adminPort, nodePort] = [await freePort(), await freePort(), await freePort()];
   const ingress = `http://127.0.0.1:${ingressPort}`;
   const admin = `http://127.0.0.1:${adminPort}`;
@@ -67,6 +67,7 @@ export async function startRestateServer(binary: string, dir: string): Promise<R
         // A worker killed mid-task: Restate tries its invocations again soon (the default starts at 500 ms too).
         RESTATE_DEFAULT_RETRY_POLICY__INITIAL_INTERVAL: '200ms',
         RESTATE_DEFAULT_RETRY_POLICY__MAX_INTERVAL: '2s',
+        ...env,
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -113,12 +114,18 @@ export interface Worker {
   output(): string;
 }
 
-/** Starts `xagent serve --restate` on `port`; resolves once it says it registered. */
-export async function startWorker(options: { cli: string; port: number; admin: string; env: Record<string, string> }): Promise<Worker> {
+/** Starts `xagent serve --restate` on `port` (with `args`: `--accept-from-spec`, `--identity-key`...); resolves once it says it registered. */
+export async function startWorker(options: {
+  cli: string;
+  port: number;
+  admin: string;
+  env: Record<string, string>;
+  args?: string[];
+}): Promise<Worker> {
   const env: Record<string, string> = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', NO_COLOR: '1', ...options.env };
   const child = spawn(
     process.execPath,
-    [options.cli, 'serve', '--restate', '--port', String(options.port), '--restate-admin', options.admin],
+    [options.cli, 'serve', '--restate', '--port', String(options.port), '--restate-admin', options.admin, ...(options.args ?? [])],
     {
       env,
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -8,7 +8,8 @@ import {
   type ClientCapabilities,
   type McpServer,
 } from '@agentclientprotocol/sdk';
-import { resolveRunConfig, type RawOptions } from '../run/run-flags.js';
+import type { RunFlags } from '../run/add-run-flags.js';
+import { resolveRunConfig } from '../run/run-flags.js';
 import { createApiModel } from '../run/model-factory.js';
 import { prepareRun } from '../run/prepare-run.js';
 import type { RunConfig } from '../run/run-config.js';
@@ -27,7 +28,7 @@ import { permissionModeOf } from './session-modes.js';
 
 export interface AcpAgentOptions {
   /** The flags `xagent acp` was started with: every session's run is resolved from them, as `-p`'s is. */
-  flags: RawOptions;
+  flags: RunFlags;
   /** The environment as it was at start, with the API key (each session's model client reads it). */
   env: NodeJS.ProcessEnv;
   stderr: NodeJS.WritableStream;

@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import { ndJsonStream } from '@agentclientprotocol/sdk';
-import type { RawOptions } from '../run/run-flags.js';
+import type { RunFlags } from '../run/add-run-flags.js';
 import { onStopSignal } from '../run/signals.js';
 import { withholdAgentCredentials } from '../run/agent-credentials.js';
 import { createAcpAgent } from './acp-agent.js';
@@ -11,7 +11,7 @@ import { createAcpAgent } from './acp-agent.js';
  * stdout carries protocol messages and nothing else: anything else that writes to process.stdout
  * (a stray log line) goes to stderr, where the editor shows agent logs.
  */
-export async function serveAcp(flags: RawOptions): Promise<number> {
+export async function serveAcp(flags: RunFlags): Promise<number> {
   const stdout = process.stdout;
   const writeProtocol = stdout.write.bind(stdout) as (chunk: Uint8Array, callback: (error?: Error | null) => void) => boolean;
   stdout.write = ((...args: Parameters<typeof process.stderr.write>) => process.stderr.write(...args)) as typeof stdout.write;

@@ -1,12 +1,12 @@
 import type { Command } from 'commander';
+import { addRunFlags } from '../run/add-run-flags.js';
 
 /**
  * `xagent batch <tasks.jsonl> [--concurrency N] [--out results.jsonl] [run flags]`: many tasks in
- * this one process (src/batch/). The run flags are the root command's, read with optsWithGlobals.
+ * this one process (src/batch/), with the run flags every task command takes (addRunFlags).
  */
 export function registerBatchCommand(program: Command, setExit: (code: number) => void): void {
-  program
-    .command('batch')
+  addRunFlags(program.command('batch'), 'batch')
     .description('run every task of a JSONL file ({"id"?, "prompt", "cwd"?, ...}), N at a time; one result line per task')
     .argument('<tasks.jsonl>', 'one task per line; - reads standard input')
     .option('--concurrency <n>', 'tasks running at once (default 10)')

@@ -7,12 +7,13 @@ import { withholdAgentCredentials } from '../run/agent-credentials.js';
 import { pacedApiModel } from '../run/model-factory.js';
 import { parsePositiveInt } from '../run/parse-options.js';
 import { buildRunConfig } from '../run/run-config.js';
-import { runSpecOfFlags, type RawOptions } from '../run/run-flags.js';
+import { runSpecOfFlags } from '../run/run-flags.js';
 import { installAbortSignals } from '../run/signals.js';
+import type { RunFlags } from '../run/add-run-flags.js';
 import { tagThisRun } from '../system/process-group.js';
 import { UsageError } from './exit-codes.js';
 
-export type BatchFlags = RawOptions & { concurrency?: string; out?: string };
+export type BatchFlags = RunFlags & { concurrency?: string; out?: string };
 
 /** Ctrl-C: the batch stopped, the results of the tasks that finished are kept. */
 const INTERRUPTED_EXIT = 130;

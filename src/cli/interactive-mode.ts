@@ -3,11 +3,12 @@ import { startInteractive } from './interactive.js';
 import { createApiModel } from '../run/model-factory.js';
 import { prepareRun } from '../run/prepare-run.js';
 import { settleTrust } from '../run/trust-gate.js';
-import { resolveRunConfig, type RawOptions } from '../run/run-flags.js';
+import type { RunFlags } from '../run/add-run-flags.js';
+import { resolveRunConfig } from '../run/run-flags.js';
 import { onStopSignal } from '../run/signals.js';
 
 /** Interactive mode on a terminal; resolves with the exit code when the person leaves. */
-export async function runInteractiveMode(args: string[], raw: RawOptions): Promise<number> {
+export async function runInteractiveMode(args: string[], raw: RunFlags): Promise<number> {
   // Untrusted project files are asked about before the terminal UI takes the keyboard.
   // No surprise budgets: a limit applies only when a flag gives it (or /config sets it).
   const config = await settleTrust(resolveRunConfig(raw, args, process.env, createApiModel, INTERACTIVE_LIMITS), {

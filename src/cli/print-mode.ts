@@ -7,7 +7,8 @@ import { onOutputClosed } from './output-closed.js';
 import { prepareRun } from '../run/prepare-run.js';
 import { policyFor } from '../run/run-config.js';
 import { settleTrust } from '../run/trust-gate.js';
-import { resolveRunConfig, type RawOptions } from '../run/run-flags.js';
+import type { RunFlags } from '../run/add-run-flags.js';
+import { resolveRunConfig } from '../run/run-flags.js';
 import { exitCodeOf, rendererFor } from './run-print.js';
 import { installAbortSignals } from '../run/signals.js';
 
@@ -18,7 +19,7 @@ async function readStdin(): Promise<string> {
 }
 
 /** `xagent -p`: one task, rendered in the chosen output format; resolves with the exit code. */
-export async function runPrint(args: string[], raw: RawOptions): Promise<number> {
+export async function runPrint(args: string[], raw: RunFlags): Promise<number> {
   // isatty(0), not process.stdin.isTTY: that getter builds a stream for stdin, which a prompt given as an argument never reads.
   const stdinIsTerminal = isatty(0);
   // Untrusted project files: asked about on a terminal, else exit 2 saying how to trust them.

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { PERMISSION_MODES } from '../permissions/types.js';
+import { addRunFlags } from '../run/add-run-flags.js';
 import { exitCodeFor } from './exit-codes.js';
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
@@ -22,31 +22,28 @@ export function registerRestateCommands(program: Command, setExit: (code: number
     .option('--host <address>', 'the interface to listen on (default 127.0.0.1)')
     .option('--advertise <url>', 'the address the server reaches this worker at (default http://<host>:<port>)')
     .option('--restate-admin <url>', "the server's admin API (default: $RESTATE_ADMIN_URL, else http://127.0.0.1:9070)")
-    .action(async (raw: Record<string, string | boolean | undefined>) => setExit(await (await actions()).serve(raw, io())));
-  withServer(
+    .option(
+      '--identity-key <publickeyv1_...>',
+      "the server's request-identity public key, repeatable: requests it did not sign are refused",
+      collect,
+    )
+    .option(
+      '--accept-from-spec <what>',
+      'what a task spec may turn on here, comma-separated: trust, bypassPermissions, rules (default: none)',
+      collect,
+    )
+    .action(async (raw: Record<string, never>) => setExit(await (await actions()).serve(raw, io())));
+  addRunFlags(
     program
       .command('submit')
       .description('start a task on the Restate workers; prints its id (wait for it with xagent wait <id>)')
       .argument('[prompt...]', 'the task: xagent submit -p "task"')
-      .option('--cwd <dir>', 'the workspace the worker runs the task in (default: this folder; the workers must see it at this path)')
-      .option('--model <id>', 'model id')
-      .option('--model-script <file>', 'use a scripted model instead of the API (a path the workers can read)')
-      .option('--max-turns <n>', 'model rounds per task (default 8)')
-      .option('--max-tool-calls <n>', 'tool executions per task (default 12)')
-      .option('--timeout <duration>', 'working time per task, waiting for an answer excluded (default 120s)')
-      .option('--permission-mode <mode>', PERMISSION_MODES.join(', '))
-      .option('--allow <rule>', 'allow rule, repeatable', collect)
-      .option('--deny <rule>', 'deny rule, repeatable', collect)
-      .option('--allowedTools <rules>', "Claude Code's form of allow rules", collect)
-      .option('--disallowedTools <rules>', "Claude Code's form of deny rules", collect)
-      .option('--system-prompt <text>', 'replace the system prompt')
-      .option('--append-system-prompt <text>', 'add text at the end of the system prompt')
-      .option('--sandbox', 'run bash inside an OS sandbox on the worker')
-      .option('--no-sandbox', 'run bash without the sandbox, whatever the settings say')
-      .option('--trust', "use the workspace's project MCP servers, hooks and allow rules (env XAGENT_TRUST=1)")
-      .option('--inspect <port>', "the worker serves this task's live inspector on 127.0.0.1:<port> of its machine")
-      .option('--max-thinking-tokens <n>', 'extended thinking budget, >= 1024')
-      .option('--context-window <tokens>', 'context window for compaction'),
+      .option('--restate-url <url>', "the Restate server's ingress (default: $RESTATE_INGRESS_URL, else http://127.0.0.1:8080)")
+      .option(
+        '--approval-token <token>',
+        "only answers given with this token approve or deny the task's calls (env XAGENT_APPROVAL_TOKEN)",
+      ),
+    'submit',
   ).action(async (words: string[], _local: unknown, command: Command) =>
     // The root command knows -p and most run flags too and takes them wherever they stand: merge both.
     setExit(await (await actions()).submit(words, command.optsWithGlobals(), io())),

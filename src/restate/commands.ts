@@ -1,9 +1,13 @@
+import { hostname, userInfo } from 'node:os';
 import { untilStopSignal } from '../run/signals.js';
 import type { StopReason } from '../../machines/types.js';
 import { UsageError } from '../errors/xagent-error.js';
 import { visible } from '../terminal/visible.js';
 import { listTasks, type ListedTask } from './admin-client.js';
 import { RestateError } from './errors.js';
+import { parseIdentityKey } from './identity-key.js';
+import { acceptedFromSpec } from './spec-gate.js';
+import { checkTaskSpec } from './task-spec-schema.js';
 import { answerCall, submitTask, taskStatus, waitForTask } from './ingress-client.js';
 import { taskSpecOf, type SubmitFlags } from './task-spec.js';
 import type { CallAnswer, TaskStatus } from './task-status.js';
@@ -32,8 +36,21 @@ async function exitCodeOf(io: Io, action: () => Promise<number>): Promise<number
   }
 }
 
-export function serve(raw: { restate?: boolean; port?: string; host?: string; advertise?: string; restateAdmin?: string }, io: Io) {
+export function serve(
+  raw: {
+    restate?: boolean;
+    port?: string;
+    host?: string;
+    advertise?: string;
+    restateAdmin?: string;
+    identityKey?: string[];
+    acceptFromSpec?: string[];
+  },
+  io: Io,
+) {
   if (!raw.restate) throw new UsageError('xagent serve needs a backend: xagent serve --restate');
+  const identityKeys = (raw.identityKey ?? []).map(parseIdentityKey);
+  const acceptFromSpec = acceptedFromSpec(raw.acceptFromSpec ?? []);
   const port = raw.port === undefined ? 9080 : Number(raw.port);
   if (!Number.isInteger(port) || port < 0 || port > 65_535 || !/^\d+$/.test(raw.port ?? '0'))
     throw new UsageError(`--port "${raw.port}" is not a port: use a number from 0 to 65535 (0 picks a free one)`);
@@ -48,6 +65,8 @@ export function serve(raw: { restate?: boolean; port?: string; host?: string; ad
       env: io.env,
       stderr: io.stderr,
       stopped: untilStopSignal(),
+      identityKeys,
+      acceptFromSpec,
     });
   });
 }
@@ -55,6 +74,9 @@ export function serve(raw: { restate?: boolean; port?: string; host?: string; ad
 export function submit(promptArgs: string[], raw: SubmitFlags & { restateUrl?: string }, io: Io) {
   const prompt = promptArgs.join(' ');
   const spec = taskSpecOf(prompt, raw, process.cwd(), io.env);
+  // The worker checks it again (a spec may come from anywhere); here a bad one exits 2 before it is sent.
+  const checked = checkTaskSpec(spec);
+  if (!checked.ok) throw new UsageError(`the task spec is not valid: ${checked.problem.message}`);
   return exitCodeOf(io, async () => {
     io.stdout.write(`${await submitTask(ingressUrl(raw.restateUrl, io.env), spec)}\n`);
     return 0;
@@ -82,9 +104,17 @@ export function tasks(id: string | undefined, raw: { json?: boolean; restateUrl?
   });
 }
 
-export function answer(id: string, toolUseId: string, reply: CallAnswer['answer'], raw: { restateUrl?: string }, io: Io) {
+export function answer(
+  id: string,
+  toolUseId: string,
+  reply: CallAnswer['answer'],
+  raw: { restateUrl?: string; as?: string; token?: string },
+  io: Io,
+) {
+  const by = raw.as ?? `${userInfo().username}@${hostname()}`;
+  const token = raw.token ?? io.env.XAGENT_APPROVAL_TOKEN;
   return exitCodeOf(io, async () => {
-    await answerCall(ingressUrl(raw.restateUrl, io.env), id, { tool_use_id: toolUseId, answer: reply });
+    await answerCall(ingressUrl(raw.restateUrl, io.env), id, { tool_use_id: toolUseId, answer: reply, by, ...(token ? { token } : {}) });
     const said = reply.kind === 'yes' ? 'allowed' : reply.kind === 'no' ? 'denied; the task stops' : 'denied; the model is told';
     io.stderr.write(`xagent: call ${toolUseId} of task ${id} ${said}\n`);
     return 0;
@@ -98,6 +128,7 @@ function describeTask(id: string, status: TaskStatus): string {
     `workspace: ${status.workspace}`,
     `turns: ${status.turn}, tool calls: ${status.tool_calls}`,
     ...(status.error ? [`error: ${status.error}`] : []),
+    ...(status.answered ?? []).map((call) => `answered: ${call.tool_use_id} ${call.answer} by ${call.by}`),
     ...(status.inspector ? [`inspector: ${status.inspector} (on the worker's machine)`] : []),
   ];
   for (const call of status.waiting) {

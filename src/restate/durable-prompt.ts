@@ -2,7 +2,7 @@ import type * as restate from '@restatedev/restate-sdk';
 import { decisionFor } from '../terminal/answer.js';
 import type { PermissionPrompt } from '../permissions/types.js';
 import type { StatusKeeper } from './status-keeper.js';
-import { waitingCall, type CallAnswer } from './task-status.js';
+import { waitingCall, type GivenAnswer } from './task-status.js';
 
 /** The name of the durable promise a call's answer resolves (the task's `answer` handler resolves it). */
 export function answerPromiseName(toolUseId: string): string {
@@ -14,13 +14,16 @@ export function answerPromiseName(toolUseId: string): string {
  * task's workflow, listed in its status, and the task waits, holding no process (Restate suspends
  * the invocation), until `xagent approve` or `xagent deny` resolves it from any machine. The
  * answer is decided as the terminal's is (permissions/answer.ts): deny without a message stops the
- * task with permission_denied, the model told; with a message the model is told and goes on.
+ * task with permission_denied, the model told; with a message the model is told and goes on. The
+ * decision names who answered.
  */
 export function durablePrompt(ctx: restate.WorkflowContext, status: StatusKeeper, workspace: string): PermissionPrompt {
   return async ({ call, pending }) => {
     status.waitFor(waitingCall(call, pending.decidedBy));
-    const answer = await ctx.promise<CallAnswer['answer']>(answerPromiseName(call.id));
-    status.answered(call.id);
-    return decisionFor(answer, { call, pending, workspace });
+    const given = await ctx.promise<GivenAnswer>(answerPromiseName(call.id));
+    status.answered({ tool_use_id: call.id, answer: given.answer.kind, by: given.by });
+    const outcome = decisionFor(given.answer, { call, pending, workspace });
+    // The trace's decision names the approver: `user alice@laptop: yes (asked because ...)`.
+    return { ...outcome, decision: { ...outcome.decision, decidedBy: outcome.decision.decidedBy.replace(/^user:/, `user ${given.by}:`) } };
   };
 }

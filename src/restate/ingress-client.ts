@@ -53,6 +53,7 @@ export async function answerCall(ingress: string, id: string, answer: CallAnswer
   if (reply.ok) return;
   if (reply.refusal.status === 404) throw new RestateError('TASK_NOT_FOUND', reply.refusal.message);
   if (reply.refusal.status === 409) throw new RestateError('CALL_NOT_WAITING', reply.refusal.message);
+  if (reply.refusal.status === 403) throw new RestateError('RESTATE_REFUSED', reply.refusal.message);
   throw refused(reply.refusal, `answering call ${answer.tool_use_id} of task ${id}`);
 }
 

@@ -13,9 +13,12 @@ import { setAsideEarlierAttempt } from './attempts.js';
 import { durablePrompt } from './durable-prompt.js';
 import { restateJournal } from './journal.js';
 import { scriptedByRound } from './scripted-rounds.js';
-import { statusKeeper } from './status-keeper.js';
-import { runSpecOf, type TaskSpec } from './task-spec.js';
-import type { TaskOutput } from './task-status.js';
+import { STATUS_KEY, statusKeeper } from './status-keeper.js';
+import { specRefusal, type SpecOptIn } from './spec-gate.js';
+import { runSpecOf, withDefaults, type TaskSpec } from './task-spec.js';
+import { checkTaskSpec } from './task-spec-schema.js';
+import { taskSettingsOf, withTaskSettings } from './task-settings.js';
+import type { TaskOutput, TaskStatus } from './task-status.js';
 
 /** What a worker gives every task it runs. */
 export interface WorkerServices {
@@ -23,7 +26,12 @@ export interface WorkerServices {
   env: NodeJS.ProcessEnv;
   /** Warnings of the runs (settings, sessions) go here, one line each. */
   stderr: NodeJS.WritableStream;
+  /** What a spec may turn on here (`--accept-from-spec`); nothing by default. */
+  acceptFromSpec: ReadonlySet<SpecOptIn>;
 }
+
+/** The task's Restate state key holding its approval token's hash (the `answer` handler checks it). */
+export const APPROVAL_TOKEN_KEY = 'approval token';
 
 /**
  * One attempt of a task, inside the workflow's `run` handler: the same run setup as `-p` (the
@@ -32,8 +40,14 @@ export interface WorkerServices {
  * missing workspace, untrusted project files, a bad setting) fails for good with the reason: a
  * retry would not change it.
  */
-export async function runDurableTask(ctx: restate.WorkflowContext, spec: TaskSpec, services: WorkerServices): Promise<TaskOutput> {
+export async function runDurableTask(ctx: restate.WorkflowContext, input: unknown, services: WorkerServices): Promise<TaskOutput> {
   const taskId = ctx.key;
+  // Refused before anything runs, for good: a retry would refuse it again (and an exception here would be retried forever).
+  const checked = checkTaskSpec(input);
+  if (!checked.ok) return notStarted(ctx, `the task spec is not valid: ${checked.problem.message}`, { prompt: '', workspace: '' });
+  const spec = withDefaults(checked.spec);
+  const refusal = specRefusal(spec, services.acceptFromSpec);
+  if (refusal) return notStarted(ctx, refusal, { prompt: spec.prompt.slice(0, 200), workspace: spec.cwd });
   // An earlier attempt in this process (suspended while it waited) may still be winding down: its session closes first.
   const earlier = attempts.get(taskId);
   let end = () => {};
@@ -50,11 +64,19 @@ export async function runDurableTask(ctx: restate.WorkflowContext, spec: TaskSpe
   }
 }
 
+/** Ends a task that may not run here: its status says why, `xagent wait` gets the reason (exit 14), Restate does not retry it. */
+function notStarted(ctx: restate.WorkflowContext, why: string, shown: { prompt: string; workspace: string }): never {
+  const status: TaskStatus = { state: 'done', reason: 'not_started', error: why, turn: 0, tool_calls: 0, waiting: [], ...shown };
+  ctx.set(STATUS_KEY, status);
+  throw new restate.TerminalError(`task ${ctx.key} refused: ${why}`, { errorCode: 400 });
+}
+
 /** The attempts of tasks running in this worker, by task id: each ends before the next of the same task begins. */
 const attempts = new Map<string, Promise<void>>();
 
 async function runAttempt(ctx: restate.WorkflowContext, taskId: string, spec: TaskSpec, services: WorkerServices): Promise<TaskOutput> {
   const attemptEnded = ctx.request().attemptCompletedSignal;
+  if (spec.approvalTokenSha256) ctx.set(APPROVAL_TOKEN_KEY, spec.approvalTokenSha256);
   // Chosen once and journaled: every attempt's inspector answers at the address the status gives.
   const inspectorToken = spec.inspectPort ? await ctx.run('inspector token', () => randomBytes(24).toString('base64url')) : undefined;
   const status = statusKeeper(ctx, attemptEnded, {
@@ -73,6 +95,9 @@ async function runAttempt(ctx: restate.WorkflowContext, taskId: string, spec: Ta
     config = await settleTrust(built, { terminal: false, input: process.stdin, output: services.stderr });
     if (spec.modelScript) config = { ...config, model: scriptedByRound(spec.modelScript) };
     setAsideEarlierAttempt(sessionDir(config.home, taskId));
+    // The first attempt's rules, hooks and limits, journaled: every attempt on every worker decides as it did.
+    const first = taskSettingsOf(config);
+    config = withTaskSettings(config, await ctx.run('settings', () => first));
   } catch (error) {
     if (error instanceof UsageError || error instanceof SessionError) {
       status.change({ state: 'done', reason: 'not_started', error: error.message });

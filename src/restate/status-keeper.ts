@@ -1,6 +1,6 @@
 import type * as restate from '@restatedev/restate-sdk';
 import type { AgentEvent } from '../engine/events.js';
-import type { TaskStatus, WaitingCall } from './task-status.js';
+import type { AnsweredCall, TaskStatus, WaitingCall } from './task-status.js';
 
 /** The Restate state key of a task's status (`xagent tasks` reads it through the admin API too). */
 export const STATUS_KEY = 'status';
@@ -11,7 +11,7 @@ export interface StatusKeeper {
   /** A state the chart entered, from the engine's events. */
   follow(event: AgentEvent): void;
   waitFor(call: WaitingCall): void;
-  answered(toolUseId: string): void;
+  answered(call: AnsweredCall): void;
   change(fields: Partial<TaskStatus>): void;
 }
 
@@ -38,8 +38,12 @@ export function statusKeeper(ctx: restate.WorkflowContext, attemptEnded: AbortSi
     waitFor(call) {
       write({ ...current, waiting: [...current.waiting, call] });
     },
-    answered(toolUseId) {
-      write({ ...current, waiting: current.waiting.filter((w) => w.tool_use_id !== toolUseId) });
+    answered(call) {
+      write({
+        ...current,
+        waiting: current.waiting.filter((w) => w.tool_use_id !== call.tool_use_id),
+        answered: [...(current.answered ?? []), call],
+      });
     },
     change(fields) {
       write({ ...current, ...fields });

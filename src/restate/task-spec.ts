@@ -1,7 +1,8 @@
+import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { DEFAULT_LIMITS, type TaskLimits } from '../engine/limits.js';
-import { PERMISSION_MODES, type PermissionMode } from '../permissions/types.js';
-import { parseChoice, parseDuration, parsePositiveInt, splitToolList } from '../run/parse-options.js';
+import type { RunFlags } from '../run/add-run-flags.js';
+import { type ParsedRunFlags, parseRunFlags } from '../run/parse-run-flags.js';
 import type { RunSpec } from '../run/run-spec.js';
 import { UsageError } from '../errors/xagent-error.js';
 
@@ -11,80 +12,65 @@ import { UsageError } from '../errors/xagent-error.js';
  * value exits 2 before anything is sent); paths are made absolute there, since the worker cannot
  * know the submitter's working folder.
  */
-export interface TaskSpec {
+export interface TaskSpec extends Omit<ParsedRunFlags, 'limits' | 'defaultLimits'> {
+  /** Whole: the flags' limits over `-p`'s defaults, fixed at submit so every worker runs the same task. */
+  limits: TaskLimits;
   prompt: string;
   /** The workspace, absolute: the worker runs the task there (shared storage, or the same checkout path on every worker). */
   cwd: string;
-  model?: string;
-  modelScript?: string;
-  limits: TaskLimits;
-  permissionMode?: PermissionMode;
-  allow: string[];
-  deny: string[];
-  systemPrompt?: string;
-  appendSystemPrompt?: string;
-  sandbox?: boolean;
-  maxThinkingTokens?: string;
-  contextWindow?: string;
-  /** --trust (or XAGENT_TRUST=1 where it was submitted): the workspace's project files apply. */
-  trust: boolean;
   /** --inspect <port>: the worker serves the live inspector of this task on 127.0.0.1:<port> of its machine. */
   inspectPort?: number;
+  /** --approval-token: only an answer carrying this token approves or denies the task's calls (its SHA-256, hex). */
+  approvalTokenSha256?: string;
 }
 
-/** The run flags `xagent submit` takes: those of `-p`, less the ones that need a person or a terminal. */
-export interface SubmitFlags {
-  model?: string;
-  modelScript?: string;
-  maxTurns?: string;
-  maxToolCalls?: string;
-  timeout?: string;
-  permissionMode?: string;
-  allow?: string[];
-  deny?: string[];
-  allowedTools?: string[];
-  disallowedTools?: string[];
-  systemPrompt?: string;
-  appendSystemPrompt?: string;
-  cwd?: string;
-  sandbox?: boolean;
-  maxThinkingTokens?: string;
-  contextWindow?: string;
-  trust?: boolean;
-  inspect?: string | boolean;
-}
+/** What `xagent submit` takes: the run flags, and the approval token. */
+export type SubmitFlags = RunFlags & { approvalToken?: string };
 
 /**
- * Checks the flags and builds the task. @throws UsageError for a bad value or an empty prompt.
+ * Checks the flags (the run flags of `-p`, parsed by the one parseRunFlags) and builds the task.
+ * @throws UsageError for a bad value or an empty prompt.
  * @example taskSpecOf('fix the build', { maxTurns: '20' }, process.cwd(), process.env).limits.maxTurns // 20
  */
 export function taskSpecOf(prompt: string, flags: SubmitFlags, cwd: string, env: NodeJS.ProcessEnv): TaskSpec {
   if (!prompt.trim()) throw new UsageError('no prompt: xagent submit -p "task"');
-  const optional = <K extends string, V>(key: K, value: V | undefined) => (value === undefined ? {} : ({ [key]: value } as Record<K, V>));
+  const { limits, defaultLimits, ...parsed } = parseRunFlags(flags, env);
+  const inspectPort = inspectPortOf(flags.inspect);
+  const approvalTokenSha256 = approvalTokenOf(flags.approvalToken ?? env.XAGENT_APPROVAL_TOKEN);
   return {
     prompt,
     cwd: path.resolve(cwd, flags.cwd ?? '.'),
-    ...optional('model', flags.model),
-    ...optional('modelScript', flags.modelScript === undefined ? undefined : path.resolve(cwd, flags.modelScript)),
-    limits: {
-      maxTurns: flags.maxTurns === undefined ? DEFAULT_LIMITS.maxTurns : parsePositiveInt(flags.maxTurns, '--max-turns'),
-      maxToolCalls:
-        flags.maxToolCalls === undefined ? DEFAULT_LIMITS.maxToolCalls : parsePositiveInt(flags.maxToolCalls, '--max-tool-calls'),
-      timeoutMs: flags.timeout === undefined ? DEFAULT_LIMITS.timeoutMs : parseDuration(flags.timeout),
-    },
-    ...optional(
-      'permissionMode',
-      flags.permissionMode === undefined ? undefined : parseChoice(flags.permissionMode, PERMISSION_MODES, '--permission-mode'),
-    ),
-    allow: [...(flags.allow ?? []), ...splitToolList(flags.allowedTools)],
-    deny: [...(flags.deny ?? []), ...splitToolList(flags.disallowedTools)],
-    ...optional('systemPrompt', flags.systemPrompt),
-    ...optional('appendSystemPrompt', flags.appendSystemPrompt),
-    ...optional('sandbox', flags.sandbox),
-    ...optional('maxThinkingTokens', flags.maxThinkingTokens),
-    ...optional('contextWindow', flags.contextWindow),
-    trust: flags.trust === true || env.XAGENT_TRUST === '1',
-    ...optional('inspectPort', inspectPortOf(flags.inspect)),
+    ...parsed,
+    limits: { ...defaultLimits, ...limits },
+    ...(parsed.modelScript !== undefined ? { modelScript: path.resolve(cwd, parsed.modelScript) } : {}),
+    ...(inspectPort !== undefined ? { inspectPort } : {}),
+    ...(approvalTokenSha256 !== undefined ? { approvalTokenSha256 } : {}),
+  };
+}
+
+/** The token is never sent: the spec (kept in Restate's log, readable through its admin API) holds its hash. */
+function approvalTokenOf(token: string | undefined): string | undefined {
+  if (token === undefined) return undefined;
+  if (token.length < 16) throw new UsageError('--approval-token needs at least 16 characters (a random one: openssl rand -hex 16)');
+  return tokenHash(token);
+}
+
+/** @example tokenHash('s3cret-s3cret-s3cret') // 64 hex digits */
+export function tokenHash(token: string): string {
+  return createHash('sha256').update(token).digest('hex');
+}
+
+/**
+ * A spec that passed TASK_SPEC_SCHEMA (a request from elsewhere may leave out what submit always
+ * sends), with the defaults filled: `-p`'s limits, no rules, no trust.
+ */
+export function withDefaults(checked: Partial<TaskSpec> & Pick<TaskSpec, 'prompt' | 'cwd'>): TaskSpec {
+  return {
+    ...checked,
+    limits: checked.limits ?? { ...DEFAULT_LIMITS },
+    allow: checked.allow ?? [],
+    deny: checked.deny ?? [],
+    trust: checked.trust ?? false,
   };
 }
 

@@ -24,6 +24,8 @@ export interface TaskStatus {
   error?: string;
   /** Where the worker serves this task's live inspector (loopback of the worker's machine), when submitted with --inspect. */
   inspector?: string;
+  /** The calls answered so far, with who answered each. */
+  answered?: AnsweredCall[];
 }
 
 export interface WaitingCall {
@@ -38,6 +40,23 @@ export interface WaitingCall {
 export interface CallAnswer {
   tool_use_id: string;
   answer: { kind: 'yes' } | { kind: 'no' } | { kind: 'feedback'; text: string };
+  /** Who answers (`--as`, else user@host where the command ran): named in the trace's decision and the status. */
+  by?: string;
+  /** The task's approval token (`--token`), when it was submitted with one. */
+  token?: string;
+}
+
+/** What the call's durable promise holds: the answer and who gave it (never the token). */
+export interface GivenAnswer {
+  answer: CallAnswer['answer'];
+  by: string;
+}
+
+/** A call answered, as the status keeps it. */
+export interface AnsweredCall {
+  tool_use_id: string;
+  answer: CallAnswer['answer']['kind'];
+  by: string;
 }
 
 export function waitingCall(call: ToolCall, askedBecause: string): WaitingCall {

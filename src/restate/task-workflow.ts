@@ -1,9 +1,10 @@
+import { timingSafeEqual } from 'node:crypto';
 import * as restate from '@restatedev/restate-sdk';
 import { answerPromiseName } from './durable-prompt.js';
-import { runDurableTask, type WorkerServices } from './run-durable-task.js';
+import { APPROVAL_TOKEN_KEY, runDurableTask, type WorkerServices } from './run-durable-task.js';
 import { STATUS_KEY } from './status-keeper.js';
-import type { TaskSpec } from './task-spec.js';
-import { TASK_SERVICE, type CallAnswer, type TaskStatus } from './task-status.js';
+import { tokenHash } from './task-spec.js';
+import { TASK_SERVICE, type CallAnswer, type GivenAnswer, type TaskStatus } from './task-status.js';
 
 /** How long a finished task's result and status stay readable (`xagent wait`, `xagent tasks`). */
 const RETENTION_DAYS = 30;
@@ -20,7 +21,8 @@ export function taskWorkflow(services: WorkerServices) {
     name: TASK_SERVICE,
     description: 'xagent tasks: each a durable run of the agent chart, keyed by its session id',
     handlers: {
-      run: (ctx: restate.WorkflowContext, spec: TaskSpec) => runDurableTask(ctx, spec, services),
+      // The input is checked against the task spec's schema first thing (run-durable-task.ts), whoever sent it.
+      run: (ctx: restate.WorkflowContext, spec: unknown) => runDurableTask(ctx, spec, services),
       status: async (ctx: restate.WorkflowSharedContext): Promise<TaskStatus | null> => ctx.get<TaskStatus>(STATUS_KEY),
       answer: async (ctx: restate.WorkflowSharedContext, request: CallAnswer): Promise<void> => {
         const status = await ctx.get<TaskStatus>(STATUS_KEY);
@@ -31,9 +33,20 @@ export function taskWorkflow(services: WorkerServices) {
             errorCode: 409,
           });
         }
-        await ctx.promise<CallAnswer['answer']>(answerPromiseName(request.tool_use_id)).resolve(request.answer);
+        const expected = await ctx.get<string>(APPROVAL_TOKEN_KEY);
+        if (expected && !sameHash(tokenHash(request.token ?? ''), expected))
+          throw new restate.TerminalError(
+            `task ${ctx.key} takes answers only with the approval token given at submit (xagent approve --token, or XAGENT_APPROVAL_TOKEN)`,
+            { errorCode: 403 },
+          );
+        const given: GivenAnswer = { answer: request.answer, by: request.by?.trim() || 'someone unnamed' };
+        await ctx.promise<GivenAnswer>(answerPromiseName(request.tool_use_id)).resolve(given);
       },
     },
     options: { workflowRetention: { days: RETENTION_DAYS } },
   });
+}
+
+function sameHash(a: string, b: string): boolean {
+  return a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
 }

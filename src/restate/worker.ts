@@ -2,8 +2,10 @@ import http2 from 'node:http2';
 import type { AddressInfo } from 'node:net';
 import * as restate from '@restatedev/restate-sdk';
 import { withholdAgentCredentials } from '../run/agent-credentials.js';
+import { armGroupWatchdog } from '../system/group-watchdog.js';
 import { tagThisRun } from '../system/process-group.js';
 import { registerDeployment } from './admin-client.js';
+import type { SpecOptIn } from './spec-gate.js';
 import { taskWorkflow } from './task-workflow.js';
 
 export interface WorkerOptions {
@@ -18,6 +20,10 @@ export interface WorkerOptions {
   stderr: NodeJS.WritableStream;
   /** Resolves when the worker should stop (SIGINT, SIGTERM). */
   stopped: Promise<void>;
+  /** Restate request-identity public keys (`publickeyv1_...`): with any, a request not signed by the server is refused (401). */
+  identityKeys: string[];
+  /** What a task spec may turn on (`--accept-from-spec`). */
+  acceptFromSpec: ReadonlySet<SpecOptIn>;
 }
 
 /**
@@ -31,8 +37,11 @@ export async function serveWorker(options: WorkerOptions): Promise<number> {
   const env = { ...options.env };
   withholdAgentCredentials(process.env);
   tagThisRun();
+  // A command dies with the worker that started it, even on kill -9: a retried step never runs beside the dead attempt's copy.
+  armGroupWatchdog();
   const handler = restate.createEndpointHandler({
-    services: [taskWorkflow({ env, stderr: options.stderr })],
+    services: [taskWorkflow({ env, stderr: options.stderr, acceptFromSpec: options.acceptFromSpec })],
+    ...(options.identityKeys.length > 0 ? { identityKeys: options.identityKeys } : {}),
     // The SDK's per-invocation lines would drown the worker's own; warnings and errors still show.
     logger: (params, message, ...rest) => {
       if (params.level === 'error' || params.level === 'warn')
@@ -55,6 +64,11 @@ export async function serveWorker(options: WorkerOptions): Promise<number> {
     return 1;
   }
   const { port } = server.address() as AddressInfo;
+  if (options.identityKeys.length === 0 && !isLoopback(options.host))
+    options.stderr.write(
+      `xagent: warning: the worker listens on ${options.host} without --identity-key: whoever reaches it can run tasks; ` +
+        'give the server a signing key and the worker its public key (README: "Durable tasks you can deploy")\n',
+    );
   const uri = options.advertise ?? `http://${options.host.includes(':') ? `[${options.host}]` : options.host}:${port}`;
   try {
     const deployment = await registerDeployment(options.admin, uri);
@@ -71,4 +85,8 @@ export async function serveWorker(options: WorkerOptions): Promise<number> {
     for (const session of sessions) session.destroy();
   });
   return 0;
+}
+
+function isLoopback(host: string): boolean {
+  return host === 'localhost' || host === '::1' || /^127\./.test(host);
 }

@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { tellWatchdog } from './group-watchdog.js';
 
 /**
  * Every live (non-zombie) process, read from /proc (Linux only): its pid, parent and group.
@@ -44,10 +45,12 @@ const tracked = new Set<number>();
 /** Remembers a process group a tool started, until `untrackGroup`. */
 export function trackGroup(pgid: number): void {
   tracked.add(pgid);
+  tellWatchdog('+', pgid);
 }
 
 export function untrackGroup(pgid: number): void {
   tracked.delete(pgid);
+  tellWatchdog('-', pgid);
 }
 
 /** SIGKILLs every tracked process group at once, and every process tagged with this run: the last step before the process exits. */

@@ -23,6 +23,8 @@ import {
  * `-p --output-format json` prints.
  */
 const binary = restateBinary();
+/** The tests' submissions carry trust (XAGENT_TRUST=1) and allow rules: these workers take both from a spec. */
+const TRUSTING = ['--accept-from-spec', 'trust,rules'];
 
 interface Asked {
   task: string;
@@ -80,7 +82,7 @@ describe.skipIf('missing' in binary)(`approvals that wait durably${'missing' in 
 
   it('keeps an ask waiting through a restart of the worker and the server; approve finishes it, deny stops it with the model told', async () => {
     const port = await freePort();
-    worker = await startWorker({ port, admin: server.admin, env: workerEnv() });
+    worker = await startWorker({ port, admin: server.admin, args: TRUSTING, env: workerEnv() });
     const inspectPort = await freePort();
     const ids = {
       approve: await submit('approve', '--inspect', String(inspectPort)),
@@ -120,7 +122,7 @@ describe.skipIf('missing' in binary)(`approvals that wait durably${'missing' in 
       state: 'ask_permission.asking_user',
       waiting: [{ tool_use_id: 'toolu_approve' }],
     });
-    worker = await startWorker({ port, admin: server.admin, env: workerEnv() });
+    worker = await startWorker({ port, admin: server.admin, args: TRUSTING, env: workerEnv() });
 
     const wrongCall = await runCli(['approve', ids.approve, 'toolu_nope'], { env: env() });
     expect(wrongCall.code).toBe(12);
@@ -161,7 +163,7 @@ describe.skipIf('missing' in binary)(`approvals that wait durably${'missing' in 
 
   it('prints with xagent wait the same JSON object as -p --output-format json, the session-bound fields aside', async () => {
     await worker?.stop();
-    worker = await startWorker({ port: await freePort(), admin: server.admin, env: workerEnv() });
+    worker = await startWorker({ port: await freePort(), admin: server.admin, args: TRUSTING, env: workerEnv() });
     const allow = ['--allow', 'bash(echo shape > shape.txt)'];
     const id = (await runCli(['submit', '-p', 'task-shape: write the file', '--cwd', ws, ...allow], { env: env() })).stdout.trim();
     const waited = await runCli(['wait', id], { env: env() });
@@ -181,7 +183,7 @@ describe.skipIf('missing' in binary)(`approvals that wait durably${'missing' in 
 
   it('lets a program submit a task and wait for it (the library: submit() and wait())', async () => {
     await worker?.stop();
-    worker = await startWorker({ port: await freePort(), admin: server.admin, env: workerEnv() });
+    worker = await startWorker({ port: await freePort(), admin: server.admin, args: TRUSTING, env: workerEnv() });
     const id = await submitTask('task-library: write the file', {
       cwd: ws,
       allow: ['bash(echo library > library.txt)'],

@@ -14,6 +14,8 @@ import { freePort, restateBinary, startRestateServer, startWorker, type RestateS
  * twice (only a round in flight at the kill may repeat, and the trace says so); every request is valid.
  */
 const binary = restateBinary();
+/** The tests' submissions carry trust (XAGENT_TRUST=1) and allow rules: these workers take both from a spec. */
+const TRUSTING = ['--accept-from-spec', 'trust,rules'];
 const TASKS = 20;
 const ROUNDS = 10;
 
@@ -93,7 +95,7 @@ describe.skipIf('missing' in binary)(
       const homeA = path.join(dir, 'home-a');
       const homeB = path.join(dir, 'home-b');
       const portA = await freePort();
-      const workerA = await startWorker({ port: portA, admin: server.admin, env: workerEnv(homeA) });
+      const workerA = await startWorker({ port: portA, admin: server.admin, args: TRUSTING, env: workerEnv(homeA) });
       workers.push(workerA);
       // The kill comes when worker A's tasks (0-9) are about a third of the way through.
       const killed = new Promise<void>((resolve) => {
@@ -105,13 +107,13 @@ describe.skipIf('missing' in binary)(
       });
       // Restate starts each invocation on the deployment registered last: half the tasks on A, half on B.
       await Promise.all(Array.from({ length: TASKS / 2 }, (_, i) => submit(i)));
-      const workerB = await startWorker({ port: await freePort(), admin: server.admin, env: workerEnv(homeB) });
+      const workerB = await startWorker({ port: await freePort(), admin: server.admin, args: TRUSTING, env: workerEnv(homeB) });
       workers.push(workerB);
       await Promise.all(Array.from({ length: TASKS / 2 }, (_, i) => submit(TASKS / 2 + i)));
       await killed;
       // A few seconds later, a replacement at the same address (a restart, or the next machine behind a balancer).
       await new Promise((resolve) => setTimeout(resolve, 2_000));
-      workers.push(await startWorker({ port: portA, admin: server.admin, env: workerEnv(homeA) }));
+      workers.push(await startWorker({ port: portA, admin: server.admin, args: TRUSTING, env: workerEnv(homeA) }));
 
       const results = await Promise.all(submitted.map((id) => waitForTask(server.ingress, id)));
       expect(results.map((result) => result.reason)).toEqual(submitted.map(() => 'final_answer'));

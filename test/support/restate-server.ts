@@ -4,6 +4,6 @@ import { CLI } from './run-cli.js';
 
 export { freePort, restateBinary, startRestateServer, until, type RestateServer, type Worker } from '../../bench/restate-server.js';
 
-export function startWorker(options: { port: number; admin: string; env: Record<string, string> }): Promise<Worker> {
+export function startWorker(options: { port: number; admin: string; env: Record<string, string>; args?: string[] }): Promise<Worker> {
   return start({ cli: CLI, ...options });
 }

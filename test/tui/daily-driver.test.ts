@@ -35,16 +35,18 @@ describe.skipIf(!HAVE_SCRIPT && !process.env.CI)('the terminal UI as a daily dri
     await ui.pty.waitFor(/Price of claude-sonnet-5-5: \$2 \/ \$10 per million tokens in\/out \(published:/, shown);
   });
 
-  it('a dialog left open for 30 s with --timeout 10s does not end the task: waiting for the person never counts', {
+  it('a dialog left open for 5 s with --timeout 2s does not end the task: waiting for the person never counts', {
     timeout: 120_000,
   }, async () => {
     ui = await startUi(
-      [{ content: [{ type: 'tool_use', id: 'toolu_1', name: 'bash', input: { command: 'echo waited' } }] }, { text: 'Ran it after all.' }],
-      { flags: '--timeout 10s', waitMs: 60_000 },
+      // touch, not echo: echo is read-only and runs without a dialog.
+      [{ content: [{ type: 'tool_use', id: 'toolu_1', name: 'bash', input: { command: 'touch waited' } }] }, { text: 'Ran it after all.' }],
+      { flags: '--timeout 2s', waitMs: 60_000 },
     );
     ui.pty.type('run it\r');
     let at = await ui.pty.waitFor('Run bash?', ui.at);
-    await new Promise((resolve) => setTimeout(resolve, 30_000));
+    // More than twice the task's time: the deadline would have fired had the dialog counted.
+    await new Promise((resolve) => setTimeout(resolve, 5_000));
     expect(ui.pty.screen().slice(at)).not.toMatch(/ran out of time|Stopped/);
     ui.pty.type('1');
     at = await ui.pty.waitFor('Ran it after all.', at);
@@ -52,7 +54,7 @@ describe.skipIf(!HAVE_SCRIPT && !process.env.CI)('the terminal UI as a daily dri
 
     // The limit given by the flag is the session's, and /config changes it.
     ui.pty.type('/config turns 5\r');
-    await ui.pty.waitFor(/turns 5 · tool calls no limit · timeout 10s/, at);
+    await ui.pty.waitFor(/turns 5 · tool calls no limit · timeout 2s/, at);
   });
 
   it('/cost after --resume counts the whole session, cache tokens too', { timeout: 90_000 }, async () => {
