@@ -60,6 +60,8 @@ const quiet = () => new Writable({ write: (_chunk, _encoding, done) => done() })
  */
 export async function runBatchTask(task: BatchTask, id: string | number, setup: BatchSetup, signal: AbortSignal): Promise<BatchResult> {
   const started = Date.now();
+  // Each task's synchronous setup in a turn of the event loop of its own: starting many at once is no long stall.
+  await new Promise<void>((resolve) => setImmediate(resolve));
   try {
     // Nobody is there to say yes to a project's hooks or servers: an untrusted one is refused, as -p refuses it.
     const config = await settleTrust(buildRunConfig(taskSpec(setup.spec, task), setup.env, setup.createModel), {

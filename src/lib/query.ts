@@ -31,6 +31,9 @@ const discard = () =>
  * }
  */
 export async function* query(prompt: string, options: QueryOptions = {}): AsyncGenerator<StreamJsonEvent, QueryResult> {
+  // A task's setup (settings, session, model client) is a few ms of synchronous work: a thousand
+  // tasks started in one loop each take their own turn of the event loop, never one long stall.
+  await new Promise<void>((resolve) => setImmediate(resolve));
   const spec = toRunSpec(prompt, options);
   const env = options.env ?? process.env;
   const config = buildRunConfig(spec, env, createApiModel);
