@@ -52,6 +52,16 @@ function post(url: URL, messages: Array<{ role: string; content: unknown }>): Pr
   });
 }
 
+/** post(), once more when a kept-alive socket was closed under it (the server's keep-alive timeout, as fetch retries). */
+async function postAgain(url: URL, messages: Array<{ role: string; content: unknown }>): Promise<Block[]> {
+  try {
+    return await post(url, messages);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ECONNRESET') throw error;
+    return post(url, messages);
+  }
+}
+
 export async function plainSession(options: { apiUrl: string; workspace: string; transcript: string; prompt: string }): Promise<string> {
   const url = new URL('/v1/messages', options.apiUrl);
   const messages: Array<{ role: string; content: unknown }> = [];
@@ -61,7 +71,7 @@ export async function plainSession(options: { apiUrl: string; workspace: string;
   };
   push({ role: 'user', content: options.prompt });
   for (;;) {
-    const blocks = await post(url, messages);
+    const blocks = await postAgain(url, messages);
     push({ role: 'assistant', content: blocks });
     const calls = blocks.filter((b) => b.type === 'tool_use');
     if (calls.length === 0) return blocks.map((b) => b.text ?? '').join('');
