@@ -120,7 +120,8 @@ describe.skipIf('missing' in binary)(`a three-node Restate cluster${'missing' in
     const repeated = [...byRound.entries()].filter(([, requests]) => requests.length > 1);
     for (const [round, requests] of repeated)
       expect({ round, times: requests.length, again: requests.at(-1)?.afterKill }).toEqual({ round, times: 2, again: true });
-    if (process.env.XAGENT_CLUSTER_STATS) console.log(`repeated rounds: ${repeated.length}, requests: ${asked.length}, after kill: ${asked.filter((r) => r.afterKill).length}`);
+    if (process.env.XAGENT_CLUSTER_STATS)
+      console.log(`repeated rounds: ${repeated.length}, requests: ${asked.length}, after kill: ${asked.filter((r) => r.afterKill).length}`);
     const tasksRepeating = repeated.map(([round]) => round.split('/')[0]);
     expect(new Set(tasksRepeating).size).toBe(tasksRepeating.length);
   }, 300_000);

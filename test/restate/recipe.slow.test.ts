@@ -44,7 +44,12 @@ function listening(pid: number): string[] {
       if (state !== '0A' || !inodes.has(inode)) continue;
       const [hex = '', port = ''] = local.split(':');
       const address =
-        hex.length === 8 ? (hex.match(/../g) ?? []).reverse().map((byte) => Number.parseInt(byte, 16)).join('.') : `[${hex}]`;
+        hex.length === 8
+          ? (hex.match(/../g) ?? [])
+              .reverse()
+              .map((byte) => Number.parseInt(byte, 16))
+              .join('.')
+          : `[${hex}]`;
       found.push(`${address}:${Number.parseInt(port, 16)}`);
     }
   }
