@@ -5,7 +5,8 @@ import { SLOW } from './test/suites.js';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
-    exclude: ['**/node_modules/**', ...SLOW],
+    // The fuzz runs in both, at full size in the slow suite (FUZZ_SIZE).
+    exclude: ['**/node_modules/**', ...SLOW.filter((file) => file !== 'test/permissions/bash-fuzz.test.ts')],
     // Says at the end which tests skipped for want of a system package (ripgrep, bubblewrap, Chromium).
     globalSetup: ['test/support/system-report.ts'],
     testTimeout: 30_000,

@@ -5,6 +5,7 @@ import { SLOW } from './test/suites.js';
 export default defineConfig({
   test: {
     include: SLOW,
+    env: { XAGENT_SUITE: 'slow' },
     globalSetup: ['test/support/system-report.ts'],
     testTimeout: 120_000,
     hookTimeout: 120_000,

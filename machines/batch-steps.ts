@@ -1,6 +1,7 @@
 import { assign } from 'xstate';
 import { toolFailure } from './call-steps.js';
-import { toolBudgetSpent, type EngineContext, type EngineEvent } from './engine-context.js';
+import type { EngineContext, EngineEvent } from './engine-context.js';
+import { ownLimits, type TaskLimits } from './task-limits.js';
 import { hasHooks } from './hook-steps.js';
 import { isRecoverable } from './recovery.js';
 import type { EngineError, PermissionDecision, ToolCall, ToolResult, ToolResultBlock, Validation } from './types.js';
@@ -30,6 +31,8 @@ export interface BatchRules {
   /** The settings' matchers: whether a PreToolUse / PostToolUse hook takes this call. */
   preToolUse: (call: ToolCall) => boolean;
   postToolUse: (call: ToolCall) => boolean;
+  /** The task's limits (every agent's calls count); default: this agent's own counters. */
+  limits?: TaskLimits;
 }
 
 /** A rule that throws keeps the call out of the batch: the one-call path then reports it, named. */
@@ -48,8 +51,8 @@ function joins(context: EngineContext, call: ToolCall, rules: BatchRules): Permi
 
 /** The batch that starts at the call being worked on: two or more calls, within the tool budget; else none. */
 export function planBatch(context: EngineContext, rules: BatchRules): BatchCall[] {
-  if (context.current?.validation?.ok !== true || toolBudgetSpent(context)) return [];
-  const room = context.maxToolCalls - context.toolCallCount;
+  const room = (rules.limits ?? ownLimits).toolCallsLeft(context);
+  if (context.current?.validation?.ok !== true || room <= 0) return [];
   const batch: BatchCall[] = [];
   for (const call of context.queue.slice(context.results.length, context.results.length + room)) {
     const decision = joins(context, call, rules);

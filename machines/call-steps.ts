@@ -1,5 +1,6 @@
 import { assign } from 'xstate';
-import { nextCall, toolBudgetSpent, type CurrentCall, type EngineContext, type EngineEvent } from './engine-context.js';
+import { nextCall, type CurrentCall, type EngineContext, type EngineEvent } from './engine-context.js';
+import { ownLimits, type TaskLimits } from './task-limits.js';
 import { isRecoverable, TOOL_ERROR_CODES } from './recovery.js';
 import type { EngineError, EngineErrorCode, ModelResponse, PermissionDecision, ToolCall, ToolUseBlock, Validation } from './types.js';
 
@@ -23,12 +24,12 @@ function checkCall(current: CurrentCall, validate: (call: ToolCall) => Validatio
  * Builds the entry action of `validate_tool` from a pure validator (the tool registry's): the next
  * queued call becomes `current`, a fresh record, and is validated. A call the budget will not let
  * run is left unchecked: the maxToolCallsReached guard stops the task next, and the stop must not
- * report a validation error of a call that was never going to run.
+ * report a validation error of a call that was never going to run. `limits`: the task's (task-limits.ts).
  */
-export function validateCallAction(validate: (call: ToolCall) => Validation) {
+export function validateCallAction(validate: (call: ToolCall) => Validation, limits: TaskLimits = ownLimits) {
   return assign<EngineContext, EngineEvent, undefined, EngineEvent, never>(({ context }) => {
     const current = nextCall(context);
-    if (!current || toolBudgetSpent(context)) return { current };
+    if (!current || limits.toolCallsLeft(context) <= 0) return { current };
     let validation: Validation;
     try {
       validation = checkCall(current, validate);

@@ -176,11 +176,6 @@ export function workingCall(context: EngineContext): CurrentCall {
   return context.current;
 }
 
-/** The tool budget is used up: the `maxToolCallsReached` guard, and why validateCall skips a call. */
-export function toolBudgetSpent(context: EngineContext): boolean {
-  return context.toolCallCount >= context.maxToolCalls;
-}
-
 /** The decision that blocked the prompt, when a UserPromptSubmit hook did. */
 function blockedPrompt(context: EngineContext): PermissionDecision | null {
   const { hook } = context.prompt;

@@ -1,7 +1,6 @@
 import { assign, enqueueActions, fromCallback, fromPromise, setup, type EventObject, type ParameterizedObject } from 'xstate';
 import {
   addUsage,
-  toolBudgetSpent,
   workingCall,
   type EngineContext,
   type EngineEmitted,
@@ -21,6 +20,7 @@ import {
 import { closingResults, errorResult } from './pending-results.js';
 import { batchCrashed, batchResults, planBatchAction, type BatchOutcome } from './batch-steps.js';
 import { isRecoverable } from './recovery.js';
+import { limitGuards, ownLimits } from './task-limits.js';
 import {
   estimateTokens,
   isPromptTooLong,
@@ -117,8 +117,8 @@ export const setupEngine = setup({
     postToolUseDue: toolHookDue('PostToolUse', () => true),
     stopHooksDue: ({ context }, _params: { response: ModelResponse }) => hasHooks(context, 'Stop'),
     hooksBlocked: (_, params: { outcome: HookOutcome }) => params.outcome.decision === 'block',
-    maxTurnsReached: ({ context }) => context.turn >= context.maxTurns,
-    maxToolCallsReached: ({ context }) => toolBudgetSpent(context),
+    // The task's limits; src gives every agent of a task one shared ledger (task-limits.ts).
+    ...limitGuards(ownLimits),
     timedOut: ({ context, event }) => event.type === 'CLOCK.TICK' && event.now - context.deadline.startedAt >= context.deadline.timeoutMs,
     /** A rule src provided threw (a schema that does not compile, a policy that crashed): the task stops, named. */
     ruleFailed: ({ context }) => ruleFailed(context.current),

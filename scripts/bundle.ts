@@ -42,7 +42,9 @@ const result = await build({
   // React (a terminal UI) picks its production build from this; nothing else we bundle reads it.
   define: { 'process.env.NODE_ENV': '"production"', XAGENT_CORE_HASH: JSON.stringify(coreHash) },
   // Ink imports its devtools bridge only when DEV=true; the package is not installed.
-  external: ['react-devtools-core'],
+  // playwright-core (PNG and PDF diagrams) and esbuild (a chart at a git ref) are loaded from
+  // node_modules when a diagram needs them: they find their own files there, and a run never loads them.
+  external: ['react-devtools-core', 'playwright-core', 'esbuild'],
 });
 // Most chunks never call require(): they lose the banner (a createRequire each, ~40 µs per chunk
 // at start-up). The line stays, empty, so the source maps still line up.

@@ -1,13 +1,13 @@
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { queryEngine } from '../../machines/query-engine.js';
-import { chartGraph, eventLabel } from '../diagram/chart-graph.js';
-import type { DiagramFormat } from '../diagram/formats.js';
+import { chartGraph, eventLabel } from '../../machines/chart-graph.js';
 import { renderDiagram } from '../diagram/render.js';
 import { countTransitions, neverTaken, type CountedLine } from '../diagram/transition-counts.js';
 import { SessionError } from '../sessions/errors.js';
 import { sessionsRoot, TRACE_FILE, xagentHome } from '../sessions/layout.js';
 import { readSessionRecords } from '../sessions/session-reader.js';
+import { type DiagramRequest, writeDrawing } from './diagram-command.js';
 import { UsageError } from './exit-codes.js';
 
 /** `--since`: a date or an ISO time (`2026-11-30`, `2026-11-30T12:00Z`); anything else is a usage error. */
@@ -47,21 +47,21 @@ function sessionTraces(home: string): { traces: CountedLine[][]; unreadable: str
  * were never taken.
  * @example await diagramFromSessions({ format: 'svg', since: '2026-11-30', stdout, stderr });
  */
-export async function diagramFromSessions(options: {
-  format: DiagramFormat;
-  since?: string;
-  env?: NodeJS.ProcessEnv;
-  stdout: NodeJS.WritableStream;
-  stderr: NodeJS.WritableStream;
-}): Promise<void> {
+export async function diagramFromSessions(
+  options: DiagramRequest & {
+    since?: string;
+    env?: NodeJS.ProcessEnv;
+    stdout: NodeJS.WriteStream;
+    stderr: NodeJS.WritableStream;
+  },
+): Promise<void> {
   const since = parseSince(options.since);
   const home = xagentHome(options.env ?? process.env);
   const graph = chartGraph(queryEngine);
   const { traces, unreadable } = sessionTraces(home);
   const sessions = traces.length;
   const result = countTransitions(graph, traces, { since });
-  const text = await renderDiagram(options.format, { counts: result.counts });
-  options.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
+  writeDrawing(await renderDiagram(options.format, { ...options, graph, counts: result.counts }), options, options.stdout);
 
   const never = neverTaken(graph, result.counts);
   const skipped = result.skipped.withoutVia + result.skipped.unmatched + result.skipped.otherChart;

@@ -6,15 +6,17 @@
  */
 // Once per process: `-p` runs load a second copy of this module inside the compiled core
 // (compiled-core.ts), and two listeners would each see the other and never exit.
+import { printExitResult } from './output/exit-result.js';
+
 const installed = Symbol.for('xagent.early-signals');
 const registry = globalThis as { [installed]?: true };
 if (!registry[installed]) {
   registry[installed] = true;
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.on(signal, () => {
-      if (process.listenerCount(signal) === 1) process.exit(130);
+      if (process.listenerCount(signal) !== 1) return;
+      printExitResult(process.argv, { reason: 'user_abort', message: `interrupted (${signal}) before the task started`, exitCode: 130 });
+      process.exit(130);
     });
   }
 }
-
-export {};

@@ -1,17 +1,17 @@
 // First, so that Ctrl-C during start-up already exits 130.
 import './early-signals.js';
 import { Command, CommanderError } from 'commander';
-import { DIAGRAM_FORMATS } from '../diagram/formats.js';
-import { faultOf, UsageError } from '../errors/xagent-error.js';
+import { faultOf, UntrustedProjectError, UsageError } from '../errors/xagent-error.js';
 import { exitCodeForError, USAGE_EXIT_CODE } from './exit-codes.js';
 import { nearCommand } from './near-command.js';
 import { exitWhenFlushed } from './exit-now.js';
+import { printExitResult, type ExitReason } from './output/exit-result.js';
 import { registerAcpCommand } from '../acp/command.js';
 import { registerAgentsCommand } from './agents-command.js';
 import { registerInspectCommand } from './inspect-command.js';
 import { registerMcpCommand } from './mcp-command.js';
-import { parseChoice } from '../run/parse-options.js';
 import { registerPathsCommand } from './paths-command.js';
+import { registerDiagramCommand } from './diagram-command.js';
 import { registerRestateCommands } from './restate-command.js';
 import { watchOutputStreams } from './output-closed.js';
 import { addRunFlags, type RunFlags } from '../run/add-run-flags.js';
@@ -43,25 +43,7 @@ function buildProgram(setExit: (code: number) => void, argv: readonly string[] =
     if (interactive) setExit(await (await import('./interactive-mode.js')).runInteractiveMode(promptArgs, raw));
     else setExit(await (await import('./print-mode.js')).runPrint(promptArgs, raw));
   });
-  program
-    .command('diagram')
-    .description("the engine's statechart, generated from the machine")
-    .option('--format <format>', DIAGRAM_FORMATS.join(', '), 'mermaid')
-    .option('--from-sessions', 'a heat map: how often each transition was taken in the recorded sessions')
-    .option('--since <date>', 'with --from-sessions: only steps from this date on (2026-11-30)')
-    .action(async (raw: { format: string; fromSessions?: boolean; since?: string }) => {
-      const format = parseChoice(raw.format, DIAGRAM_FORMATS, '--format');
-      if (raw.since !== undefined && !raw.fromSessions) throw new UsageError('--since needs --from-sessions');
-      if (raw.fromSessions) {
-        const { diagramFromSessions } = await import('./diagram-sessions.js');
-        await diagramFromSessions({ format, since: raw.since, stdout: process.stdout, stderr: process.stderr });
-        return;
-      }
-      // Loaded here so that a task run never pays for the diagram code and elkjs.
-      const { renderDiagram } = await import('../diagram/render.js');
-      const text = await renderDiagram(format);
-      process.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
-    });
+  registerDiagramCommand(program);
   registerInspectCommand(program, setExit);
   registerPathsCommand(program, process.stdout);
   registerSessionsCommand(program, { stdout: process.stdout, stderr: process.stderr });
@@ -85,14 +67,27 @@ export async function main(argv: string[]): Promise<number> {
     await program.parseAsync(argv);
     return exitCode;
   } catch (error) {
-    if (error instanceof CommanderError) return error.exitCode === 0 ? 0 : USAGE_EXIT_CODE;
+    if (error instanceof CommanderError) {
+      if (error.exitCode === 0) return 0;
+      printExitResult(argv, { reason: 'usage_error', message: error.message.replace(/^error: /, ''), exitCode: USAGE_EXIT_CODE });
+      return USAGE_EXIT_CODE;
+    }
+    const message = error instanceof Error ? error.message : String(error);
+    printExitResult(argv, { reason: exitReasonOf(error), message, exitCode: exitCodeForError(error) });
     if (faultOf(error) !== 'internal') {
-      process.stderr.write(`xagent: ${(error as Error).message}\n`);
+      process.stderr.write(`xagent: ${message}\n`);
       return exitCodeForError(error);
     }
     process.stderr.write(`xagent: unexpected error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
     return 1;
   }
+}
+
+/** The `reason` of an exit without a task result, for `-p --output-format json`. */
+function exitReasonOf(error: unknown): ExitReason {
+  if (error instanceof UntrustedProjectError) return 'untrusted_project';
+  const fault = faultOf(error);
+  return fault === 'internal' ? 'internal_error' : `${fault}_error`;
 }
 
 /**

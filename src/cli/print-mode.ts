@@ -47,6 +47,7 @@ export async function runPrint(args: string[], raw: RunFlags): Promise<number> {
       signal: controller.signal,
       renderer: rendererFor(config, { stdout: process.stdout, stderr: process.stderr }),
     });
+    await run.session.settled();
     run.session.release();
     uninstallSignals();
     stopWatchingOutput();

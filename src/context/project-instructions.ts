@@ -12,6 +12,9 @@ import { importsOf, MAX_IMPORT_DEPTH } from './instruction-imports.js';
  * Only files whose real path (symlinks followed) lies inside the project (the repository root, or
  * the workspace outside git) or the person's own folders ($XAGENT_HOME, ~/.claude) are read: an
  * AGENTS.md that is a link to ~/.ssh/id_rsa, or `@~/.aws/credentials`, never reaches the prompt.
+ * And the person's folders are reached only from the person's own files: a project file (and what
+ * it imports) reaches inside the project alone, unless the project is trusted (`outsideImports`);
+ * a cloned repository's `@~/.claude/settings.json` is left out and reported (`onLeftOut`).
  */
 export const INSTRUCTION_FILE_NAMES = ['AGENTS.md', 'CLAUDE.md', path.join('.claude', 'CLAUDE.md'), 'CLAUDE.local.md'] as const;
 
@@ -84,33 +87,46 @@ export function loadProjectInstructions(options: {
   home: string | null;
   /** Claude Code's user folder; default `$HOME/.claude`; null: none. */
   claudeHome?: string | null;
+  /** The project is trusted: its files may import from the person's folders too. Default false. */
+  outsideImports?: boolean;
+  /** Told of each import a project file made outside the project that was left out. */
+  onLeftOut?: (file: string, importedFrom: string) => void;
 }): InstructionFile[] {
   const claudeHome = options.claudeHome === undefined ? path.join(process.env.HOME || os.homedir(), '.claude') : options.claudeHome;
   const project = instructionDirs(options.workspace, options.repoRoot)[0]!;
-  const roots = [project, options.workspace, options.home, claudeHome].flatMap((dir) => {
-    const real = dir ? realOrNull(dir) : null;
-    return real ? [real] : [];
-  });
-  const candidates: string[] = [];
-  if (options.home) candidates.push(path.join(options.home, 'AGENTS.md'));
-  if (claudeHome) candidates.push(path.join(claudeHome, 'CLAUDE.md'));
+  const reals = (dirs: ReadonlyArray<string | null>) =>
+    dirs.flatMap((dir) => {
+      const real = dir ? realOrNull(dir) : null;
+      return real ? [real] : [];
+    });
+  const projectRoots = reals([project, options.workspace]);
+  const personRoots = reals([project, options.workspace, options.home, claudeHome]);
+  // Whose file started the chain decides how far it reaches: the person's, or the project's (unless trusted).
+  const reach = { person: personRoots, project: options.outsideImports ? personRoots : projectRoots };
+  const candidates: Array<{ file: string; owner: keyof typeof reach }> = [];
+  if (options.home) candidates.push({ file: path.join(options.home, 'AGENTS.md'), owner: 'person' });
+  if (claudeHome) candidates.push({ file: path.join(claudeHome, 'CLAUDE.md'), owner: 'person' });
   for (const dir of instructionDirs(options.workspace, options.repoRoot)) {
-    for (const name of INSTRUCTION_FILE_NAMES) candidates.push(path.join(dir, name));
+    for (const name of INSTRUCTION_FILE_NAMES) candidates.push({ file: path.join(dir, name), owner: 'project' });
   }
   const files: InstructionFile[] = [];
   const seen = new Set<string>();
   let room = MAX_TOTAL_CHARS;
-  const visit = (file: string, depth: number, importedFrom?: string): void => {
+  const visit = (file: string, owner: keyof typeof reach, depth: number, importedFrom?: string): void => {
     const real = realOrNull(file);
-    if (room <= 0 || real === null || seen.has(real) || !inside(real, roots)) return;
+    if (room <= 0 || real === null || seen.has(real) || !inside(real, personRoots)) return;
+    if (!inside(real, reach[owner])) {
+      if (importedFrom) options.onLeftOut?.(file, importedFrom);
+      return;
+    }
     seen.add(real);
     const loaded = read(file, real, room, importedFrom);
     if (!loaded) return;
     files.push(loaded);
     room -= loaded.text.length;
     if (depth >= MAX_IMPORT_DEPTH) return;
-    for (const imported of importsOf(loaded.text, path.dirname(real))) visit(imported, depth + 1, file);
+    for (const imported of importsOf(loaded.text, path.dirname(real))) visit(imported, owner, depth + 1, file);
   };
-  for (const file of candidates) visit(file, 0);
+  for (const { file, owner } of candidates) visit(file, owner, 0);
   return files;
 }

@@ -18,12 +18,15 @@ export async function loadTaskContext({
   workspace,
   home,
   now,
+  outsideImports = false,
 }: {
   workspace: string;
   home: string | null;
   now?: Date;
+  /** The project is trusted: its instruction files may import from the person's folders. */
+  outsideImports?: boolean;
 }): Promise<TaskContext> {
   const environment = await readEnvironment(workspace, now);
-  const instructions = loadProjectInstructions({ workspace, repoRoot: environment.git?.root ?? null, home });
+  const instructions = loadProjectInstructions({ workspace, repoRoot: environment.git?.root ?? null, home, outsideImports });
   return { system: buildSystemPrompt({ environment, instructions }), environment, instructions };
 }

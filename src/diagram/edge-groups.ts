@@ -1,4 +1,4 @@
-import { eventLabel, type ChartEdge, type ChartGraph } from './chart-graph.js';
+import { eventLabel, type ChartEdge, type ChartGraph } from '../../machines/chart-graph.js';
 
 /**
  * Transitions between the same two states, drawn as one arrow whose label lists each of them.

@@ -1,5 +1,6 @@
 import type { ELK, ELKConstructorArguments, ElkExtendedEdge, ElkNode } from 'elkjs/lib/elk-api.js';
-import type { ChartEdge, ChartGraph } from './chart-graph.js';
+import type { ChartEdge, ChartGraph } from '../../machines/chart-graph.js';
+import { STUB, type ViewNode } from './chart-view.js';
 import { ANY_STATE, countLine, edgeGroups, edgeLines, edgeText } from './edge-groups.js';
 
 /**
@@ -63,6 +64,8 @@ export interface LaidOutEdge {
 export interface ChartLayout {
   width: number;
   height: number;
+  /** The text sizes it was measured with (the SVG draws with them); the defaults when absent. */
+  type?: Typography;
   nodes: LaidOutNode[];
   edges: LaidOutEdge[];
 }
@@ -75,6 +78,14 @@ export interface LayoutOptions {
   labels?: boolean;
   /** Times each transition was taken (a heat map): adds a line to each label. */
   counts?: ReadonlyMap<string, number>;
+  /** Where the arrows run: down the page (the whole chart), or to the right (a slide is wide). */
+  direction?: 'DOWN' | 'RIGHT';
+  /** Extra ELK options for the top level (the views' placement). */
+  elk?: Record<string, string>;
+  /** Text sizes; the defaults otherwise. */
+  type?: Typography;
+  /** A transition's trigger and guard on one line (`done(callModel) [responseHasToolCalls]`): labels half as tall. */
+  oneLine?: boolean;
 }
 
 // elkjs is a 1.6 MB CommonJS bundle (~140 ms to load): loaded on the first layout, so that the CLI,
@@ -92,6 +103,23 @@ const loadElk = () =>
  */
 export const FONT = { family: 'ui-monospace, Menlo, Consolas, monospace', title: 14, detail: 11.5, label: 12 } as const;
 export const LINE = { title: 20, detail: 15, label: 15 } as const;
+
+/** Text sizes of one picture (the views draw state names larger than the whole chart does). */
+export interface Typography {
+  font: { title: number; detail: number; label: number };
+  line: { title: number; detail: number; label: number };
+}
+export const DEFAULT_TYPE: Typography = { font: FONT, line: LINE };
+
+/** Sizes scaled from the defaults: `{ title: 1.6 }` draws state names 1.6 times as large. */
+export function scaledType(scale: { title?: number; label?: number }): Typography {
+  const t = scale.title ?? 1;
+  const l = scale.label ?? 1;
+  return {
+    font: { title: FONT.title * t, detail: FONT.detail * t, label: FONT.label * l },
+    line: { title: LINE.title * t, detail: LINE.detail * t, label: LINE.label * l },
+  };
+}
 /** Vertical gap between two transitions' blocks in one label. */
 const BLOCK_GAP = 5;
 const PAD = 8;
@@ -103,19 +131,26 @@ const point = (p: Point): Point => ({ x: round(p.x), y: round(p.y) });
 
 function nodeDetails(graph: ChartGraph, id: string): string[] {
   if (id === ANY_STATE) return ['handlers of every state', ...(graph.invoke ? [`invoke ${graph.invoke.join(', ')}`] : [])];
-  const node = graph.nodes.find((n) => n.id === id);
+  const node: ViewNode | undefined = graph.nodes.find((n) => n.id === id);
+  if (node?.inner) return [`${node.inner.states} states, ${node.inner.transitions} transitions inside`];
   return [...(node?.entry.length ? [`entry ${node.entry.join(', ')}`] : []), ...(node?.invoke ? [`invoke ${node.invoke.join(', ')}`] : [])];
 }
 
 /** The title drawn in a state's box: a nested state by its own name, its parent's box names the rest. */
 export const nodeTitle = (graph: ChartGraph, id: string) =>
-  id === ANY_STATE ? `any state (${graph.id})` : graph.nodes.find((n) => n.id === id)?.parent ? id.slice(id.lastIndexOf('.') + 1) : id;
+  id === ANY_STATE
+    ? `any state (${graph.id})`
+    : id.startsWith(STUB)
+      ? id.slice(STUB.length)
+      : graph.nodes.find((n) => n.id === id)?.parent
+        ? id.slice(id.lastIndexOf('.') + 1)
+        : id;
 
-const blockHeight = (lines: string[]) => lines.length * LINE.label;
+const blockHeight = (lines: string[], t: Typography) => lines.length * t.line.label;
 /** A box's title and detail lines: the whole of a leaf, the header of a compound state. */
-const headerHeight = (details: string[]) => PAD + LINE.title + details.length * LINE.detail + PAD / 2;
-const headerWidth = (graph: ChartGraph, id: string, details: string[]) =>
-  Math.max(textWidth(nodeTitle(graph, id), FONT.title), ...details.map((d) => textWidth(d, FONT.detail))) + 2 * 12;
+const headerHeight = (details: string[], t: Typography) => PAD + t.line.title + details.length * t.line.detail + PAD / 2;
+const headerWidth = (graph: ChartGraph, id: string, details: string[], t: Typography) =>
+  Math.max(textWidth(nodeTitle(graph, id), t.font.title), ...details.map((d) => textWidth(d, t.font.detail))) + 2 * 12;
 
 const LAYERED = {
   'elk.algorithm': 'layered',
@@ -149,8 +184,14 @@ const LAYERED = {
  */
 export async function layoutChart(graph: ChartGraph, options: LayoutOptions = {}): Promise<ChartLayout> {
   const withLabels = options.labels ?? true;
+  const direction = { 'elk.direction': options.direction ?? 'DOWN' };
   const { counts } = options;
-  const linesOf = (edge: ChartEdge) => [...edgeLines(edge), ...(counts ? [countLine(edge, counts.get(edge.id))] : [])];
+  const t = options.type ?? DEFAULT_TYPE;
+  const shortLines = (edge: ChartEdge) => {
+    const [trigger, ...rest] = edgeLines(edge);
+    return options.oneLine && edge.guard ? [`${trigger} ${rest[0]}`, ...rest.slice(1)] : [trigger!, ...rest];
+  };
+  const linesOf = (edge: ChartEdge) => [...shortLines(edge), ...(counts ? [countLine(edge, counts.get(edge.id))] : [])];
   const groups = edgeGroups(graph);
   const specs = new Map(graph.nodes.map((n) => [n.id, n]));
   // Without labels (the inspector's compact view) a box holds its title only: 21 states must be
@@ -158,17 +199,18 @@ export async function layoutChart(graph: ChartGraph, options: LayoutOptions = {}
   const detailsOf = (id: string) => (withLabels ? nodeDetails(graph, id) : []);
   const elkNode = (id: string): ElkNode => {
     const details = detailsOf(id);
-    const width = headerWidth(graph, id, details);
+    const width = headerWidth(graph, id, details, t);
     const children = specs.get(id)?.children;
-    if (!children) return { id, width, height: headerHeight(details) };
+    if (!children) return { id, width, height: headerHeight(details, t) };
     return {
       id,
       layoutOptions: {
         ...LAYERED,
+        ...direction,
         // The header (title, entry, invoke) sits in the top padding, above the children.
-        'elk.padding': `[top=${headerHeight(details) + 8},left=14,bottom=14,right=14]`,
+        'elk.padding': `[top=${headerHeight(details, t) + 8},left=14,bottom=14,right=14]`,
         'elk.nodeSize.constraints': 'MINIMUM_SIZE',
-        'elk.nodeSize.minimum': `(${width},${headerHeight(details)})`,
+        'elk.nodeSize.minimum': `(${width},${headerHeight(details, t)})`,
       },
       children: children.map(elkNode),
     };
@@ -185,8 +227,8 @@ export async function layoutChart(graph: ChartGraph, options: LayoutOptions = {}
         ? [
             {
               text: group.edges.map((e) => e.id).join(' '),
-              width: Math.max(...lines.map((l) => textWidth(l, FONT.label))) + 2 * 4,
-              height: blocks.reduce((h, b) => h + blockHeight(b), 0) + (blocks.length - 1) * BLOCK_GAP + 4,
+              width: Math.max(...lines.map((l) => textWidth(l, t.font.label))) + 2 * 4,
+              height: blocks.reduce((h, b) => h + blockHeight(b, t), 0) + (blocks.length - 1) * BLOCK_GAP + 4,
             },
           ]
         : [],
@@ -197,12 +239,14 @@ export async function layoutChart(graph: ChartGraph, options: LayoutOptions = {}
     id: graph.id,
     layoutOptions: {
       ...LAYERED,
+      ...direction,
       // One layout across the boxes, every coordinate relative to the picture.
       'elk.hierarchyHandling': 'INCLUDE_CHILDREN',
       'elk.json.edgeCoords': 'ROOT',
       'elk.json.shapeCoords': 'ROOT',
       'elk.padding': '[top=20,left=20,bottom=20,right=20]',
       'elk.randomSeed': '1',
+      ...options.elk,
     },
     children: top.map(elkNode),
     edges,
@@ -238,11 +282,17 @@ export async function layoutChart(graph: ChartGraph, options: LayoutOptions = {}
     return group.edges.map((edge): LaidOutEdge => {
       const lines = linesOf(edge);
       const label = box
-        ? { text: edgeText(edge), lines, x: round(box.x ?? 0), y: round(top), width: round(box.width ?? 0), height: blockHeight(lines) }
+        ? { text: edgeText(edge), lines, x: round(box.x ?? 0), y: round(top), width: round(box.width ?? 0), height: blockHeight(lines, t) }
         : null;
-      top += blockHeight(lines) + BLOCK_GAP;
+      top += blockHeight(lines, t) + BLOCK_GAP;
       return { id: edge.id, from: group.from, to: group.to, group: group.id, sections, label };
     });
   });
-  return { width: round(result.width ?? 0), height: round(result.height ?? 0), nodes, edges: laidOutEdges };
+  return {
+    width: round(result.width ?? 0),
+    height: round(result.height ?? 0),
+    ...(options.type ? { type: options.type } : {}),
+    nodes,
+    edges: laidOutEdges,
+  };
 }

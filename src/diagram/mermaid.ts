@@ -1,10 +1,11 @@
-import type { ChartEdge, ChartGraph, ChartNode } from './chart-graph.js';
+import type { ChartEdge, ChartGraph, ChartNode } from '../../machines/chart-graph.js';
+import { STUB, type ViewNode } from './chart-view.js';
 import { ANY_STATE, countLine, edgeGroups, edgeText } from './edge-groups.js';
 
 export { ANY_STATE, edgeText } from './edge-groups.js';
 
 /** Mermaid's state ids must not contain dots; labels must not contain `:` or `;`. */
-const mermaidId = (id: string) => id.replaceAll('.', '__');
+const mermaidId = (id: string) => id.replaceAll('.', '__').replaceAll(':', '__');
 const mermaidText = (text: string) => text.replaceAll(';', ',').replaceAll(':', ' ');
 
 /**
@@ -38,7 +39,9 @@ export function toMermaid(graph: ChartGraph, options: { counts?: ReadonlyMap<str
       ...(node.invoke ? [`invoke ${node.invoke.join(', ')}`] : []),
     ];
     const id = mermaidId(node.id);
-    const title = node.parent ? node.id.slice(node.parent.length + 1) : node.id;
+    const title = node.parent ? node.id.slice(node.parent.length + 1) : node.id.startsWith(STUB) ? node.id.slice(STUB.length) : node.id;
+    const inner = (node as ViewNode).inner;
+    if (inner) details.push(`${inner.states} states, ${inner.transitions} transitions inside`);
     // Targetless transitions are listed inside their state, as UML draws internal transitions.
     const internal = graph.edges
       .filter((e) => e.from === node.id && e.internal && e.kind !== 'root')

@@ -1,4 +1,4 @@
-import type { ChartEdge, ChartGraph } from './chart-graph.js';
+import type { ChartEdge, ChartGraph } from '../../machines/chart-graph.js';
 
 /**
  * How often each transition of the chart was taken in recorded runs, read from trace lines.

@@ -11,6 +11,7 @@ import type { ModelClient } from '../model/types.js';
 import type { PermissionPolicy } from '../permissions/types.js';
 import { limitInputDepth } from '../tools/input-depth.js';
 import type { ToolRegistry } from '../tools/registry.js';
+import type { ReadGate } from '../tools/read-gate.js';
 import type { CommandSandbox } from '../tools/types.js';
 import type { Clock } from './clock.js';
 import type { TaskClock } from './task-clock.js';
@@ -24,6 +25,8 @@ import { BATCH_CONCURRENCY, runBatch, TASK_CONCURRENCY } from './run-batch.js';
 import { TASK_TOOL } from '../agents/task-input.js';
 import { immediateJournal, type StepJournal } from './step-journal.js';
 import { sessionCheckpoints } from '../rewind/checkpointer.js';
+import type { TaskLedger } from './task-ledger.js';
+import { limitGuards } from '../../machines/task-limits.js';
 
 /** Writes one line of the evidence log (stamped by the session sink) and yields the event it is. */
 export type Note = <B extends EvidenceBody>(body: B) => B & EvidenceRecord;
@@ -49,6 +52,10 @@ export interface EngineServices {
   hookSandbox?: CommandSandbox;
   /** The agent path the streamed deltas carry (`main`, `main/task-1`). */
   agent?: string;
+  /** A subagent's name (its agent file's): its hooks are told `agent_id` (the path) and `agent_type`, and its Stop is SubagentStop. */
+  agentType?: string;
+  /** What every agent of the task has spent, against the task's limits; default: this agent's own counters. */
+  ledger?: TaskLedger;
   /** Where model rounds and tool calls run; default: at once (a durable runner journals them). */
   journal?: StepJournal;
 }
@@ -76,7 +83,11 @@ export function engineImplementations(services: EngineServices) {
     ...(sink.dir ? { toolDurationMs: (callId: string) => toolDurationMs(sink.dir as string, callId) } : {}),
     cwd: workspace,
     ...(permissions.mode ? { permissionMode: permissions.mode } : {}),
+    ...(services.agentType && services.agent ? { agent: { id: services.agent, type: services.agentType } } : {}),
   };
+  // A subagent's chart waits for its Stop hooks where the main agent's does; what runs there is SubagentStop.
+  const hookEventOf = (event: HookRunInput['event']) => (services.agentType && event === 'Stop' ? 'SubagentStop' : event);
+  const { ledger } = services;
   // Each hook run is evidence: a line in the trace and a `hook` event (stream-json, inspector).
   const reportHook = (turn: number) => (report: HookRunReport) => {
     note({ event: 'hook', turn, ...report });
@@ -98,10 +109,18 @@ export function engineImplementations(services: EngineServices) {
     });
   const toolHookMatches = (event: 'PreToolUse' | 'PostToolUse') => (call: ToolCall) => hooksFor(hooks, { event, call }).length > 0;
   const decide = (call: ToolCall) => permissions.decide(call, { readOnly: tools.get(call.name)?.readOnly ?? false });
+  // Read rules judge every file a search shows, as they would judge read_file of it: the same policy, one file at a time.
+  const readGateFor =
+    (call: ToolCall): ReadGate =>
+    (relative) => {
+      const verdict = decide({ ...call, input: { path: relative } });
+      return verdict.behavior === 'allow' ? null : { behavior: verdict.behavior, reason: verdict.decidedBy };
+    };
   // The tool list does not change during a task: built once, not per model round.
   const toolSpecs = tools.specs();
   /** One tool call: its start and result as evidence, its audit line (also when it is stopped), the result. */
   const runTool = async (call: ToolCall, signal: AbortSignal): Promise<ToolResult> => {
+    ledger?.toolStarted();
     note({ event: 'tool_start', call });
     const started = clock.now();
     type AuditFields = { is_error: boolean; aborted: boolean; crashed?: boolean; sandboxed?: boolean; content: string };
@@ -128,7 +147,7 @@ export function engineImplementations(services: EngineServices) {
     try {
       const result = await journal.step(
         `tool ${call.id}`,
-        () => tools.execute(call, { signal, workspace, ...(checkpoints ? { checkpoints } : {}) }),
+        () => tools.execute(call, { signal, workspace, readGate: readGateFor(call), ...(checkpoints ? { checkpoints } : {}) }),
         () => note({ event: 'retry', state: 'execute_tool', turn: toolTurn, attempt: 1, delay_ms: 0, message: RERUN_TOOL, call }),
       );
       const sandboxed = result.sandboxed ? { sandboxed: true } : {};
@@ -172,11 +191,17 @@ export function engineImplementations(services: EngineServices) {
             },
           });
         // A tool input nested thousands of levels deep would overflow every JSON.stringify after this.
-        const response = limitInputDepth(
-          await journal.step(`model ${input.turn + 1}`, request, () =>
+        ledger?.roundStarted();
+        let raw: ModelResponse;
+        try {
+          raw = await journal.step(`model ${input.turn + 1}`, request, () =>
             note({ event: 'retry', state: 'call_model.requesting', turn: input.turn, attempt: 1, delay_ms: 0, message: RERUN_MODEL }),
-          ),
-        );
+          );
+        } catch (error) {
+          ledger?.roundFailed();
+          throw error;
+        }
+        const response = limitInputDepth(raw);
         // The whole text of the turn is evidence (it streamed as deltas, which are not).
         const text = responseText(response);
         if (text) note({ event: 'text', turn: input.turn + 1, text });
@@ -256,7 +281,7 @@ export function engineImplementations(services: EngineServices) {
           () =>
             runHooks({
               hooks,
-              input,
+              input: { ...input, event: hookEventOf(input.event) },
               session: hookSession,
               signal,
               report: reportHook(input.turn),
@@ -291,11 +316,12 @@ export function engineImplementations(services: EngineServices) {
       }),
     },
     guards: {
+      ...(ledger ? limitGuards(ledger.limits) : {}),
       preToolUseDue: toolHookDue('PreToolUse', toolHookMatches('PreToolUse')),
       postToolUseDue: toolHookDue('PostToolUse', toolHookMatches('PostToolUse')),
     },
     actions: {
-      validateCall: validateCallAction((call) => tools.validate(call)),
+      validateCall: validateCallAction((call) => tools.validate(call), ledger?.limits),
       decidePermission: decidePermissionAction(decide),
       planBatch: planBatchAction({
         validate: (call) => tools.validate(call),
@@ -303,6 +329,7 @@ export function engineImplementations(services: EngineServices) {
         concurrencySafe: (call) => tools.get(call.name)?.readOnly === true,
         preToolUse: toolHookMatches('PreToolUse'),
         postToolUse: toolHookMatches('PostToolUse'),
+        ...(ledger ? { limits: ledger.limits } : {}),
       }),
     },
   };

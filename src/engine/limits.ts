@@ -1,9 +1,10 @@
 /**
  * A task's limits when nobody says otherwise: `-p`'s flag defaults, query()'s and the inspector's.
- * The public contract (shared/CONTRACT.md) pins these for `-p`; CI scripts that need more say so
- * with the flags. The interactive UI has none (below).
+ * The public contract (shared/CONTRACT.md, fourth round) pins these for `-p`: generous enough that
+ * a CI script written for Claude Code (which has none) runs unchanged, yet a runaway task ends.
+ * The settings key `limits` and the flags change them; the interactive UI has none (below).
  */
-export const DEFAULT_LIMITS = { maxTurns: 8, maxToolCalls: 12, timeoutMs: 120_000 } as const;
+export const DEFAULT_LIMITS = { maxTurns: 100, maxToolCalls: 500, timeoutMs: 30 * 60_000 } as const;
 
 /**
  * The interactive UI's defaults: no limit. The person watches and stops a task with Esc; a limit

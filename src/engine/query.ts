@@ -19,13 +19,15 @@ import { TaskClock } from './task-clock.js';
 import { eventOf, type AgentEvent, type QueryResult } from './events.js';
 import { engineImplementations, type Note } from './implementations.js';
 import type { ResultFields } from '../sessions/records.js';
-import { chartFingerprint } from './chart-fingerprint.js';
+import { chartFingerprint } from '../../machines/chart-fingerprint.js';
 import { DEFAULT_LIMITS } from './limits.js';
 import { stepOf } from '../sessions/step.js';
 import { observeMicrosteps, type Microstep } from './step-adapter.js';
 import { hookEventsOf, type ResolvedHook } from '../hooks/index.js';
 import type { AgentDefinition } from '../agents/definition.js';
-import { MAIN_AGENT, startsSubagents, type AgentScope, type Budget } from './subagents.js';
+import { MAIN_AGENT, startsSubagents, type AgentScope } from './subagents.js';
+import { TaskLedger } from './task-ledger.js';
+import { subagentHooks } from '../hooks/subagent-hooks.js';
 
 export { DEFAULT_LIMITS } from './limits.js';
 
@@ -131,15 +133,21 @@ export async function* query(userInput: string, options: QueryOptions): AsyncGen
   const taskContext = await options.context;
   const system = taskContext.system;
   const contextWindow = options.contextWindow ?? null;
-  const hooks = options.hooks ?? [];
-  // What is left of this task's limits when a task call starts a subagent (read from the chart).
-  let remaining = (): Budget => ({ maxTurns: input.maxTurns, maxToolCalls: input.maxToolCalls, timeoutMs: input.timeoutMs });
+  // A subagent runs its tool hooks and SubagentStop (in the place of Stop); its prompt is no user's, so no UserPromptSubmit.
+  const { hooks, events: hookEvents } = scope ? subagentHooks(options.hooks ?? []) : { hooks: options.hooks ?? [], events: null };
+  const budget = {
+    maxTurns: options.maxTurns ?? DEFAULT_LIMITS.maxTurns,
+    maxToolCalls: options.maxToolCalls ?? DEFAULT_LIMITS.maxToolCalls,
+    timeoutMs: options.timeoutMs ?? DEFAULT_LIMITS.timeoutMs,
+  };
+  // The limits are the task's: every agent of it counts in one ledger, the main agent's.
+  const ledger = scope?.ledger ?? new TaskLedger(budget, deadlineClock);
   const tools = startsSubagents({
     options: { ...options, clock, sessionId },
     scope,
     sink,
     emit,
-    remaining: () => remaining(),
+    ledger,
     run: query,
   });
   const implementations = engineImplementations({
@@ -154,6 +162,8 @@ export async function* query(userInput: string, options: QueryOptions): AsyncGen
     clock,
     deadlineClock,
     agent: agentPath,
+    ...(scope ? { agentType: scope.type } : {}),
+    ledger,
     sink,
     sessionId,
     emit,
@@ -172,13 +182,11 @@ export async function* query(userInput: string, options: QueryOptions): AsyncGen
     sessionId,
     userInput,
     messages,
-    maxTurns: options.maxTurns ?? DEFAULT_LIMITS.maxTurns,
-    maxToolCalls: options.maxToolCalls ?? DEFAULT_LIMITS.maxToolCalls,
-    timeoutMs: options.timeoutMs ?? DEFAULT_LIMITS.timeoutMs,
+    ...budget,
     startedAt,
     contextWindow,
     baseTokens: estimateTokens(system) + estimateTokens(tools.specs()),
-    hooks: hookEventsOf(hooks),
+    hooks: hookEvents ?? hookEventsOf(hooks),
     sessionStart: options.sessionStart === undefined ? 'startup' : options.sessionStart,
   };
   // The log's first line: what a replay needs to know of the task, and which chart ran it.
@@ -196,14 +204,6 @@ export async function* query(userInput: string, options: QueryOptions): AsyncGen
     new Date(startedAt).toISOString(),
   );
   const actor = createActor(queryEngine.provide(implementations), { input, inspect: observeMicrosteps(onMicrostep) });
-  remaining = () => {
-    const c = actor.getSnapshot().context;
-    return {
-      maxTurns: Math.max(1, c.maxTurns - c.turn),
-      maxToolCalls: Math.max(1, c.maxToolCalls - c.toolCallCount),
-      timeoutMs: Math.max(1, c.deadline.startedAt + c.deadline.timeoutMs - deadlineClock.now()),
-    };
-  };
   // The transcript follows what the chart says it changed, in the order it changed it.
   actor.on('message', ({ message }) => {
     sink.message(message);
@@ -211,6 +211,11 @@ export async function* query(userInput: string, options: QueryOptions): AsyncGen
   });
   actor.on('compacted', ({ outcome, messagesBefore }) => sink.compaction(compactionRecord(outcome, messagesBefore, outcome.reason)));
 
+  // At least this agent's own (a round that failed counts in its trace), and every subagent's.
+  const taskCounts = (turns: number, toolCalls: number) => ({
+    turns: Math.max(turns, ledger.spent.turns),
+    tool_calls: Math.max(toolCalls, ledger.spent.toolCalls),
+  });
   let result: QueryResult | undefined;
   const finish = (
     outcome: Pick<QueryResult, 'reason' | 'turns' | 'tool_calls' | 'usage' | 'error' | 'decision' | 'call' | 'model_stop_reason'>,
@@ -238,10 +243,11 @@ export async function* query(userInput: string, options: QueryOptions): AsyncGen
   actor.subscribe({
     complete: () => {
       const output = actor.getSnapshot().output!;
+      // The main agent reports the task's counts (its subagents' included), which its limits measured.
+      const counts = scope ? { turns: output.turn, tool_calls: output.toolCallCount } : taskCounts(output.turn, output.toolCallCount);
       finish({
         reason: output.reason,
-        turns: output.turn,
-        tool_calls: output.toolCallCount,
+        ...counts,
         usage: output.usage,
         ...(output.error ? { error: output.error } : {}),
         ...(output.decision ? { decision: output.decision } : {}),
@@ -255,8 +261,7 @@ export async function* query(userInput: string, options: QueryOptions): AsyncGen
       const { context } = actor.getSnapshot();
       finish({
         reason: 'tool_error',
-        turns: context.turn,
-        tool_calls: context.toolCallCount,
+        ...(scope ? { turns: context.turn, tool_calls: context.toolCallCount } : taskCounts(context.turn, context.toolCallCount)),
         usage: context.usage,
         error: { code: 'TOOL_FAILED', message: `internal error: ${error instanceof Error ? error.message : String(error)}` },
       });

@@ -1,7 +1,7 @@
 import type { AnyTransitionDefinition, InspectionEvent } from 'xstate';
 import type { EngineContext } from '../../machines/engine-context.js';
 import type { EngineStatePath } from '../../machines/query-engine.js';
-import { transitionId } from '../diagram/chart-graph.js';
+import { transitionId } from '../../machines/chart-graph.js';
 import type { Via } from '../sessions/step.js';
 
 /**

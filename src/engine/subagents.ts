@@ -8,24 +8,24 @@ import { ToolRegistry } from '../tools/registry.js';
 import type { AgentEvent, QueryResult } from './events.js';
 import type { QueryOptions } from './query.js';
 import type { Clock } from './clock.js';
+import type { TaskLedger } from './task-ledger.js';
 
 /** The top level's agent path; a child of it is `main/task-1`, a grandchild `main/task-1/task-2`. */
 export const MAIN_AGENT = 'main';
 /** How deep delegation goes: `main` is 0; an agent at this depth has no task tool, so a loop of delegation ends. */
 export const MAX_AGENT_DEPTH = 2;
 
-/** What is left of a task's limits when it starts a subagent: the child's limits are carved from it. */
-export interface Budget {
-  maxTurns: number;
-  maxToolCalls: number;
-  timeoutMs: number;
-}
-
-/** Where an agent stands in the tree: its path, its depth, and the one permission dialog every agent of the run shares. */
+/**
+ * Where a subagent stands in the tree: its path, its depth, its agent's name (`type`, as hooks are
+ * told), the one permission dialog every agent of the run shares, and the task's ledger, which
+ * every agent's rounds and tool calls count toward.
+ */
 export interface AgentScope {
   path: string;
   depth: number;
+  type: string;
   dialog: DialogTurns;
+  ledger: TaskLedger;
 }
 
 /** Permission asks from agents running at once, put to the person one at a time, in order. */
@@ -122,23 +122,24 @@ export type { TaskInput };
 /**
  * The tools of a task: the run's, plus a task tool when it has agents and stands above the depth
  * limit. Each task call starts a child: `run` (query() itself) with the prompt alone, the agent's
- * instructions, tools and permissions, limits carved from what the parent has left, the parent's
- * signal (an abort reaches it), the same session log under the child's path. Its events go on to
- * the parent's stream (`passesOn`); its usage comes back with its result.
+ * instructions, tools and permissions, the same hooks (its own SubagentStop in the place of Stop),
+ * the task's ledger (its rounds and calls count toward the task's limits; its deadline is the
+ * task's), the parent's signal (an abort reaches it), the same session log under the child's path.
+ * Its events go on to the parent's stream (`passesOn`); its usage comes back with its result.
  */
 export function startsSubagents({
   options,
   scope,
   sink,
   emit,
-  remaining,
+  ledger,
   run,
 }: {
   options: QueryOptions & { clock: Clock; sessionId: string };
   scope: AgentScope | null;
   sink: SessionSink;
   emit: (event: AgentEvent) => void;
-  remaining: () => Budget;
+  ledger: TaskLedger;
   run: (prompt: string, options: QueryOptions) => AsyncGenerator<AgentEvent, QueryResult>;
 }): ToolRegistry {
   const agents = options.agents ?? [];
@@ -153,13 +154,14 @@ export function startsSubagents({
     if (!agent) {
       return { content: `No agent named "${input.subagent_type}". Available: ${agents.map((a) => a.name).join(', ')}.`, isError: true };
     }
-    const budget = remaining();
     const child = run(input.prompt, {
       model: agent.model && options.modelFor ? options.modelFor(agent.model) : options.model,
       tools: agentTools(options.tools, agent, null),
       permissions: childPolicy(options.permissions, agent, childPath, dialog),
       workspace: options.workspace,
-      ...budget,
+      maxTurns: ledger.budget.maxTurns,
+      maxToolCalls: ledger.budget.maxToolCalls,
+      timeoutMs: ledger.timeLeft(),
       signal,
       sessionId: options.sessionId,
       session: childSink(sink),
@@ -169,9 +171,11 @@ export function startsSubagents({
       ...(options.prices ? { prices: options.prices } : {}),
       ...(options.contextWindow ? { contextWindow: options.contextWindow } : {}),
       sessionStart: null,
+      ...(options.hooks ? { hooks: options.hooks } : {}),
+      ...(options.hookSandbox ? { hookSandbox: options.hookSandbox } : {}),
       agents: agent.tools && !agent.tools.includes(TASK_TOOL) ? [] : agents,
       ...(options.modelFor ? { modelFor: options.modelFor } : {}),
-      agent: { path: childPath, depth: depth + 1, dialog },
+      agent: { path: childPath, depth: depth + 1, type: agent.name, dialog, ledger },
     });
     let result: QueryResult | undefined;
     for await (const event of child) {

@@ -31,6 +31,16 @@ export class UsageError extends XagentError {
   override readonly fault: 'usage' | 'config' | 'session' = 'usage';
 }
 
+/**
+ * A workspace whose project files (MCP servers, hooks, allow rules) are not trusted, with nobody to
+ * ask (`-p` without a terminal): the message says how to trust them. Exit 2, as every UsageError;
+ * `-p --output-format json` names it `untrusted_project`.
+ */
+export class UntrustedProjectError extends UsageError {
+  override readonly name: string = 'UntrustedProjectError';
+  override readonly fault = 'config' as const;
+}
+
 /** The fault of anything thrown: an XagentError's own, `internal` for everything else. */
 export function faultOf(error: unknown): Fault {
   return error instanceof XagentError ? error.fault : 'internal';

@@ -15,12 +15,13 @@ export type AnyHookEvent = HookEventName | ExtraHookEvent;
 export const ALL_HOOK_EVENTS: readonly AnyHookEvent[] = [...HOOK_EVENTS, ...EXTRA_HOOK_EVENTS];
 
 /**
- * Accepted and resolved, but not run: SubagentStop (xagent has no subagents yet) and
- * PermissionRequest (a hook that answers the dialog needs a state of its own in the chart).
- * Configuring one gives a warning. PreCompact runs in the compaction's actor before the summary,
- * Notification beside the permission prompt (src/engine/implementations.ts): both only listen.
+ * Accepted and resolved, but not run: PermissionRequest (a hook that answers the dialog needs a
+ * state of its own in the chart). Configuring one gives a warning. PreCompact runs in the
+ * compaction's actor before the summary, Notification beside the permission prompt
+ * (src/engine/implementations.ts): both only listen. SubagentStop runs in a subagent's chart
+ * where the main agent's runs Stop (subagent-hooks.ts).
  */
-export const NOT_YET_RUN_EVENTS: readonly AnyHookEvent[] = ['SubagentStop', 'PermissionRequest'];
+export const NOT_YET_RUN_EVENTS: readonly AnyHookEvent[] = ['PermissionRequest'];
 
 /** Claude Code events xagent has no moment for: skipped with a warning. */
 export const CLAUDE_CODE_ONLY_EVENTS: readonly string[] = [

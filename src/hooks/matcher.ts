@@ -1,4 +1,4 @@
-import { claudeCodeName } from '../permissions/claude-tools.js';
+import { toolNamesForMatchers } from '../permissions/claude-tools.js';
 
 /**
  * Claude Code's matcher: an exact tool name, `a|b`, or a regular expression, matched against the
@@ -16,9 +16,9 @@ export function compileMatcher(matcher: string | undefined): RegExp | null {
 }
 
 /**
- * Whether a compiled matcher takes this tool, by xagent's name or Claude Code's; null takes every tool.
+ * Whether a compiled matcher takes this tool, by xagent's name or Claude Code's (`Task` or `Agent` for `task`); null takes every tool.
  * @example matchesTool(compileMatcher('Write|Edit'), 'edit_file') // true
  */
 export function matchesTool(matcher: RegExp | null, toolName: string): boolean {
-  return matcher === null || matcher.test(toolName) || matcher.test(claudeCodeName(toolName));
+  return matcher === null || toolNamesForMatchers(toolName).some((name) => matcher.test(name));
 }

@@ -8,7 +8,7 @@ import type { HookRunReport, ResolvedHook } from './types.js';
 /**
  * Runs the hooks of an event outside the chart's five: SessionEnd where a session ends, and
  * PreCompact (`{trigger: "auto" | "manual", custom_instructions}`), Notification
- * (`{message, notification_type}`), PermissionRequest (with the call) and SubagentStop once the
+ * (`{message, notification_type}`) and PermissionRequest (with the call) once the
  * chart has their moment. The matcher is matched against the tool (PermissionRequest), or the
  * trigger / reason / notification type, as in Claude Code; `fields` go into the stdin JSON.
  * @example await runEventHooks({ hooks, event: 'SessionEnd', fields: { reason: 'other' }, session, signal, report })

@@ -20,6 +20,8 @@ export interface HookSession {
   permissionMode?: string;
   /** How long a finished tool call ran (Claude Code's `duration_ms` for PostToolUse), if the session knows. */
   toolDurationMs?: (callId: string) => number | undefined;
+  /** The subagent the hooks run for (absent for the main agent): Claude Code's `agent_id` and `agent_type`. */
+  agent?: { id: string; type: string };
 }
 
 /** What one event's hooks are run with: the chart's input, or an event run outside the chart with its own fields. */
@@ -38,6 +40,7 @@ export function hookInputJson(session: HookSession, input: AnyHookRunInput, opti
     hook_event_name: input.event,
   };
   if (session.permissionMode !== undefined) json.permission_mode = session.permissionMode;
+  if (session.agent) Object.assign(json, { agent_id: session.agent.id, agent_type: session.agent.type });
   const { call, result } = input;
   if (call && options.claude) {
     Object.assign(json, {

@@ -24,6 +24,9 @@ export interface HookInput {
   prompt?: string;
   /** Stop: true when the model is already continuing because a Stop hook blocked. */
   stop_hook_active?: boolean;
+  /** A subagent's hooks: its agent path (`main/task-1`) and its agent's name, as Claude Code's `agent_id` and `agent_type`. */
+  agent_id?: string;
+  agent_type?: string;
   /** SessionStart: `startup` for a new session, `resume` for one continued (--resume, --continue). */
   source?: 'startup' | 'resume';
   /** Fields of events run outside the chart (SessionEnd's `reason`, PreCompact's `trigger`, ...). */

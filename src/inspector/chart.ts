@@ -1,5 +1,5 @@
 import { ENGINE_STATES, queryEngine } from '../../machines/query-engine.js';
-import { chartGraph, type ChartGraph } from '../diagram/chart-graph.js';
+import { chartGraph, type ChartGraph } from '../../machines/chart-graph.js';
 import { edgeLines } from '../diagram/edge-groups.js';
 import { layoutChart, type ChartLayout as DiagramLayout } from '../diagram/layout.js';
 import { ANY_STATE, transientStates } from '../diagram/mermaid.js';

@@ -1,7 +1,7 @@
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { eventOf } from '../engine/events.js';
-import { chartFingerprint } from '../engine/chart-fingerprint.js';
+import { chartFingerprint } from '../../machines/chart-fingerprint.js';
 import { isAnnotation, ORDERED_LOG_VERSION, type EvidenceRecord } from '../sessions/records.js';
 import { readSessionRecords, type SessionRecords } from '../sessions/session-reader.js';
 import { SessionError } from '../sessions/errors.js';

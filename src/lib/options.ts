@@ -1,6 +1,5 @@
 import { agentsOption, type AgentOption } from '../agents/agent-option.js';
 import type { AgentDefinition } from '../agents/definition.js';
-import { DEFAULT_LIMITS } from '../engine/limits.js';
 import { PERMISSION_MODES, type PermissionMode } from '../permissions/types.js';
 import type { RunSpec, SettingNames } from '../run/run-spec.js';
 import { UsageError } from '../errors/xagent-error.js';
@@ -104,11 +103,16 @@ const KNOWN: ReadonlyArray<keyof QueryOptions> = [
 
 const NAMES: SettingNames = { cwd: 'cwd', model: 'model', maxThinkingTokens: 'maxThinkingTokens', contextWindow: 'contextWindow' };
 
-function positiveInt(value: number | undefined, what: string, fallback: number): number {
-  if (value === undefined) return fallback;
+/** A limit given as an option, checked; undefined leaves it to the settings' `limits`, then DEFAULT_LIMITS. */
+function positiveInt(value: number | undefined, what: string): number | undefined {
+  if (value === undefined) return undefined;
   if (!Number.isSafeInteger(value) || value < 1)
     throw new UsageError(`${what} must be a whole number of at least 1 (got ${String(value)})`);
   return value;
+}
+
+function definedOnly<T extends object>(record: { [K in keyof T]: T[K] | undefined }): Partial<T> {
+  return Object.fromEntries(Object.entries(record).filter(([, value]) => value !== undefined)) as Partial<T>;
 }
 
 function inspectPort(value: boolean | number | undefined): number | null {
@@ -144,11 +148,11 @@ export function toRunSpec(prompt: string, options: QueryOptions): RunSpec {
   return {
     cwd: options.cwd,
     model: options.model,
-    limits: {
-      maxTurns: positiveInt(options.maxTurns, 'maxTurns', DEFAULT_LIMITS.maxTurns),
-      maxToolCalls: positiveInt(options.maxToolCalls, 'maxToolCalls', DEFAULT_LIMITS.maxToolCalls),
-      timeoutMs: positiveInt(options.timeoutMs, 'timeoutMs', DEFAULT_LIMITS.timeoutMs),
-    },
+    limits: definedOnly({
+      maxTurns: positiveInt(options.maxTurns, 'maxTurns'),
+      maxToolCalls: positiveInt(options.maxToolCalls, 'maxToolCalls'),
+      timeoutMs: positiveInt(options.timeoutMs, 'timeoutMs'),
+    }),
     // The events are stream-json's; the format only picks a CLI renderer, which the library does not use.
     format: 'stream-json',
     permissionMode: options.permissionMode,
@@ -183,7 +187,7 @@ function sessionOption(options: QueryOptions): RunSpec['session'] {
   if (options.forkSession && resume === undefined && !continues) throw new UsageError('forkSession needs resume (the session to fork)');
   if (options.at !== undefined) {
     if (!options.forkSession) throw new UsageError('at needs forkSession: true (query() never rewinds a recorded session in place)');
-    positiveInt(options.at, 'at', 1);
+    positiveInt(options.at, 'at');
   }
   return {
     ...(resume !== undefined ? { resume } : {}),

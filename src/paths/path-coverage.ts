@@ -1,6 +1,6 @@
 import { createActor, fromCallback, fromPromise, type AnyStateMachine } from 'xstate';
 import { STOP_REASONS, type StopReason } from '../../machines/types.js';
-import { chartGraph, chartTransitions, eventLabel, type ChartEdge } from '../diagram/chart-graph.js';
+import { chartGraph, chartTransitions, eventLabel, type ChartEdge } from '../../machines/chart-graph.js';
 import { observeMicrosteps, statePath } from '../engine/step-adapter.js';
 import { ALL_VARIANTS, testMachine } from './engine-model.js';
 import { pathName, type EnginePath } from './generate-paths.js';

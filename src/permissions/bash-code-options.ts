@@ -104,6 +104,10 @@ const NPM: OptionTable = {
     'output-file',
     'outputfile',
     'output',
+    // Where npm writes its logs and its cache: any folder, so a prefix rule must not cover them.
+    'logs-dir',
+    'cache',
+    'tmp',
   ],
   short: 'ceprCi',
   npmNames: true,

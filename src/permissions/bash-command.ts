@@ -1,5 +1,5 @@
 import { codeLoadingOption } from './bash-code-options.js';
-import { EVALUATING_COMMANDS } from './bash-evaluating.js';
+import { COMMAND_WRAPPERS, EVALUATING_COMMANDS } from './bash-evaluating.js';
 import { joinContinuations } from './bash-continuations.js';
 import { naiveParts, naiveWrites } from './bash-naive.js';
 import { readRedirect } from './bash-redirects.js';
@@ -204,8 +204,11 @@ function readStmt(stmt: ShNode, src: Buffer, { parts, writes, doubt }: Reading):
         args.some((arg) => globMayBeOption(arg, src)),
       ) !== undefined,
   });
-  // Code passed as a string still runs: read it too, so deny rules see `eval 'rm x'` and `sh -c 'rm x'`.
-  for (const inner of innerCode(name, words)) {
+  // Code passed as a string still runs: read it too, so deny rules see `eval 'rm x'` and `sh -c 'rm x'`,
+  // also behind a wrapper, whose option values vary (`timeout -s KILL 5 bash -c …`): every tail is tried.
+  const tails = COMMAND_WRAPPERS.has(name) ? words.map((_, i) => words.slice(i)) : [words];
+  const code = new Set(tails.flatMap((tail) => innerCode((tail[0] ?? '').slice((tail[0] ?? '').lastIndexOf('/') + 1), tail)));
+  for (const inner of code) {
     const reading = innerReading(inner);
     parts.push(...reading.parts);
     writes.push(...reading.writes);
@@ -232,14 +235,69 @@ function innerReading(code: string): Pick<ParsedCommand, 'parts' | 'writes'> {
   }
 }
 
-/** The strings a command runs as shell code: `eval ARGS`, `bash -c CODE`, `su -c CODE`. */
+/**
+ * The strings a command runs as shell code: `eval ARGS`, `bash -c CODE`, `su -c CODE`, the body
+ * of `trap CODE SIGNAL…`, and the commands a `git -c key=value` sets up (an alias, a pager...).
+ */
 function innerCode(name: string, words: readonly string[]): string[] {
   if (name === 'eval') return [words.slice(1).join(' ')];
   if (['bash', 'sh', 'zsh', 'dash', 'ksh', 'su'].includes(name)) {
     const flag = words.findIndex((word, i) => i > 0 && /^-[A-Za-z]*c[A-Za-z]*$/.test(word));
     if (flag > 0 && words[flag + 1] !== undefined) return [words[flag + 1]];
   }
+  if (name === 'trap') return trapBody(words);
+  if (name === 'git') return gitConfigCode(words);
   return [];
+}
+
+/** `trap [-lp] [--] CODE SIGNAL…`: CODE runs when a signal (or EXIT, ERR, DEBUG) comes. */
+function trapBody(words: readonly string[]): string[] {
+  let i = 1;
+  while (words[i] !== undefined && /^-[lpP]+$/.test(words[i] as string)) i++;
+  if (words[i] === '--') i++;
+  const body = words[i];
+  // One word alone is a signal to reset (`trap EXIT`); `-` resets too.
+  return body !== undefined && body !== '-' && words.length > i + 1 ? [body] : [];
+}
+
+/** Git's own options whose value is the next word (`git -C dir -c … x`). */
+const GIT_VALUE_OPTIONS = new Set([
+  '-C',
+  '--git-dir',
+  '--work-tree',
+  '--namespace',
+  '--super-prefix',
+  '--config-env',
+  '--attr-source',
+  '--exec-path',
+]);
+
+/** Config keys whose value git runs as a shell command. */
+const GIT_COMMAND_KEYS =
+  /^(core\.(pager|editor|sshcommand|fsmonitor|askpass|hookspath)|pager\..+|sequence\.editor|diff\.external|diff\..+\.(textconv|command)|difftool\..+\.cmd|mergetool\..+\.cmd|merge\..+\.driver|filter\..+\.(clean|smudge|process)|gpg(\..+)?\.program|credential\.helper|uploadpack\.packobjectshook|ssh\.variant|remote\..+\.(uploadpack|receivepack)|protocol\..+\.allow|core\.gitproxy)$/i;
+
+/**
+ * What `git -c key=value …` runs besides git's own command: `alias.x=!CODE` runs CODE in a
+ * shell, `alias.x=push --force` runs `git push --force`, `core.pager=CODE` and the like run CODE.
+ * @example gitConfigCode(['git', '-c', 'alias.x=!rm -rf ~', 'x']) // ['rm -rf ~']
+ */
+function gitConfigCode(words: readonly string[]): string[] {
+  const code: string[] = [];
+  for (let i = 1; i < words.length; i++) {
+    const word = words[i] as string;
+    // Git's own options end at the first word that is not one: the subcommand.
+    if (!word.startsWith('-')) break;
+    if (GIT_VALUE_OPTIONS.has(word)) i++;
+    if (word !== '-c' || words[i + 1] === undefined) continue;
+    const setting = words[++i] as string;
+    const equals = setting.indexOf('=');
+    if (equals < 0) continue;
+    const key = setting.slice(0, equals);
+    const value = setting.slice(equals + 1);
+    if (/^alias\./i.test(key)) code.push(value.startsWith('!') ? value.slice(1) : `git ${value}`);
+    else if (GIT_COMMAND_KEYS.test(key)) code.push(value.startsWith('!') ? value.slice(1) : value);
+  }
+  return code;
 }
 
 /** True if the word holds an unquoted glob that could expand to an option: nothing, or `-…`, before it (`*`, `-*`, not `src/*.ts`). */

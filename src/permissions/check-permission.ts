@@ -61,7 +61,8 @@ export function checkPermission({
     if (hit) return deny(call, `${describeRule(rule)}${matchedPart(call, hit.what)}`);
   }
 
-  if (mode === 'plan' && !tool.readOnly) {
+  // Read-only bash commands (`ls`, `git status`) only read, so plan mode lets them run as Claude Code does.
+  if (mode === 'plan' && !tool.readOnly && !(call.name === 'bash' && 'rules' in allowCover([], call, workspace))) {
     return {
       behavior: 'deny',
       decidedBy: 'plan mode: only read-only tools may run',
@@ -84,7 +85,7 @@ export function checkPermission({
   if (sandbox && call.name === 'bash') return { behavior: 'allow', decidedBy: SANDBOX_DECIDED_BY };
 
   const cover = allowCover(of('allow'), call, workspace, realPath);
-  if ('rules' in cover) return { behavior: 'allow', decidedBy: describeAllow(cover.rules) };
+  if ('rules' in cover) return { behavior: 'allow', decidedBy: describeCover(cover.rules, cover.readOnly) };
 
   if (mode === 'acceptEdits' && EDIT_TOOLS.has(call.name) && isInsideWorkspace(call, workspace, realPath)) {
     return { behavior: 'allow', decidedBy: 'acceptEdits mode: file edits in the workspace are allowed' };
@@ -118,6 +119,13 @@ function deny(call: ToolCall, decidedBy: string): PermissionDecision {
 
 function matchedPart(call: ToolCall, what: string): string {
   return what === call.name ? '' : ` (matches "${what}")`;
+}
+
+/** The allow rules that decided, and the read-only commands that needed none. */
+function describeCover(rules: readonly PermissionRule[], readOnly: readonly string[] = []): string {
+  const commands = readOnly.map((text) => `"${text}"`).join(', ');
+  if (rules.length === 0) return `default: read-only commands run without a rule (${commands})`;
+  return readOnly.length === 0 ? describeAllow(rules) : `${describeAllow(rules)}, and read-only ${commands}`;
 }
 
 function describeAllow(rules: readonly PermissionRule[]): string {

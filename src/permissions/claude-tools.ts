@@ -62,6 +62,17 @@ export function xagentToolsOf(name: string, known: readonly string[]): string[] 
   return (CLAUDE_CODE_TOOLS[name] ?? []).filter((tool) => known.includes(tool));
 }
 
+/** Other names Claude Code has for a tool: it renamed `Task` to `Agent`, and hook matchers use either. */
+const CLAUDE_CODE_ALIASES: Readonly<Record<string, readonly string[]>> = { task: ['Agent'] };
+
+/**
+ * Every name a hook matcher may give an xagent tool: its own, Claude Code's, and Claude Code's other ones.
+ * @example toolNamesForMatchers('task') // ['task', 'Task', 'Agent']
+ */
+export function toolNamesForMatchers(tool: string): string[] {
+  return [tool, claudeCodeName(tool), ...(CLAUDE_CODE_ALIASES[tool] ?? [])];
+}
+
 /**
  * Claude Code's name for an xagent tool; MCP and custom tools keep theirs.
  * @example claudeCodeName('bash') // 'Bash'

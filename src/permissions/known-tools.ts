@@ -1,8 +1,8 @@
 import { isClaudeCodeToolName, xagentToolsOf } from './claude-tools.js';
-import { COMMAND_TOOLS, FILE_TOOLS, type PermissionRule } from './rules.js';
+import { AGENT_TOOLS, COMMAND_TOOLS, FILE_TOOLS, type PermissionRule } from './rules.js';
 
-/** The built-in tools a rule may name; MCP tools (`mcp__<server>` or `mcp__<server>__<tool>`) come on top. */
-export const BUILTIN_TOOL_NAMES: readonly string[] = [...FILE_TOOLS, ...COMMAND_TOOLS];
+/** The built-in tools a rule may name (`task` too); MCP tools (`mcp__<server>` or `mcp__<server>__<tool>`) come on top. */
+export const BUILTIN_TOOL_NAMES: readonly string[] = [...FILE_TOOLS, ...COMMAND_TOOLS, ...AGENT_TOOLS];
 
 /**
  * The problem with a rule naming a tool that does not exist, or null. A mistyped deny rule

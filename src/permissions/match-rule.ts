@@ -1,5 +1,6 @@
 import type { ToolCall } from '../../machines/types.js';
 import { COMMAND_WRAPPERS, splitCommand, type ParsedCommand, type SimpleCommand } from './bash-command.js';
+import { notReadOnly } from './bash-read-only.js';
 import { matchClaudePath } from './claude-path.js';
 import { matchPathPattern, resolveToolPath } from './path-glob.js';
 import { isClaudeCodeRule, isFileTool, ruleNamesTool, type PermissionRule } from './rules.js';
@@ -13,8 +14,11 @@ import { isClaudeCodeRule, isFileTool, ruleNamesTool, type PermissionRule } from
 /** What a restriction matched: the command part or path, for the explanation. */
 export type Hit = { what: string } | null;
 
-/** The allow rules that cover the whole call, or why none can. */
-export type Cover = { rules: PermissionRule[] } | { uncovered: string };
+/**
+ * The allow rules that cover the whole call, or why none can. `readOnly`: the bash parts that
+ * needed no rule, being read-only commands (bash-read-only.ts); `rules` may then be empty.
+ */
+export type Cover = { rules: PermissionRule[]; readOnly?: string[] } | { uncovered: string };
 
 /**
  * A bash command pattern: the whole simple command, `*` any run of characters, `\*` a literal star.
@@ -192,8 +196,9 @@ export function allowCover(rules: readonly PermissionRule[], call: ToolCall, wor
   const own = rules.filter((rule) => ruleNamesTool(rule.tool, call.name));
   const whole = own.find((rule) => rule.pattern === undefined);
   if (whole) return { rules: [whole] };
-  if (own.length === 0) return { uncovered: `no allow rule for ${call.name}` };
+  // Read-only commands need no rule, so bash is covered part by part even without one.
   if (call.name === 'bash') return allowCoverBash(own, call);
+  if (own.length === 0) return { uncovered: `no allow rule for ${call.name}` };
   if (call.name === 'task') {
     const rule = own.find((r) => r.pattern === subagentOf(call));
     return rule ? { rules: [rule] } : { uncovered: `no allow rule for the subagent "${String(subagentOf(call))}"` };
@@ -216,9 +221,15 @@ function allowCoverBash(own: readonly PermissionRule[], call: ToolCall): Cover {
   const parsed = parseBashCall(call);
   if (parsed.unsure) return { uncovered: `the command could not be read safely (${parsed.unsure})` };
   const used: PermissionRule[] = [];
+  const readOnly: string[] = [];
   for (const part of parsed.parts) {
     const rule = own.find((r) => r.pattern !== undefined && allowsPart(r.pattern, part));
+    if (!rule && notReadOnly(part) === undefined) {
+      readOnly.push(part.text);
+      continue;
+    }
     if (!rule) {
+      if (own.length === 0) return { uncovered: `no allow rule for bash, and "${part.text}" is not read-only (${notReadOnly(part)})` };
       const why = part.writesFile
         ? ' (it writes to a file, so only an exact rule allows it)'
         : part.evaluates
@@ -228,7 +239,7 @@ function allowCoverBash(own: readonly PermissionRule[], call: ToolCall): Cover {
     }
     if (!used.includes(rule)) used.push(rule);
   }
-  return { rules: used };
+  return readOnly.length > 0 ? { rules: used, readOnly } : { rules: used };
 }
 
 /**

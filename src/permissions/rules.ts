@@ -6,8 +6,10 @@ import { UsageError } from '../errors/xagent-error.js';
 export const FILE_TOOLS = ['read_file', 'write_file', 'edit_file', 'list_dir', 'glob', 'grep'] as const;
 /** Tools whose rules take a command pattern. */
 export const COMMAND_TOOLS = ['bash'] as const;
+/** The subagent tool (src/agents' `task`), which every run with agents has; Claude Code calls it `Task` or `Agent`. */
+export const AGENT_TOOLS = ['task'] as const;
 
-const KNOWN_TOOLS: readonly string[] = [...FILE_TOOLS, ...COMMAND_TOOLS];
+const KNOWN_TOOLS: readonly string[] = [...FILE_TOOLS, ...COMMAND_TOOLS, ...AGENT_TOOLS];
 const TOOL_NAME = /^[A-Za-z_][A-Za-z0-9_.-]*$/;
 
 /** A parsed rule: `tool` (every call of the tool) or `tool(pattern)`. */

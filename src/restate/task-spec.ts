@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import path from 'node:path';
-import { DEFAULT_LIMITS } from '../engine/limits.js';
+import { DEFAULT_LIMITS, type TaskLimits } from '../engine/limits.js';
 import type { RunFlags } from '../run/add-run-flags.js';
 import { type ParsedRunFlags, parseRunFlags } from '../run/parse-run-flags.js';
 import type { RunSpec } from '../run/run-spec.js';
@@ -12,7 +12,9 @@ import { UsageError } from '../errors/xagent-error.js';
  * value exits 2 before anything is sent); paths are made absolute there, since the worker cannot
  * know the submitter's working folder.
  */
-export interface TaskSpec extends ParsedRunFlags {
+export interface TaskSpec extends Omit<ParsedRunFlags, 'limits' | 'defaultLimits'> {
+  /** Whole: the flags' limits over `-p`'s defaults, fixed at submit so every worker runs the same task. */
+  limits: TaskLimits;
   prompt: string;
   /** The workspace, absolute: the worker runs the task there (shared storage, or the same checkout path on every worker). */
   cwd: string;
@@ -34,13 +36,14 @@ export type SubmitFlags = RunFlags & { approvalToken?: string };
  */
 export function taskSpecOf(prompt: string, flags: SubmitFlags, cwd: string, env: NodeJS.ProcessEnv): TaskSpec {
   if (!prompt.trim()) throw new UsageError('no prompt: xagent submit -p "task"');
-  const parsed = parseRunFlags(flags, env);
+  const { limits, defaultLimits, ...parsed } = parseRunFlags(flags, env);
   const inspectPort = inspectPortOf(flags.inspect);
   const approvalTokenSha256 = approvalTokenOf(flags.approvalToken ?? env.XAGENT_APPROVAL_TOKEN);
   return {
     prompt,
     cwd: path.resolve(cwd, flags.cwd ?? '.'),
     ...parsed,
+    limits: { ...defaultLimits, ...limits },
     ...(parsed.modelScript !== undefined ? { modelScript: path.resolve(cwd, parsed.modelScript) } : {}),
     ...(inspectPort !== undefined ? { inspectPort } : {}),
     ...(approvalTokenSha256 !== undefined ? { approvalTokenSha256 } : {}),

@@ -1,8 +1,9 @@
-import { appendFileSync, mkdirSync } from 'node:fs';
-import path from 'node:path';
+import { appendJsonLine, appendJsonLineSync } from '../sessions/append-line.js';
 import { readJsonLines } from '../sessions/jsonl.js';
+import { invalidLine } from './checkpoint-line-check.js';
 import type { FileState } from './file-state.js';
 import { checkpointLogPath } from './files.js';
+import { RewindError } from './rewind-error.js';
 
 /** The format of checkpoints/log.jsonl; a line of a newer version is skipped, never guessed at. */
 export const CHECKPOINT_LOG_VERSION = 1;
@@ -33,18 +34,36 @@ export type CheckpointLine =
       changes: FileChange[];
     };
 
-export function appendCheckpointLine(sessionDir: string, line: CheckpointLine): void {
-  const file = checkpointLogPath(sessionDir);
-  mkdirSync(path.dirname(file), { recursive: true });
-  // One write(2) on an O_APPEND file: a crash tears at most this line, which the reader skips.
-  appendFileSync(file, `${JSON.stringify(line)}\n`);
+/** A file tool's change, appended through the session layer without blocking the tool path. */
+export function appendCheckpointLine(sessionDir: string, line: CheckpointLine): Promise<void> {
+  return appendJsonLine(checkpointLogPath(sessionDir), line);
 }
 
-/** Every usable line, in order; torn, malformed or newer lines are skipped. */
+/** A rewind's own line, written synchronously by its journal (under the session's lock). */
+export function appendRewindLine(sessionDir: string, line: CheckpointLine): void {
+  appendJsonLineSync(checkpointLogPath(sessionDir), line);
+}
+
+/**
+ * Every usable line, in order; torn, unparsable or newer lines are skipped (a crash tears at most
+ * the last one). A line of this version that parses but does not hold what xagent writes (a path
+ * with `..`, a relative path, a blob name that is not a SHA-256) was not written by xagent: the
+ * whole log is refused (REWIND_LOG_INVALID), since following it could write anywhere.
+ */
 export function readCheckpointLog(sessionDir: string): CheckpointLine[] {
-  return readJsonLines(checkpointLogPath(sessionDir))
-    .values.map(({ value }) => value as CheckpointLine)
-    .filter((line) => typeof line === 'object' && line !== null && line.v === CHECKPOINT_LOG_VERSION);
+  const lines: CheckpointLine[] = [];
+  for (const { line: number, value } of readJsonLines(checkpointLogPath(sessionDir)).values) {
+    if (typeof value !== 'object' || value === null || (value as { v?: unknown }).v !== CHECKPOINT_LOG_VERSION) continue;
+    const why = invalidLine(value);
+    if (why) {
+      throw new RewindError(
+        'REWIND_LOG_INVALID',
+        `the session's checkpoint log is refused: line ${number} ${why}, which xagent never writes; nothing was changed`,
+      );
+    }
+    lines.push(value as CheckpointLine);
+  }
+  return lines;
 }
 
 /** Each change a line stands for (a rewind's restores are changes too). */

@@ -38,7 +38,7 @@ export function sessionCheckpoints(sessionDir: string, env: NodeJS.ProcessEnv = 
         async after() {
           try {
             const after = await readFileState(absolute, 0);
-            appendCheckpointLine(sessionDir, {
+            await appendCheckpointLine(sessionDir, {
               v: CHECKPOINT_LOG_VERSION,
               kind: 'change',
               ts: new Date().toISOString(),

@@ -1,4 +1,6 @@
 import path from 'node:path';
+import { BLOB_NAME } from './checkpoint-line-check.js';
+import { RewindError } from './rewind-error.js';
 
 /**
  * Where rewind keeps its things inside a session folder. One owner: every other file of
@@ -16,7 +18,12 @@ export const CHECKPOINT_LOG = 'log.jsonl';
 export const checkpointsDir = (sessionDir: string) => path.join(sessionDir, 'checkpoints');
 export const checkpointLogPath = (sessionDir: string) => path.join(checkpointsDir(sessionDir), CHECKPOINT_LOG);
 export const blobsDir = (sessionDir: string) => path.join(checkpointsDir(sessionDir), 'blobs');
-export const blobPath = (sessionDir: string, sha256: string) => path.join(blobsDir(sessionDir), sha256);
+/** A blob's file; a name that is not a SHA-256 (`../`, a path) is refused, whoever asks. */
+export function blobPath(sessionDir: string, sha256: string): string {
+  if (!BLOB_NAME.test(sha256))
+    throw new RewindError('REWIND_LOG_INVALID', `${JSON.stringify(sha256.slice(0, 100))} is not a checkpoint blob name; refused`);
+  return path.join(blobsDir(sessionDir), sha256);
+}
 export const journalPath = (sessionDir: string) => path.join(sessionDir, 'rewind-pending.json');
 export const rewoundDir = (sessionDir: string) => path.join(sessionDir, 'rewound');
 

@@ -5,9 +5,13 @@ import { transcriptPath, TRACE_FILE } from '../sessions/layout.js';
 import { openSessionWriter } from '../sessions/session-writer.js';
 import { healTornTail } from '../sessions/jsonl.js';
 import type { RewindRecordBody } from '../sessions/records.js';
-import { appendCheckpointLine, readCheckpointLog, type CheckpointLine } from './checkpoint-log.js';
+import { readMeta } from '../sessions/meta.js';
+import { isInside } from '../tools/workspace.js';
+import { badPath, BLOB_NAME } from './checkpoint-line-check.js';
+import { appendRewindLine, readCheckpointLog, type CheckpointLine } from './checkpoint-log.js';
 import { faultPoint } from './fault.js';
-import { journalPath } from './files.js';
+import { asidePath, journalPath } from './files.js';
+import { inParentOf, realOrNull } from './pinned-parent.js';
 import { writeNewFileSync } from './write-aside.js';
 import { transcriptPrefix } from './conversation.js';
 import { RewindError } from './rewind-error.js';
@@ -39,7 +43,9 @@ const writeJournal = (sessionDir: string, journal: Journal) => writeFileAtomicSy
  * Stages and commits a rewind, then finishes it: see `Journal`. `contents(sha256)` gives a
  * written file's bytes (from the blob store).
  */
-export function runJournal(sessionDir: string, journal: Journal, contents: (sha256: string) => Buffer): void {
+export function runJournal(sessionDir: string, journal: Journal, contents: (sha256: string) => Buffer, workspace: string | null): void {
+  const why = journalProblem(journal, workspace);
+  if (why) throw new RewindError('REWIND_FAILED', `not rewound: ${why}; nothing was changed`);
   try {
     faultPoint();
     writeJournal(sessionDir, { ...journal, state: 'staging' });
@@ -65,12 +71,13 @@ export function runJournal(sessionDir: string, journal: Journal, contents: (sha2
 function stage(sessionDir: string, journal: Journal, contents: (sha256: string) => Buffer): void {
   for (const dir of journal.dirs) {
     faultPoint();
-    mkdirSync(dir);
+    inParentOf(dir, (at) => mkdirSync(at));
   }
   for (const item of journal.files) {
     if (item.action !== 'write') continue;
     faultPoint();
-    writeNewFileSync(item.aside, contents(item.sha256), item.mode);
+    const bytes = contents(item.sha256);
+    inParentOf(item.aside, (at) => writeNewFileSync(at, bytes, item.mode));
   }
   if (journal.transcript) {
     const { aside, bytes, archive } = journal.transcript;
@@ -88,9 +95,12 @@ const reason = (error: unknown) => (error instanceof Error ? error.message : Str
 function finish(sessionDir: string, journal: Journal): void {
   for (const item of journal.files) {
     faultPoint();
-    if (item.action === 'delete') rmSync(item.file, { force: true });
+    // Each through its pinned folder: a folder swapped for a link since the plan is refused, not followed.
+    if (item.action === 'delete') {
+      if (existsSync(path.dirname(item.file))) inParentOf(item.file, (at) => rmSync(at, { force: true }));
+    }
     // Gone already: renamed by the run that crashed.
-    else if (existsSync(item.aside)) renameSync(item.aside, item.file);
+    else if (existsSync(item.aside)) inParentOf(item.file, (at) => renameSync(path.join(path.dirname(at), path.basename(item.aside)), at));
   }
   if (journal.transcript && existsSync(journal.transcript.aside)) {
     faultPoint();
@@ -98,7 +108,7 @@ function finish(sessionDir: string, journal: Journal): void {
   }
   if (!readCheckpointLog(sessionDir).some((line) => line.kind === 'rewind' && line.id === journal.id)) {
     faultPoint();
-    appendCheckpointLine(sessionDir, journal.line);
+    appendRewindLine(sessionDir, journal.line);
   }
   if (!traceHas(sessionDir, journal.id)) {
     faultPoint();
@@ -116,7 +126,14 @@ function finish(sessionDir: string, journal: Journal): void {
 
 /** Throws away a rewind that never committed: the workspace and the session stay as they were. */
 function rollBack(sessionDir: string, journal: Journal): void {
-  for (const item of journal.files) if (item.action === 'write') rmSync(item.aside, { force: true });
+  for (const item of journal.files) {
+    if (item.action !== 'write' || !existsSync(path.dirname(item.aside))) continue;
+    try {
+      inParentOf(item.aside, (at) => rmSync(at, { force: true }));
+    } catch {
+      // Its folder is a link now: what is there is not ours to delete.
+    }
+  }
   if (journal.transcript) {
     rmSync(journal.transcript.aside, { force: true });
     rmSync(journal.transcript.archive, { force: true });
@@ -147,6 +164,12 @@ export function recoverRewind(sessionDir: string): string | null {
     renameSync(file, `${file}.unreadable`);
     return `an interrupted rewind's journal could not be read; it is kept as ${path.basename(file)}.unreadable`;
   }
+  const meta = readMeta(sessionDir);
+  const why = journalProblem(journal, meta.kind === 'ok' ? meta.meta.workspace : null);
+  if (why) {
+    renameSync(file, `${file}.unreadable`);
+    return `an interrupted rewind's journal was refused (${why}); it is kept as ${path.basename(file)}.unreadable`;
+  }
   if (journal.state === 'committed') {
     try {
       finish(sessionDir, journal);
@@ -165,4 +188,34 @@ export function recoverRewind(sessionDir: string): string | null {
 function traceHas(sessionDir: string, id: string): boolean {
   const trace = path.join(sessionDir, TRACE_FILE);
   return existsSync(trace) && readFileSync(trace, 'utf8').includes(`"rewind_id":"${id}"`);
+}
+
+/**
+ * Why a journal is not one this code writes for `workspace`, or null: every path absolute,
+ * normalised and inside the workspace, each aside the one named for its file, blob names SHA-256.
+ * A journal read back from disk is input like any other: a crafted one must not write elsewhere.
+ */
+function journalProblem(journal: Journal, workspace: string | null): string | null {
+  if (typeof journal !== 'object' || journal === null || !Array.isArray(journal.files) || !Array.isArray(journal.dirs))
+    return 'its journal is not an object with files and folders';
+  if (typeof journal.id !== 'string' || !/^[0-9a-f-]{1,64}$/.test(journal.id)) return 'its journal has no valid id';
+  const root = realOrNull(workspace);
+  const inside = (file: unknown) => {
+    const bad = badPath(file);
+    if (bad) return `the journal ${bad}`;
+    return root !== null && isInside(root, file as string) && file !== root
+      ? null
+      : `the journal names ${String(file)}, outside the workspace`;
+  };
+  for (const dir of journal.dirs) {
+    const why = inside(dir);
+    if (why) return why;
+  }
+  for (const item of journal.files) {
+    const why = inside(item?.file);
+    if (why) return why;
+    if (item.action === 'write' && (item.aside !== asidePath(item.file, journal.id) || !BLOB_NAME.test(item.sha256)))
+      return `the journal's staged copy of ${item.file} is not where xagent puts it`;
+  }
+  return null;
 }

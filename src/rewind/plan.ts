@@ -1,5 +1,6 @@
 import { changesOf, type CheckpointLine } from './checkpoint-log.js';
 import { readFileState, sameState, type FileState } from './file-state.js';
+import { outsideWhy } from './pinned-parent.js';
 
 /** One file a code rewind looks at: what it holds now, what it held then, what xagent last left in it. */
 export interface FilePlan {
@@ -22,6 +23,8 @@ export interface CodePlan {
   conflicts: FilePlan[];
   /** Files whose earlier content was too large to keep: left as they are. */
   unrestorable: FilePlan[];
+  /** Files outside the workspace now (a folder became a link, or the log says so): never written, never deleted. */
+  outside: Array<FilePlan & { why: string }>;
 }
 
 /**
@@ -51,17 +54,21 @@ export function expectedStates(log: readonly CheckpointLine[]): Map<string, File
 }
 
 /**
- * What a code rewind to the message at `offset` would do, file by file. A file is a conflict only
+ * What a code rewind to the message at `offset` would do, file by file. A file outside the
+ * `workspace` (a real path) is never touched, whatever the log says; its state is not even read.
+ * Inside it, a file is a conflict only
  * when restoring it would overwrite content nobody can get back: it exists, and holds neither what
  * xagent left in it nor what the rewind would put there. A file deleted since is simply restored.
  */
-export async function planCode(log: readonly CheckpointLine[], offset: number): Promise<CodePlan> {
+export async function planCode(log: readonly CheckpointLine[], offset: number, workspace: string | null): Promise<CodePlan> {
   const expected = expectedStates(log);
-  const plan: CodePlan = { restore: [], unchanged: [], conflicts: [], unrestorable: [] };
+  const plan: CodePlan = { restore: [], unchanged: [], conflicts: [], unrestorable: [], outside: [] };
   for (const [file, { target, kept }] of changesSince(log, offset)) {
-    const { state: current } = await readFileState(file, 0);
+    const why = outsideWhy(workspace, file);
+    const current: FileState = why ? { kind: 'other' } : (await readFileState(file, 0)).state;
     const item: FilePlan = { file, current, target, expected: expected.get(file) ?? target, kept };
-    if (target.kind === 'other' || sameState(current, target)) plan.unchanged.push(item);
+    if (why) plan.outside.push({ ...item, why });
+    else if (target.kind === 'other' || sameState(current, target)) plan.unchanged.push(item);
     else if (!kept) plan.unrestorable.push(item);
     else if (current.kind !== 'absent' && !sameState(current, item.expected)) plan.conflicts.push(item);
     else plan.restore.push(item);

@@ -1,7 +1,7 @@
 import { UsageError } from '../errors/xagent-error.js';
 
 /** Why a rewind or a fork cannot be done as asked; the CLI says the message and exits 2. */
-export type RewindErrorCode = 'REWIND_NO_SUCH_MESSAGE' | 'REWIND_CONFLICT' | 'REWIND_FAILED';
+export type RewindErrorCode = 'REWIND_NO_SUCH_MESSAGE' | 'REWIND_CONFLICT' | 'REWIND_FAILED' | 'REWIND_LOG_INVALID';
 
 /**
  * A rewind refused or failed: no such message, files changed outside xagent, or the disk said no

@@ -19,7 +19,7 @@ export interface RewindRequest {
   to: number;
   code: boolean;
   conversation: boolean;
-  /** The workspace, to show paths relative to it. */
+  /** The session's workspace (a real path): nothing outside it is written; paths are shown relative to it. */
   workspace?: string | null;
   /**
    * Asked when restoring would overwrite files changed outside xagent; true goes on. Absent (print
@@ -51,12 +51,23 @@ export async function rewindSession(request: RewindRequest): Promise<RewindOutco
   const message = messageAt(sessionDir, to);
   const log = readCheckpointLog(sessionDir);
   const plan: CodePlan = request.code
-    ? await planCode(log, message.offset)
-    : { restore: [], unchanged: [], conflicts: [], unrestorable: [] };
+    ? await planCode(log, message.offset, request.workspace ?? null)
+    : { restore: [], unchanged: [], conflicts: [], unrestorable: [], outside: [] };
   const show = (file: string) => (request.workspace ? path.relative(request.workspace, file) || file : file);
-  const left = plan.unrestorable.map((item) => ({ path: show(item.file), why: 'too large to checkpoint when it was changed' }));
+  const left = [
+    ...plan.unrestorable.map((item) => ({ path: show(item.file), why: 'too large to checkpoint when it was changed' })),
+    ...plan.outside.map((item) => ({ path: item.file, why: `not written: ${item.why}` })),
+  ];
   const messagesBefore = loadTranscript(sessionDir).messages.length;
   const base = { message, left, messagesBefore };
+  if (plan.outside.length > 0 && !request.confirm) {
+    const names = plan.outside.map((item) => `${item.file} (${item.why})`);
+    throw new RewindError(
+      'REWIND_CONFLICT',
+      `not rewound: a rewind never writes outside the workspace, and ${names.length === 1 ? 'this file is' : 'these files are'} outside it now: ${names.join('; ')}. Nothing was changed; put the folder${names.length === 1 ? '' : 's'} back, or rewind in the terminal UI to restore the rest.`,
+      plan.outside.map((item) => item.file),
+    );
+  }
   if (plan.conflicts.length > 0) {
     const names = plan.conflicts.map((item) => show(item.file));
     if (!request.confirm) {
@@ -113,7 +124,7 @@ export async function rewindSession(request: RewindRequest): Promise<RewindOutco
     },
   };
   const store = new BlobStore(sessionDir, checkpointCap());
-  runJournal(sessionDir, journal, (sha) => store.get(sha));
+  runJournal(sessionDir, journal, (sha) => store.get(sha), request.workspace ?? null);
   return { kind: 'done', files: shown, messagesAfter, ...base };
 }
 

@@ -46,7 +46,7 @@ export interface RunFlags {
 export const FLAG_DEFAULTS = {
   maxTurns: String(DEFAULT_LIMITS.maxTurns),
   maxToolCalls: String(DEFAULT_LIMITS.maxToolCalls),
-  timeout: `${DEFAULT_LIMITS.timeoutMs / 1000}s`,
+  timeout: `${DEFAULT_LIMITS.timeoutMs / 60_000}m`,
 } as const;
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];

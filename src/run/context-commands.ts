@@ -38,7 +38,7 @@ export function contextCommands(
 ): ContextCommands {
   let usage: Usage = { input_tokens: 0, output_tokens: 0 };
   let cost: number | null | undefined;
-  const taskContext = () => loadTaskContext({ workspace: config.workspace, home: config.home });
+  const taskContext = () => loadTaskContext({ workspace: config.workspace, home: config.home, outsideImports: config.outsideImports });
   return {
     record(result) {
       usage = addUsage(usage, result.usage);

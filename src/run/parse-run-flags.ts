@@ -10,7 +10,10 @@ import { parseChoice, parseDuration, parsePositiveInt, splitToolList } from './p
 export interface ParsedRunFlags {
   model?: string;
   modelScript?: string;
-  limits: TaskLimits;
+  /** Only the limits a flag gives: the settings' `limits` fill the rest, then `defaultLimits` (buildRunConfig). */
+  limits: Partial<TaskLimits>;
+  /** What fills a limit neither a flag nor the settings give: `-p`'s DEFAULT_LIMITS, or none in the interactive UI. */
+  defaultLimits: TaskLimits;
   permissionMode?: PermissionMode;
   /** --allow and --allowedTools together, --deny and --disallowedTools together. */
   allow: string[];
@@ -27,7 +30,7 @@ export interface ParsedRunFlags {
 }
 
 /**
- * Parses the shared run flags; `defaults` fills the limits no flag gives (`-p`'s DEFAULT_LIMITS, or
+ * Parses the shared run flags; `defaults` fills the limits neither a flag nor the settings' `limits` give (`-p`'s DEFAULT_LIMITS, or
  * none in the interactive UI). @throws UsageError naming the flag, before any request.
  * @example parseRunFlags({ maxTurns: '20', allowedTools: ['Read,Bash(ls:*)'] }, {}).allow // ['Read', 'Bash(ls:*)']
  */
@@ -37,10 +40,11 @@ export function parseRunFlags(raw: RunFlags, env: NodeJS.ProcessEnv, defaults: T
     ...optional('model', raw.model),
     ...optional('modelScript', raw.modelScript),
     limits: {
-      maxTurns: raw.maxTurns === undefined ? defaults.maxTurns : parsePositiveInt(raw.maxTurns, '--max-turns'),
-      maxToolCalls: raw.maxToolCalls === undefined ? defaults.maxToolCalls : parsePositiveInt(raw.maxToolCalls, '--max-tool-calls'),
-      timeoutMs: raw.timeout === undefined ? defaults.timeoutMs : parseDuration(raw.timeout),
+      ...optional('maxTurns', raw.maxTurns === undefined ? undefined : parsePositiveInt(raw.maxTurns, '--max-turns')),
+      ...optional('maxToolCalls', raw.maxToolCalls === undefined ? undefined : parsePositiveInt(raw.maxToolCalls, '--max-tool-calls')),
+      ...optional('timeoutMs', raw.timeout === undefined ? undefined : parseDuration(raw.timeout)),
     },
+    defaultLimits: defaults,
     ...optional(
       'permissionMode',
       raw.permissionMode === undefined ? undefined : parseChoice(raw.permissionMode, PERMISSION_MODES, '--permission-mode'),

@@ -123,7 +123,7 @@ export async function prepareRun(
     const append = config.appendSystemPrompt ? `\n\n${config.appendSystemPrompt}` : '';
     const context =
       config.systemPrompt === undefined
-        ? loadTaskContext({ workspace: config.workspace, home: config.home }).then((built) => ({
+        ? loadTaskContext({ workspace: config.workspace, home: config.home, outsideImports: config.outsideImports }).then((built) => ({
             ...built,
             system: `${built.system}${append}`,
           }))
@@ -186,6 +186,7 @@ export async function prepareRun(
     runTask,
     async close() {
       await runSessionEndHooks(config, session, io.stderr);
+      await session.settled();
       session.release();
       await Promise.all([inspector?.server.close(), ownsMcp ? mcp?.then((manager) => manager?.close()) : undefined]);
     },

@@ -8,7 +8,8 @@ import { createScriptedClient, loadModelScript } from '../model/scripted.js';
 import { loadSettings, userSettingsPath } from '../settings/settings.js';
 import type { PermissionRule } from '../permissions/index.js';
 import { defaultClaudeHome } from '../settings/settings.js';
-import { gateSettings } from '../trust/gate.js';
+import { importsLeftOut } from '../context/imports-left-out.js';
+import { gateAgents, gateSettings } from '../trust/gate.js';
 import { trustedKeys } from '../trust/trust-store.js';
 import { trustSavedRules, type UntrustedProject } from './trust-gate.js';
 import { xagentHome } from '../sessions/layout.js';
@@ -21,7 +22,8 @@ import { sandboxForRun, type Sandbox, type SandboxSettings } from '../sandbox/in
 import { FLAG_NAMES, uniqueToolNames, type RunSpec } from './run-spec.js';
 import { UsageError } from '../errors/xagent-error.js';
 import { resolveWorkspace } from './workspace-dir.js';
-import type { TaskLimits } from '../engine/limits.js';
+import { DEFAULT_LIMITS, type TaskLimits } from '../engine/limits.js';
+import { resolveLimits } from './settings-limits.js';
 import { parseModelPrices, type PriceSettings } from '../model/cost.js';
 import { parseContextOptions } from './context-options.js';
 import { parseDuration } from './parse-options.js';
@@ -76,6 +78,8 @@ export interface RunConfig {
   hooks: ResolvedHook[];
   /** Project-file items left out until the person trusts them (src/trust/); settleTrust asks or refuses. */
   untrusted?: UntrustedProject;
+  /** The project is trusted: its instruction files may `@import` from the person's folders (~/.claude, $XAGENT_HOME). */
+  outsideImports: boolean;
   /** The settings' `modelPrices`, highest precedence first per model: the cost uses them before the built-in table. */
   modelPrices: PriceSettings;
   /** What the settings files hold that xagent keeps without effect or skips (one line each, naming the file). */
@@ -148,24 +152,33 @@ export function buildRunConfig(spec: RunSpec, env: NodeJS.ProcessEnv, createApiM
   // The user's own files (xagent's and Claude Code's) are never project files, even in a workspace that is the home folder.
   const where = { workspace, userSettingsFile: [userSettingsPath(home), path.join(defaultClaudeHome(env), 'settings.json')] };
   mcpServers = resolveMcpLayers([...given, ...settings.mcpServers], env, where, warn);
+  const loaded = spec.readSettings === false ? { agents: [GENERAL_PURPOSE], problems: [] } : loadAgents({ workspace, home });
+  let agents = withAgents(loaded.agents, spec.agents ?? []);
   // The trust gate filters what the loader returned by source; the full lists wait in `untrusted`.
   if (spec.trustProject === false) {
-    const gated = gateSettings(settings, { ...where, trusted: trustedKeys(home, workspace) });
-    if (gated.pending.length > 0) {
+    const trusted = trustedKeys(home, workspace);
+    const gated = gateSettings(settings, { ...where, trusted });
+    const gatedAgents = gateAgents(agents, { workspace, home, trusted });
+    if (gated.pending.length > 0 || gatedAgents.pending.length > 0) {
       untrusted = {
-        items: gated.pending,
+        items: [...gated.pending, ...gatedAgents.pending],
         withThem: {
           rules: settings.rules,
           hooks: [...(spec.hooks ?? []), ...settings.hooks],
           mcpServers,
           permissionMode: spec.permissionMode ?? settings.mode ?? 'default',
+          outsideImports: true,
+          agents,
         },
       };
       settings = { ...settings, rules: gated.rules, hooks: gated.hooks, mode: gated.mode };
       mcpServers = resolveMcpLayers([...given, ...gated.mcpServers], env, where);
+      agents = gatedAgents.kept;
     }
   }
-  const loaded = spec.readSettings === false ? { agents: [GENERAL_PURPOSE], problems: [] } : loadAgents({ workspace, home });
+  // A project's instruction imports reach outside it only once the person has trusted the workspace.
+  const outsideImports = spec.trustProject !== false || trustedKeys(home, workspace).size > 0;
+  const importWarnings = outsideImports ? [] : importsLeftOut({ workspace, home, claudeHome: defaultClaudeHome(env) });
   const modelEnv = { ...env };
   const sandboxed = sandboxForRun({ flag: spec.sandbox, layers: settings.sandbox, workspace, xagentHome: home, env });
   let model: ModelClient;
@@ -187,7 +200,7 @@ export function buildRunConfig(spec: RunSpec, env: NodeJS.ProcessEnv, createApiM
     modelId,
     modelLabel: spec.modelScript ? `scripted (${spec.modelScript})` : modelId,
     tools: new ToolRegistry([...builtinTools(sandboxed.sandbox ? { sandbox: sandboxed.sandbox } : {}), ...extraTools]),
-    limits: spec.limits,
+    limits: resolveLimits(spec.limits, settings.limits, spec.defaultLimits ?? DEFAULT_LIMITS),
     format: spec.format,
     maxThinkingTokens,
     contextWindow,
@@ -202,9 +215,15 @@ export function buildRunConfig(spec: RunSpec, env: NodeJS.ProcessEnv, createApiM
     mcpTimeouts: resolveMcpTimeouts(env),
     hooks: [...(spec.hooks ?? []), ...settings.hooks],
     ...(untrusted ? { untrusted } : {}),
+    outsideImports,
     modelPrices: resolveModelPrices(settings.modelPrices, mcpWarnings),
-    warnings: [...settings.warnings, ...mcpWarnings, ...loaded.problems.map((p) => `agent file ${p.file}: ${p.problem}; skipped`)],
-    agents: withAgents(loaded.agents, spec.agents ?? []),
+    warnings: [
+      ...settings.warnings,
+      ...mcpWarnings,
+      ...importWarnings,
+      ...loaded.problems.map((p) => `agent file ${p.file}: ${p.problem}; skipped`),
+    ],
+    agents,
   };
 }
 

@@ -10,7 +10,7 @@ import { parseChoice, splitInspectFlag } from './parse-options.js';
  * Resolves the flags of a task run (print or interactive mode) into a RunConfig: the flags are
  * parsed here, the rest is buildRunConfig's (src/run/), which the library shares.
  * A bad value is a UsageError (exit 2) before any request. Nothing below the CLI sees raw flags.
- * `defaults` fills the limits no flag gives: `-p`'s DEFAULT_LIMITS, or none in the interactive UI.
+ * `defaults` fills the limits neither a flag nor the settings' `limits` give: `-p`'s DEFAULT_LIMITS, or none in the interactive UI.
  * @example const config = resolveRunConfig(raw, promptArgs, process.env, createApiModel);
  */
 export function resolveRunConfig(

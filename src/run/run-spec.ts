@@ -32,7 +32,10 @@ export interface RunSpec {
   model?: string;
   /** Replay this model script instead of calling the API. */
   modelScript?: string;
-  limits: TaskLimits;
+  /** The limits the front end was given (flags, options); the rest come from the settings' `limits`, then `defaultLimits`. */
+  limits: Partial<TaskLimits>;
+  /** What fills a limit nobody set: `-p`'s DEFAULT_LIMITS (the default), or INTERACTIVE_LIMITS. */
+  defaultLimits?: TaskLimits;
   format: OutputFormat;
   permissionMode?: PermissionMode;
   allow?: readonly string[];

@@ -4,7 +4,7 @@ import { describeItems } from '../trust/gate.js';
 import { ruleItem, type TrustItem } from '../trust/project-items.js';
 import { rememberTrust } from '../trust/trust-store.js';
 import type { RunConfig } from './run-config.js';
-import { UsageError } from '../errors/xagent-error.js';
+import { UntrustedProjectError } from '../errors/xagent-error.js';
 
 /** The flag and the variable that trust a workspace's project files for one run. */
 export const TRUST_FLAG = '--trust';
@@ -13,7 +13,7 @@ export const TRUST_ENV = 'XAGENT_TRUST';
 /** What a run left out until the person trusts it: the items, and the config's values with them in. */
 export interface UntrustedProject {
   items: TrustItem[];
-  withThem: Pick<RunConfig, 'rules' | 'hooks' | 'mcpServers' | 'permissionMode'>;
+  withThem: Pick<RunConfig, 'rules' | 'hooks' | 'mcpServers' | 'permissionMode' | 'agents'> & { outsideImports?: boolean };
 }
 
 /**
@@ -22,7 +22,7 @@ export interface UntrustedProject {
  */
 export function untrustedMessage(items: readonly TrustItem[]): string {
   return (
-    "this workspace's project files define MCP servers, hooks or allow rules you have not trusted yet:\n" +
+    "this workspace's project files define MCP servers, hooks, allow rules or agents you have not trusted yet:\n" +
     `${describeItems(items)}\n` +
     `Nothing from them runs or applies until you trust them: run xagent here once on a terminal to review them, ` +
     `or pass ${TRUST_FLAG} (or set ${TRUST_ENV}=1) to trust them for this run.`
@@ -41,9 +41,9 @@ export async function settleTrust(
 ): Promise<RunConfig> {
   const untrusted = config.untrusted;
   if (!untrusted) return config;
-  if (!io.terminal) throw new UsageError(untrustedMessage(untrusted.items));
+  if (!io.terminal) throw new UntrustedProjectError(untrustedMessage(untrusted.items));
   io.output.write(
-    `xagent: this workspace's project files would start MCP servers, run hooks or allow tools:\n${describeItems(untrusted.items)}\n` +
+    `xagent: this workspace's project files would start MCP servers, run hooks, allow tools or define agents:\n${describeItems(untrusted.items)}\n` +
       'Read them before you say yes: they run with your rights.\n',
   );
   const answer = await question(io, 'Trust them in this workspace (remembered until they change)? [y/N] ');

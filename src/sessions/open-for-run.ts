@@ -8,7 +8,7 @@ import { writeFileAtomicSync } from '../system/atomic-write-sync.js';
 import { SessionError } from './errors.js';
 import { healTornTail } from './jsonl.js';
 import { acquireSessionLock } from './lock.js';
-import { META_SCHEMA_VERSION, clipPrompt, readMeta, writeMeta, writeMetaAsync, type SessionMeta } from './meta.js';
+import { META_SCHEMA_VERSION, clipPrompt, readMeta, writeMetaAsync, type SessionMeta } from './meta.js';
 import { pairingProblems, repairPairing } from './repair.js';
 import { deriveMeta, latestSessionFor, resolveSessionId, sessionDir } from './store.js';
 import { AUDIT_FILE, TRACE_FILE, TRANSCRIPT_FILE } from './layout.js';
@@ -50,8 +50,14 @@ export interface RunSession {
    * who runs it). Asynchronous so the fsync does not block the start of the task (the model client loads meanwhile).
    */
   startTask(prompt: string): Promise<void>;
-  /** Call after each task with its result (after query() has appended to `messages`); startTask's write must have ended. */
+  /**
+   * Call after each task with its result (after query() has appended to `messages`); startTask's
+   * write must have ended. meta.json is written in the background, so its fsync never holds up
+   * this or any other task of the process; the next startTask and `settled` wait for it.
+   */
   endTask(result: { reason: StopReason; usage?: Usage; total_cost_usd?: number | null }): void;
+  /** Resolves when meta.json's last write has ended; a failed write is a warning (meta.json is derived from the transcript). */
+  settled(): Promise<void>;
   /**
    * A compaction between tasks (`/compact`): its record goes to the transcript and the summary
    * takes the place of what it replaces in `messages`.
@@ -73,6 +79,7 @@ export interface RunSession {
  * await session.startTask(prompt);
  * const result = await runOneTask(config, { prompt, sessionId: session.sessionId, messages: session.messages, ... });
  * session.endTask(result);
+ * await session.settled();
  * session.release();
  */
 export function openSessionForRun(options: OpenSessionOptions): RunSession {
@@ -144,6 +151,7 @@ export function openSessionForRun(options: OpenSessionOptions): RunSession {
   };
   // A task's start is written without blocking; its end (written at once) must not be overtaken by it.
   let starting: Promise<void> | null = null;
+  let ending: Promise<void> = Promise.resolve();
   let released = false;
   return {
     sessionId: id,
@@ -162,6 +170,7 @@ export function openSessionForRun(options: OpenSessionOptions): RunSession {
       });
       const write = async () => {
         try {
+          await ending;
           await writeMetaAsync(dir, meta);
         } finally {
           starting = null;
@@ -173,18 +182,19 @@ export function openSessionForRun(options: OpenSessionOptions): RunSession {
     // Counted from the conversation, so rounds of a task whose process died are counted too.
     endTask: (result) => {
       if (starting) throw new Error('endTask: await startTask first, so meta.json is written in order');
-      writeMeta(
-        dir,
-        update({
-          turns: messages.filter((m) => m.role === 'assistant').length,
-          last_stop_reason: result.reason,
-          status: 'idle',
-          pid: null,
-          ...(result.usage ? { usage: addUsage(current.usage, result.usage) } : {}),
-          ...(result.total_cost_usd !== undefined ? { total_cost_usd: addCost(current, result.total_cost_usd) } : {}),
-        }),
-      );
+      const meta = update({
+        turns: messages.filter((m) => m.role === 'assistant').length,
+        last_stop_reason: result.reason,
+        status: 'idle',
+        pid: null,
+        ...(result.usage ? { usage: addUsage(current.usage, result.usage) } : {}),
+        ...(result.total_cost_usd !== undefined ? { total_cost_usd: addCost(current, result.total_cost_usd) } : {}),
+      });
+      const previous = ending;
+      // A failed write leaves meta.json saying `running` with a pid that is gone: read as a task whose process died.
+      ending = previous.then(() => writeMetaAsync(dir, meta)).catch(() => undefined);
     },
+    settled: () => ending,
     compacted: (fields) => {
       const record = { v: RECORD_VERSION, type: 'compaction' as const, ts: now(), ...fields, kept: messages.length - fields.removed };
       appendFileSync(path.join(dir, TRANSCRIPT_FILE), `${JSON.stringify(record)}\n`);

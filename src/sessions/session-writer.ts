@@ -1,9 +1,10 @@
-import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync } from 'node:fs';
 import path from 'node:path';
 import type { Message } from '../../machines/types.js';
 import type { CompactionRecord } from './compaction-record.js';
 import { AUDIT_FILE, TRACE_FILE, TRANSCRIPT_FILE } from './layout.js';
 import { RECORD_VERSION, transcriptRecord, type AuditRecord, type EvidenceBody, type EvidenceRecord } from './records.js';
+import { lineGroups } from './line-groups.js';
 
 /** The agent that writes a line (query() sets it on every line): `main`, `main/task-1`. */
 export type AgentField = { agent?: string };
@@ -54,34 +55,60 @@ function evidenceLog(sessionId: string, write?: (line: string) => void) {
 }
 
 /**
- * Opens (appending) trace.jsonl, transcript.jsonl and audit.jsonl in `dir` for one task. Each
- * line is one write(2) to an O_APPEND descriptor, so a crash can tear at most the last line.
+ * Appends trace.jsonl, transcript.jsonl and audit.jsonl in `dir` for one task. The lines written
+ * in one stretch of synchronous work (a round's transitions) leave together at its end, one
+ * write(2) per file on a descriptor opened for that write (line-groups.ts): a task holds no file
+ * open between writes, and a crash tears at most the last line, as with a write per line.
  * @example const sink = openSessionWriter(sessionDir(home, id), id); for await (const e of query(p, { ...options, session: sink }));
  */
 export function openSessionWriter(dir: string, sessionId: string): SessionSink {
   mkdirSync(dir, { recursive: true });
-  const open = (name: string) => openSync(path.join(dir, name), 'a');
-  const fds = { trace: open(TRACE_FILE), transcript: open(TRANSCRIPT_FILE), audit: open(AUDIT_FILE) };
+  let warned = false;
+  // A full disk or a removed folder must not stop the task: said once, on stderr, as a warning.
+  const files = lineGroups((file, error) => {
+    if (warned) return;
+    warned = true;
+    process.stderr.write(`xagent: warning: session ${sessionId}: ${path.basename(file)} not written (${error.code ?? error.message})\n`);
+  });
+  const trace = path.join(dir, TRACE_FILE);
+  const transcript = path.join(dir, TRANSCRIPT_FILE);
+  const auditFile = path.join(dir, AUDIT_FILE);
+  // The three files exist from the start, as readers expect, even when a task writes no audit line.
+  for (const file of [trace, transcript, auditFile]) touch(file);
   let closed = false;
-  const writeLine = (fd: number, line: string) => {
-    if (!closed) writeSync(fd, `${line}\n`);
+  const writeLine = (file: string, line: string) => {
+    if (!closed) files.append(file, line);
   };
-  const append = (fd: number, value: object) => writeLine(fd, JSON.stringify(value));
-  const log = evidenceLog(sessionId, (line) => writeLine(fds.trace, line));
+  const append = (file: string, value: object) => writeLine(file, JSON.stringify(value));
+  const log = evidenceLog(sessionId, (line) => writeLine(trace, line));
   return {
     dir,
-    tracePath: path.join(dir, TRACE_FILE),
+    tracePath: trace,
     record: log.record,
     listen: log.listen,
-    message: (message) => append(fds.transcript, transcriptRecord(message)),
-    compaction: (record) => append(fds.transcript, { v: RECORD_VERSION, ...record }),
-    audit: (record) => append(fds.audit, { v: RECORD_VERSION, ...record }),
+    message: (message) => append(transcript, transcriptRecord(message)),
+    compaction: (record) => append(transcript, { v: RECORD_VERSION, ...record }),
+    audit: (record) => append(auditFile, { v: RECORD_VERSION, ...record }),
     close: () => {
       if (closed) return;
       closed = true;
-      for (const fd of Object.values(fds)) closeSync(fd);
+      // What is still queued is on disk before the result is handed out (and before the session's next writer).
+      files.flush();
     },
   };
+}
+
+/** Creates `file` if it is missing; out of descriptors, its first line will create it. */
+function touch(file: string): void {
+  let fd: number;
+  try {
+    fd = openSync(file, 'a');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EMFILE' || code === 'ENFILE') return;
+    throw error;
+  }
+  closeSync(fd);
 }
 
 /** For benchmarks and embedders that keep no record: the log is stamped and fanned out, nothing is written. */

@@ -1,6 +1,7 @@
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import path from 'node:path';
 import { AUDIT_FILE } from './layout.js';
+import { flushSessionLines } from './line-groups.js';
 
 /** The most of a session file's tail that is read for a hook's extra fields: its last 1 MiB. */
 const TAIL_BYTES = 1 << 20;
@@ -8,6 +9,8 @@ const TAIL_BYTES = 1 << 20;
 /** The JSON lines at the end of a file, newest first; torn or foreign lines are left out. */
 function tailRecords(file: string): Array<Record<string, unknown>> {
   let text: string;
+  // A line this process queued is part of the file already, as far as a reader knows.
+  flushSessionLines();
   try {
     const fd = openSync(file, 'r');
     try {

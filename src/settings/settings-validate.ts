@@ -34,6 +34,8 @@ export interface CheckedSettings {
   mcpServers?: unknown;
   /** The file's `modelPrices` value (xagent's files only), checked by src/model/cost.ts. */
   modelPrices?: unknown;
+  /** The file's `limits` value (xagent's files only), checked by src/run/settings-limits.ts. */
+  limits?: unknown;
   /** What was skipped, one line each, without the file name. */
   warnings: string[];
 }
@@ -90,6 +92,7 @@ export function validateSettings(data: unknown, source: SettingsFileSource): Che
   }
   if (data.mcpServers !== undefined) checked.mcpServers = data.mcpServers;
   if (data.modelPrices !== undefined) checked.modelPrices = data.modelPrices;
+  if (data.limits !== undefined) checked.limits = data.limits;
   if (mode === undefined) return checked;
   if (typeof mode !== 'string' || !(PERMISSION_MODES as readonly string[]).includes(mode)) {
     throw new SettingsError(file, `"${modeKey}" must be one of ${PERMISSION_MODES.join(', ')}, got ${JSON.stringify(mode)}`);

@@ -45,6 +45,8 @@ export interface LoadedSettings {
   mcpServers: Array<{ source: string; value: unknown }>;
   /** The `modelPrices` values as written, highest precedence first (src/model/cost.ts reads them). */
   modelPrices: Array<{ source: string; value: unknown }>;
+  /** The `limits` values as written, highest precedence first (src/run/settings-limits.ts reads them). */
+  limits: Array<{ source: string; value: unknown }>;
   /** The hooks of every file (all of them run; see src/hooks/). */
   hooks: ResolvedHook[];
   /** What was kept but does nothing, or skipped, one line each naming the file: shown once at start. */
@@ -141,6 +143,7 @@ function loadSettingsFiles({
   const mcpServers: LoadedSettings['mcpServers'] = [];
   const hooks: ResolvedHook[] = [];
   const modelPrices: LoadedSettings['modelPrices'] = [];
+  const limits: LoadedSettings['limits'] = [];
   const warnings: string[] = [];
   let mode: PermissionMode | undefined;
   let modeSource: string | undefined;
@@ -158,6 +161,7 @@ function loadSettingsFiles({
     warnings.push(...settings.warnings.map((warning) => `${source.file}: ${warning}`));
     if (settings.mcpServers !== undefined) mcpServers.push({ source: source.file, value: settings.mcpServers });
     if (settings.modelPrices !== undefined) modelPrices.push({ source: source.file, value: settings.modelPrices });
+    if (settings.limits !== undefined) limits.push({ source: source.file, value: settings.limits });
     rules.push(...settings.rules);
     if (settings.sandbox) sandbox.push(settings.sandbox);
     hooks.push(...settings.hooks);
@@ -166,7 +170,7 @@ function loadSettingsFiles({
       modeSource = source.file;
     }
   }
-  return { rules, mode, modeSource, files, sandbox, mcpServers, modelPrices, hooks, warnings };
+  return { rules, mode, modeSource, files, sandbox, mcpServers, modelPrices, limits, hooks, warnings };
 }
 
 /** `.mcp.json`'s `mcpServers`, if the file exists; its other keys are not ours. */

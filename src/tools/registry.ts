@@ -5,6 +5,7 @@ import type { ToolSpec } from '../model/types.js';
 import { type InputValidator, precompiledValidator } from './builtin/input-validators.js';
 import { capResult } from './truncate.js';
 import type { FileCheckpoints, Tool } from './types.js';
+import type { ReadGate } from './read-gate.js';
 import { inputDepthProblem } from './input-depth.js';
 import { VALIDATOR_OPTIONS } from './validator-options.js';
 
@@ -66,11 +67,22 @@ export class ToolRegistry {
    * Runs a validated call. Expected failures come back as results; unexpected ones throw.
    * Every result is capped at MAX_RESULT_CHARS, whatever the tool, so one call cannot flood the context.
    */
-  async execute(call: ToolCall, options: { signal: AbortSignal; workspace: string; checkpoints?: FileCheckpoints }): Promise<ToolResult> {
+  async execute(
+    call: ToolCall,
+    options: { signal: AbortSignal; workspace: string; checkpoints?: FileCheckpoints; readGate?: ReadGate },
+  ): Promise<ToolResult> {
     const tool = this.tools.get(call.name);
     if (!tool) throw new Error(`tool ${call.name} vanished between validation and execution`);
-    const { signal, workspace, checkpoints } = options;
-    return capResult(await tool.execute({ input: call.input, signal, workspace, ...(checkpoints ? { checkpoints } : {}) }));
+    const { signal, workspace, checkpoints, readGate } = options;
+    return capResult(
+      await tool.execute({
+        input: call.input,
+        signal,
+        workspace,
+        ...(checkpoints ? { checkpoints } : {}),
+        ...(readGate ? { readGate } : {}),
+      }),
+    );
   }
 
   private validator(tool: Tool): InputValidator {

@@ -1,4 +1,5 @@
 import type { ToolResult } from '../../machines/types.js';
+import type { ReadGate } from './read-gate.js';
 
 export interface ToolContext {
   input: unknown;
@@ -7,6 +8,8 @@ export interface ToolContext {
   workspace: string;
   /** Where write_file and edit_file keep a file's bytes before changing it (absent: nothing is kept). */
   checkpoints?: FileCheckpoints;
+  /** Whether a file grep or glob found may be shown (the Read rules); absent: every file may. */
+  readGate?: ReadGate;
 }
 
 /**

@@ -3,6 +3,7 @@ import { visible } from '../terminal/visible.js';
 import type { PermissionRule } from '../permissions/rules.js';
 import type { PermissionMode } from '../permissions/types.js';
 import {
+  agentItem,
   hookItem,
   isProjectSource,
   modeItem,
@@ -54,6 +55,29 @@ export function gateSettings(
     mode = undefined;
   }
   return { rules, hooks, mcpServers, ...(mode !== undefined ? { mode } : {}), pending };
+}
+
+/**
+ * Leaves out the agents whose file is the project's (inside the workspace, not under `home`) and
+ * not trusted: their prompt, tools and model wait for trust like a hook. The built-in agent, the
+ * person's own files and the library's agents always stay. Pure.
+ * @example gateAgents(agents, { workspace: '/ws', home: '/home/me/.xagent', trusted: new Set() }).pending // [{ kind: 'agent', ... }]
+ */
+export function gateAgents<A extends Parameters<typeof agentItem>[0]>(
+  agents: readonly A[],
+  where: { workspace: string; home: string; trusted: ReadonlySet<string> },
+): { kept: A[]; pending: TrustItem[] } {
+  const kept: A[] = [];
+  const pending: TrustItem[] = [];
+  for (const agent of agents) {
+    const item =
+      isProjectSource(agent.source, where.workspace, []) && !isProjectSource(agent.source, where.home, [])
+        ? agentItem(agent, where.workspace)
+        : null;
+    if (item && !where.trusted.has(item.key)) pending.push(item);
+    else kept.push(agent);
+  }
+  return { kept, pending };
 }
 
 /**

@@ -10,7 +10,7 @@ import type { PermissionMode } from '../permissions/types.js';
  * must not get on its first run without the person saying yes.
  */
 export interface TrustItem {
-  kind: 'mcp_server' | 'hook' | 'allow_rule' | 'permission_mode';
+  kind: 'mcp_server' | 'hook' | 'allow_rule' | 'permission_mode' | 'agent';
   /** The file, relative to the workspace. */
   file: string;
   /** One line for the person: the server's command line, the hook's command, the rule. */
@@ -79,6 +79,23 @@ export function ruleItem(rule: PermissionRule, workspace: string): TrustItem {
 
 export function modeItem(mode: PermissionMode, source: string, workspace: string): TrustItem {
   return item('permission_mode', rel(source, workspace), `permission mode ${mode}`, mode);
+}
+
+/**
+ * A project's agent file (`.claude/agents/*.md`, `.xagent/agents/*.md`): its prompt, tools and
+ * model take effect only once trusted; the key covers all three, so a changed file asks again.
+ */
+export function agentItem(
+  agent: { name: string; source: string; prompt: string; tools: readonly string[] | null; model: string | null },
+  workspace: string,
+): TrustItem {
+  const tools = agent.tools ? agent.tools.join(', ') : 'every tool';
+  return item('agent', rel(agent.source, workspace), `agent ${agent.name} (${tools}; model ${agent.model ?? 'inherit'})`, {
+    name: agent.name,
+    prompt: agent.prompt,
+    tools: agent.tools,
+    model: agent.model,
+  });
 }
 
 function item(kind: TrustItem['kind'], file: string, text: string, value: unknown): TrustItem {

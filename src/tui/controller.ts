@@ -118,6 +118,7 @@ export class TuiController {
     this.interrupt();
     await this.settle();
     for (const cleanup of this.cleanups.splice(0)) await cleanup();
+    await this.run.session.settled();
     this.run.session.release();
     if (this.run !== this.initial) await this.run.close();
   }
@@ -126,6 +127,7 @@ export class TuiController {
   async switchRun(next: PreparedRun): Promise<void> {
     const previous = this.run;
     this.run = next;
+    await previous.session.settled();
     previous.session.release();
     if (previous !== this.initial) await previous.close();
     this.store.update({ sessionId: next.session.sessionId, ...sessionTotals(next.session) });

@@ -104,9 +104,10 @@ describe('xagent acp', () => {
     'asks the editor before bash: allow once runs it; reject stops the turn and the model is told on the next prompt',
     async () => {
       const env = await api.start([
-        { content: [{ type: 'tool_use', id: 'toolu_ok', name: 'bash', input: { command: 'echo from-bash' } }] },
+        // printf, not echo: echo is read-only and runs without asking.
+        { content: [{ type: 'tool_use', id: 'toolu_ok', name: 'bash', input: { command: 'printf from-bash' } }] },
         { text: 'It printed from-bash.' },
-        { content: [{ type: 'tool_use', id: 'toolu_no', name: 'bash', input: { command: 'echo refused' } }] },
+        { content: [{ type: 'tool_use', id: 'toolu_no', name: 'bash', input: { command: 'printf refused' } }] },
         { text: 'Understood, I will not run it.' },
       ]);
       const acp = startAcp([], env);
@@ -127,10 +128,10 @@ describe('xagent acp', () => {
       expect([value.first.stopReason, value.second.stopReason, value.third.stopReason]).toEqual(['end_turn', 'end_turn', 'end_turn']);
       expect(log.permissions).toHaveLength(2);
       const [ask] = log.permissions;
-      expect(ask?.toolCall).toMatchObject({ toolCallId: 'toolu_ok', kind: 'execute', title: 'Run echo from-bash' });
+      expect(ask?.toolCall).toMatchObject({ toolCallId: 'toolu_ok', kind: 'execute', title: 'Run printf from-bash' });
       expect(ask?.options.map((o) => o.kind)).toEqual(['allow_once', 'allow_always', 'reject_once', 'reject_always']);
       // "always" would save the terminal dialog's prefix rule.
-      expect(ask?.options.find((o) => o.kind === 'allow_always')?.name).toContain('bash(echo from-bash*)');
+      expect(ask?.options.find((o) => o.kind === 'allow_always')?.name).toContain('bash(printf from-bash*)');
 
       const ran = updatesOf(log, 'tool_call_update').find((u) => u.toolCallId === 'toolu_ok' && u.status === 'completed');
       expect(contentText(ran?.content as ToolCallContent[])).toContain('from-bash');

@@ -66,9 +66,10 @@ describe('xagent acp shares the run setup of the CLI', () => {
     "leaves an untrusted project's allow rules out and says so in the first answer",
     async () => {
       mkdirSync(path.join(api.workspace, '.xagent'));
-      writeFileSync(path.join(api.workspace, '.xagent/settings.json'), JSON.stringify({ permissions: { allow: ['bash(echo *)'] } }));
+      writeFileSync(path.join(api.workspace, '.xagent/settings.json'), JSON.stringify({ permissions: { allow: ['bash(touch *)'] } }));
       const env = await api.start([
-        { content: [{ type: 'tool_use', id: 'toolu_echo', name: 'bash', input: { command: 'echo hi' } }] },
+        // touch, not echo: echo is read-only and runs without any rule.
+        { content: [{ type: 'tool_use', id: 'toolu_echo', name: 'bash', input: { command: 'touch hi' } }] },
         { text: 'done' },
       ]);
       const acp = startAcp([], { ...env, XAGENT_TRUST: undefined });

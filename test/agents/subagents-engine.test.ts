@@ -103,12 +103,27 @@ describe('subagents through query()', () => {
     expect(run.events.some((e) => e.type === 'tool_start' && (e as { agent?: string }).agent === 'main/task-2')).toBe(true);
   });
 
-  it('gives an is_error result naming the stop when a child stops for another reason, and the parent goes on', async () => {
+  it("gives an is_error result naming the stop when a child stops on the task's tool budget, and the parent goes on to answer", async () => {
     const model = delegatingModel([{ agent: 'scout', word: 'alpha' }]);
-    // The parent has used 1 of its 2 turns: the child gets the 1 left, calls echo, and has no turn to answer.
-    const run = await runTask([], { model, agents: [scout], maxTurns: 2 });
+    // The task call is the task's one tool call: the child's echo would be a second, so it stops before it runs.
+    const run = await runTask([], { model, agents: [scout], maxToolCalls: 1 });
     expect(run.result.reason).toBe('final_answer');
-    expect(run.result.text).toContain('The agent scout (main/task-1) stopped with max_turns');
+    expect(run.result.text).toContain('The agent scout (main/task-1) stopped with max_tool_calls');
+    expect(run.events.filter((e) => e.type === 'tool_start').map((e) => (e as { agent?: string }).agent)).toEqual(['main']);
+    expect(run.result.tool_calls).toBe(1);
+  });
+
+  it("counts a child's rounds toward the task's max_turns: the parent stops too, every tool_use paired", async () => {
+    const model = delegatingModel([{ agent: 'scout', word: 'alpha' }]);
+    // The parent's round and the child's first (its echo) are the task's two: neither may ask the model again.
+    const run = await runTask([], { model, agents: [scout], maxTurns: 2 });
+    expect(run.result.reason).toBe('max_turns');
+    expect(run.result.turns).toBe(2);
+    expect(model.requests).toHaveLength(2);
+    expect(unpairedToolUses(run.transcript)).toEqual([]);
+    const taskResult = run.transcript.at(-1)!.content[0] as ToolResultBlock;
+    expect(taskResult).toMatchObject({ tool_use_id: 'task_0', is_error: true });
+    expect(String(taskResult.content)).toContain('stopped with max_turns');
   });
 
   it('names an unknown agent type in an is_error result', async () => {

@@ -24,7 +24,7 @@ function walk(dir: string, out: string[] = []): string[] {
 }
 
 /** The names a README gives in backticks that claim to be files of this repository. */
-export function namedFiles(markdown: string): string[] {
+function namedFiles(markdown: string): string[] {
   const names = new Set<string>();
   for (const [, raw] of markdown.matchAll(/`([^`\s]+)`/g)) {
     const name = raw.replace(/[.,:;)]+$/, '').replace(/^\.\//, '');
@@ -36,7 +36,7 @@ export function namedFiles(markdown: string): string[] {
   return [...names];
 }
 
-export function exists(name: string, readmeDir: string, filesUnder: (dir: string) => string[]): boolean {
+function exists(name: string, readmeDir: string, filesUnder: (dir: string) => string[]): boolean {
   const trimmed = name.replace(/\/$/, '');
   if (existsSync(path.join(readmeDir, trimmed)) || existsSync(path.join(root, trimmed))) return true;
   if (name.includes('/')) return false;
@@ -71,4 +71,3 @@ describe('README file names', () => {
     expect(missing).toEqual([]);
   });
 });
-

@@ -41,6 +41,8 @@ describe('the CLI bundle', () => {
     expect(eagerInputs(meta, 'src/cli/bin.ts').sort()).toEqual([
       'src/cli/bin.ts',
       'src/cli/early-signals.ts',
+      // What Ctrl-C during start-up prints for -p --output-format json; it imports nothing.
+      'src/cli/output/exit-result.ts',
       'src/run/version.ts',
       // The start-up switch (XAGENT_FAST_START), one function.
       'src/startup/fast-start.ts',

@@ -57,8 +57,8 @@ describe('xagent diagram', () => {
   });
 
   it('refuses an unknown format with exit 2', async () => {
-    const run = await runCli(['diagram', '--format', 'png']);
+    const run = await runCli(['diagram', '--format', 'gif']);
     expect(run.code).toBe(2);
-    expect(run.stderr).toContain('mermaid, svg, json');
+    expect(run.stderr).toContain('mermaid, svg, json, markdown, png, pdf');
   });
 });

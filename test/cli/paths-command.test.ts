@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { queryEngine } from '../../machines/query-engine.js';
-import { chartGraph } from '../../src/diagram/chart-graph.js';
+import { chartGraph } from '../../machines/chart-graph.js';
 import { generatePaths, pathName } from '../../src/paths/generate-paths.js';
 import { runCli } from '../support/run-cli.js';
 

@@ -82,14 +82,33 @@ describe('instruction files as Claude Code reads them', () => {
     expect(load().map((f) => f.text)).toEqual(['shared rules']);
   });
 
-  it('reads an import from ~/.claude, your own folder', () => {
-    const { repo, userHome, load } = place();
+  it("reads a project's import from ~/.claude, your own folder, only once the project is trusted; your own file's import always", () => {
+    const { repo, userHome, xagentHome } = place();
     writeFileSync(path.join(userHome, '.claude', 'prefs.md'), 'my prefs');
+    writeFileSync(path.join(userHome, '.claude', 'settings.json'), '{"secret":1}');
     writeFileSync(path.join(repo, 'CLAUDE.md'), '@~/.claude/prefs.md');
+    writeFileSync(path.join(xagentHome, 'AGENTS.md'), 'mine: @~/.claude/settings.json');
     const previousHome = process.env.HOME;
     process.env.HOME = userHome;
+    const load = (outsideImports: boolean) => {
+      const leftOut: string[] = [];
+      const claudeHome = path.join(userHome, '.claude');
+      const texts = loadProjectInstructions({
+        workspace: repo,
+        repoRoot: repo,
+        home: xagentHome,
+        claudeHome,
+        outsideImports,
+        onLeftOut: (file) => leftOut.push(file),
+      }).map((f) => f.text);
+      return { texts, leftOut };
+    };
     try {
-      expect(load().map((f) => f.text)).toEqual(['@~/.claude/prefs.md', 'my prefs']);
+      expect(load(false)).toEqual({
+        texts: ['mine: @~/.claude/settings.json', '{"secret":1}', '@~/.claude/prefs.md'],
+        leftOut: [path.join(userHome, '.claude', 'prefs.md')],
+      });
+      expect(load(true).texts).toEqual(['mine: @~/.claude/settings.json', '{"secret":1}', '@~/.claude/prefs.md', 'my prefs']);
     } finally {
       process.env.HOME = previousHome;
     }

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { createMachine, type AnyStateNode } from 'xstate';
 import { describe, expect, it } from 'vitest';
 import { queryEngine } from '../../machines/query-engine.js';
-import { chartGraph } from '../../src/diagram/chart-graph.js';
+import { chartGraph } from '../../machines/chart-graph.js';
 import { diagramPaths } from '../../src/diagram/generate.js';
 import { layoutChart } from '../../src/diagram/layout.js';
 import { toMermaid } from '../../src/diagram/mermaid.js';

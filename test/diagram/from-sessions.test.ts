@@ -3,7 +3,7 @@ import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { queryEngine } from '../../machines/query-engine.js';
-import { chartGraph } from '../../src/diagram/chart-graph.js';
+import { chartGraph } from '../../machines/chart-graph.js';
 import { countTransitions, type CountedLine } from '../../src/diagram/transition-counts.js';
 import { tempDir, writeJson } from '../support/engine-harness.js';
 import { CLI, runCli } from '../support/run-cli.js';

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { queryEngine } from '../../machines/query-engine.js';
-import { chartGraph } from '../../src/diagram/chart-graph.js';
+import { chartGraph } from '../../machines/chart-graph.js';
 import { countTransitions } from '../../src/diagram/transition-counts.js';
 import { readSessionRecords } from '../../src/sessions/session-reader.js';
 import { runTask } from '../support/engine-harness.js';

@@ -1,5 +1,5 @@
 import type { AnyStateMachine, AnyStateNode } from 'xstate';
-import { chartTransitions } from '../../src/diagram/chart-graph.js';
+import { chartTransitions } from '../../machines/chart-graph.js';
 
 /**
  * Structural checks of a chart, read from `machine.root` (every state node, every transition:

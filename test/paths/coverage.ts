@@ -1,7 +1,7 @@
 import type { AnyStateMachine } from 'xstate';
 import { queryEngine } from '../../machines/query-engine.js';
 import { STOP_REASONS, type StopReason } from '../../machines/types.js';
-import { chartTransitions, eventLabel } from '../../src/diagram/chart-graph.js';
+import { chartTransitions, eventLabel } from '../../machines/chart-graph.js';
 import { ALL_VARIANTS } from '../../src/paths/engine-model.js';
 import { CHART_STATES, withAncestors, withGuardCounts } from '../../src/paths/path-coverage.js';
 import { RECOVERABLE_CODES, TOOL_RECOVERABLE_CODES } from '../../src/paths/path-events.js';

@@ -124,3 +124,42 @@ describe('issue 18.3: file rules match where a path really points', () => {
     expect(policy({ allow: ['edit_file(src/**)'] }).decide(c, toolOf(c)).behavior).toBe('allow');
   });
 });
+
+describe('issue 38: deny rules read trap bodies and the commands git -c sets up', () => {
+  it.each([
+    'trap "rm -rf x" EXIT',
+    "trap -- 'rm -rf x' EXIT INT",
+    "trap 'echo bye; rm -rf x' ERR",
+    "git -c alias.x='!rm -rf x' x",
+    "git -c 'alias.x=!rm -rf x' x",
+    'git -C sub -c alias.X=\'!sh -c "rm -rf x"\' X',
+    "git -c core.pager='rm -rf x' log",
+    "git -c core.sshCommand='rm -rf x' fetch",
+    "git -c diff.x.textconv='rm -rf x' diff",
+  ])('denies %j under bash(rm*)', (command) => {
+    expect(decide(bash(command), { allow: ['bash'], deny: ['bash(rm*)'] }).behavior).toBe('deny');
+  });
+
+  it("denies a git alias that stands for a denied git command: git -c alias.p='push --force' p under bash(git push*)", () => {
+    expect(decide(bash("git -c alias.p='push --force' p"), { allow: ['bash'], deny: ['bash(git push*)'] }).behavior).toBe('deny');
+  });
+
+  it.each(["trap 'echo bye' EXIT", 'trap - EXIT', "git -c alias.st='status' st", "git -c core.pager='less -R' log"])(
+    'the control: %j is not denied by bash(rm*)',
+    (command) => {
+      expect(decide(bash(command), { allow: ['bash'], deny: ['bash(rm*)'] }).behavior).toBe('allow');
+    },
+  );
+});
+
+describe('issue 38: npm options that choose where npm writes are not covered by a prefix rule', () => {
+  it.each(['npm test --logs-dir=/home/u/.config', 'npm test --cache=/home/u/.bashrc.d', 'npm test --logs-dir /tmp/x'])(
+    'asks about %j under bash(npm test*)',
+    (command) => {
+      expect(decide(bash(command), { allow: ['bash(npm test*)'] }).behavior).toBe('ask');
+    },
+  );
+  it('the control: npm test --watch=false is still allowed', () => {
+    expect(decide(bash('npm test --watch=false'), { allow: ['bash(npm test*)'] }).behavior).toBe('allow');
+  });
+});

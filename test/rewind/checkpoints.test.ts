@@ -57,7 +57,7 @@ describe('file checkpoints', () => {
     await edit('crlf.txt', 'a', 'A');
     await write('tool.sh', '#!/bin/sh\necho changed\n');
     await write('made/here.txt', 'new');
-    const outcome = await rewindSession({ sessionDir: session, sessionId: 's', to: 2, code: true, conversation: false });
+    const outcome = await rewindSession({ sessionDir: session, sessionId: 's', to: 2, code: true, conversation: false, workspace });
     expect(outcome.kind).toBe('done');
     expect(readFileSync(path.join(workspace, 'data.bin')).equals(binary)).toBe(true);
     expect(readFileSync(path.join(workspace, 'crlf.txt'), 'utf8')).toBe('a\r\nb\r\n');

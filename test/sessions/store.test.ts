@@ -148,6 +148,7 @@ describe('openSessionForRun', () => {
       { role: 'assistant', content: [{ type: 'text', text: 'ok' }] },
     );
     session.endTask({ reason: 'final_answer' });
+    await session.settled();
     session.release();
     expect(readMeta(session.dir)).toMatchObject({
       meta: { status: 'idle', pid: null, turns: 1, last_stop_reason: 'final_answer', workspace: '/w', model: 'claude-x' },
@@ -162,6 +163,7 @@ describe('openSessionForRun', () => {
     await started;
     expect(readMeta(session.dir)).toMatchObject({ meta: { status: 'running', tasks: 1 } });
     session.endTask({ reason: 'final_answer' });
+    await session.settled();
     expect(readMeta(session.dir)).toMatchObject({ meta: { status: 'idle', tasks: 1 } });
     session.release();
   });

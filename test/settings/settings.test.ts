@@ -34,6 +34,7 @@ describe('loadSettings', () => {
       sandbox: [],
       mcpServers: [],
       modelPrices: [],
+      limits: [],
       hooks: [],
       warnings: [],
     });

@@ -39,7 +39,8 @@ describe.skipIf(!HAVE_SCRIPT && !process.env.CI)('the terminal UI as a daily dri
     timeout: 120_000,
   }, async () => {
     ui = await startUi(
-      [{ content: [{ type: 'tool_use', id: 'toolu_1', name: 'bash', input: { command: 'echo waited' } }] }, { text: 'Ran it after all.' }],
+      // touch, not echo: echo is read-only and runs without a dialog.
+      [{ content: [{ type: 'tool_use', id: 'toolu_1', name: 'bash', input: { command: 'touch waited' } }] }, { text: 'Ran it after all.' }],
       { flags: '--timeout 2s', waitMs: 60_000 },
     );
     ui.pty.type('run it\r');

@@ -62,14 +62,15 @@ describe.skipIf(!HAVE_SCRIPT && !process.env.CI)('permission modes in the sessio
 
   it('/permissions adds and removes rules for the session', { timeout: 90_000 }, async () => {
     ui = await startUi([
-      { content: [{ type: 'tool_use', id: 'toolu_1', name: 'bash', input: { command: 'echo hi' } }] },
+      // touch, not echo: echo is read-only and would run without the rule.
+      { content: [{ type: 'tool_use', id: 'toolu_1', name: 'bash', input: { command: 'touch hi' } }] },
       { text: 'Ran echo.' },
     ]);
     writeFileSync(path.join(ui.workspace, 'x.txt'), 'x');
     ui.pty.type('/permissions deny bash(rm*)\r');
     let at = await ui.pty.waitFor('Added deny bash(rm*) for this session', ui.at);
-    ui.pty.type('/permissions allow bash(echo*)\r');
-    at = await ui.pty.waitFor('Added allow bash(echo*)', at);
+    ui.pty.type('/permissions allow bash(touch*)\r');
+    at = await ui.pty.waitFor('Added allow bash(touch*)', at);
     ui.pty.type('/permissions\r');
     at = await ui.pty.waitFor(/deny\s+bash\(rm\*\)\s+\/permissions \(this session\)/, at);
     ui.pty.type('/permissions remove bash(rm*)\r');

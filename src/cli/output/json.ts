@@ -2,6 +2,7 @@ import type { PriceFields } from '../../run/price-fields.js';
 import { streamJsonLine } from '../../run/stream-json.js';
 import { claudeCodeResultFold } from '../../run/claude-result.js';
 import type { Renderer, Streams } from '../../terminal/renderer.js';
+import { noteResultPrinted } from './exit-result.js';
 
 /** `--output-format json`: exactly one JSON object on stdout, at the end (with Claude Code's result fields). */
 export function jsonRenderer({ stdout }: Streams, price?: PriceFields): Renderer {
@@ -9,6 +10,7 @@ export function jsonRenderer({ stdout }: Streams, price?: PriceFields): Renderer
   return {
     onEvent: (event) => fold.observe(event),
     finish: (result) => {
+      noteResultPrinted();
       stdout.write(`${JSON.stringify({ ...fold.complete(result), ...price })}\n`);
     },
   };
@@ -23,6 +25,7 @@ export function streamJsonRenderer({ stdout }: Streams, price?: PriceFields): Re
       if (event.type !== 'result') stdout.write(`${streamJsonLine(event)}\n`);
     },
     finish: (result) => {
+      noteResultPrinted();
       stdout.write(`${streamJsonLine({ ...fold.complete(result), ...price })}\n`);
     },
   };

@@ -3,6 +3,7 @@ import type { Tool } from '../types.js';
 import { fsErrorResult } from '../fs-errors.js';
 import { GlobSyntaxError, globNamesSegment, globToRegExp } from '../glob-pattern.js';
 import { fail, ok } from '../result.js';
+import { withhold } from '../read-gate.js';
 import { resolveInWorkspace } from '../workspace.js';
 import { SKIPPED_DIRS, comparePaths, walk } from '../walk.js';
 
@@ -32,7 +33,7 @@ export const globTool: Tool = {
     additionalProperties: false,
   },
   readOnly: true,
-  async execute({ input, workspace, signal }) {
+  async execute({ input, workspace, signal, readGate }) {
     const { pattern, path: requested = '.' } = input as GlobInput;
     if (pattern.startsWith('/')) {
       return fail(`The pattern "${pattern}" is absolute. Patterns are relative to \`path\`; drop the leading "/".`);
@@ -62,27 +63,31 @@ export const globTool: Tool = {
       const info = await stat(base.absolute);
       if (!info.isDirectory()) return fail(`${base.display} is a file, not a folder; give a folder as \`path\`.`);
       const startInfo = await stat(start.absolute).catch(() => undefined);
-      const matches: string[] = [];
+      const found: string[] = [];
       if (startInfo?.isDirectory()) {
         const skipDirs = SKIPPED_DIRS.filter((dir) => !globNamesSegment(pattern, dir));
         for await (const entry of walk(start.absolute, { skipDirs, signal })) {
           const relative = prefix === '' ? entry.relative : `${prefix}/${entry.relative}`;
-          if (regex.test(relative)) matches.push(base.display === '.' ? relative : `${base.display}/${relative}`);
+          if (regex.test(relative)) found.push(base.display === '.' ? relative : `${base.display}/${relative}`);
         }
       }
+      // Read rules cover what glob lists too: a covered path is left out, and the result says so.
+      const { shown, note } = withhold(found, readGate, '');
+      const matches = found.filter((file) => shown.has(file));
+      const withheld = note ? `\n${note}` : '';
       if (matches.length === 0) {
         const where = base.display === '.' ? 'the workspace root' : base.display;
         const hint = pattern.includes('/')
           ? ''
           : ` The pattern only matches directly in ${where}; try "**/${pattern}" to search subfolders.`;
-        return fail(`No files match "${pattern}" in ${where}.${hint}`);
+        return fail(`No files match "${pattern}" in ${where}${note ? ' that may be shown' : ''}.${hint}${withheld}`);
       }
       matches.sort(comparePaths);
       const notice =
         matches.length > MAX_RESULTS
           ? `\n[Showing the first ${MAX_RESULTS} of ${matches.length} matches. Use a narrower pattern or path.]`
           : '';
-      return ok(matches.slice(0, MAX_RESULTS).join('\n') + notice);
+      return ok(matches.slice(0, MAX_RESULTS).join('\n') + notice + withheld);
     } catch (error) {
       return fsErrorResult(error, base.display);
     }

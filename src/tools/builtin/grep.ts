@@ -9,6 +9,7 @@ import { grepJs } from '../grep-js.js';
 import { ripgrepEngine } from '../grep-ripgrep.js';
 import { fail, ok } from '../result.js';
 import { MAX_RESULT_CHARS } from '../truncate.js';
+import { withhold } from '../read-gate.js';
 import { resolveInWorkspace } from '../workspace.js';
 import { SKIPPED_DIRS, comparePaths } from '../walk.js';
 
@@ -52,7 +53,7 @@ export function createGrepTool(options: { engine?: GrepEngineChoice } = {}): Too
       additionalProperties: false,
     },
     readOnly: true,
-    async execute({ input, workspace, signal }) {
+    async execute({ input, workspace, signal, readGate }) {
       const { pattern, path: requested = '.', glob, ignore_case: ignoreCase = false } = input as GrepInput;
       if (glob !== undefined) {
         try {
@@ -83,15 +84,23 @@ export function createGrepTool(options: { engine?: GrepEngineChoice } = {}): Too
       const toDisplay = (p: string) => (file ? display : display === '.' ? p : `${display}/${p}`);
       const skipped = (outcome.longLines ?? []).map((l) => `${toDisplay(l.path)} (${l.lines})`);
       const longNote = skipped.length === 0 ? '' : `\n[Lines over 64 MiB were not searched: ${skipped.slice(0, 10).join(', ')}.]`;
-      const matches = outcome.matches.map((m) => ({ ...m, path: toDisplay(m.path) }));
+      const found = outcome.matches.map((m) => ({ ...m, path: toDisplay(m.path) }));
+      // Read rules cover every file grep opens, not only its `path`: a covered file's lines are withheld.
+      const { shown, note } = withhold(
+        found.map((m) => m.path),
+        readGate,
+        'matches in ',
+      );
+      const matches = found.filter((m) => shown.has(m.path));
+      const withheld = note ? `\n${note}` : '';
       if (matches.length === 0) {
         const folder = display === '.' ? 'the workspace' : display;
         const where = glob === undefined ? folder : `${folder} (files matching ${glob})`;
         return fail(
-          `No matches for ${JSON.stringify(pattern)} in ${where}.${ignoreCase ? '' : ' Try ignore_case: true or a looser pattern.'}${longNote}`,
+          `No matches for ${JSON.stringify(pattern)} in ${where}${note ? ' that may be shown' : ''}.${ignoreCase || note ? '' : ' Try ignore_case: true or a looser pattern.'}${longNote}${withheld}`,
         );
       }
-      return ok(formatMatches(matches, outcome.truncated) + longNote);
+      return ok(formatMatches(matches, outcome.truncated) + longNote + withheld);
     },
   };
 }

@@ -1,5 +1,5 @@
-import { queryEngine } from '../../machines/query-engine.js';
-import { chartGraph } from '../diagram/chart-graph.js';
+import { queryEngine } from './query-engine.js';
+import { chartGraph } from './chart-graph.js';
 
 let fingerprint: string | undefined;
 
