@@ -207,6 +207,13 @@ describe.skipIf('missing' in binary)(`durable tasks you can deploy${'missing' in
     const without = await runCli(['approve', id, 'toolu_token'], { env: env() });
     const wrong = await runCli(['approve', id, 'toolu_token', '--token', 'not-the-token-at-all'], { env: env() });
     expect([without.code, wrong.code]).toEqual([13, 13]);
+    // A malformed answer straight to the ingress is refused for good, at once (not retried), and resolves nothing.
+    const malformed = await fetch(`${server.ingress}/XagentTask/${id}/answer`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ tool_use_id: 'toolu_token', answer: { kind: 'yes' }, token: 5 }),
+    });
+    expect(malformed.status).toBe(400);
     expect(without.stderr).toContain('approval token');
     expect(existsSync(path.join(ws, 'token.txt'))).toBe(false);
     const right = await runCli(['approve', id, 'toolu_token', '--as', 'alice'], { env: { ...env(), XAGENT_APPROVAL_TOKEN: token } });
