@@ -14,7 +14,7 @@ import { freePort, restateBinary, startWorker, type Worker } from '../support/re
  * Issue 41, done-when 6: `npm run restate:cluster` starts three Restate server nodes (replicated
  * metadata and log, replication 2); two workers register with it; 30 tasks of 6 rounds run while
  * one server node is killed with SIGKILL; every task still ends final_answer, and no round the
- * model had answered is asked again (only a round in flight when the node died may be).
+ * model had answered is asked again (only a round in flight when an attempt was cut may be).
  */
 const binary = restateBinary();
 const SCRIPT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../dist/scripts/restate-cluster.js');
