@@ -30,6 +30,9 @@ export function exitCodeFor(reason: StopReason): number {
 /** Bad flags, a missing key, a malformed settings file: nothing was sent to the model. */
 export const USAGE_EXIT_CODE = 2;
 
+/** The machine said no (a full disk, an I/O error writing the session): free space, then --continue. */
+export const SYSTEM_EXIT_CODE = 9;
+
 /**
  * The exit code for an error that ends the command before or outside a task (a task's own end is
  * its stop reason, above). The one place faults become exit codes.
@@ -44,6 +47,8 @@ export function exitCodeForFault(fault: Fault): number {
       return exitCodeFor('model_error');
     case 'tool':
       return exitCodeFor('tool_error');
+    case 'system':
+      return SYSTEM_EXIT_CODE;
     case 'internal':
       return 1;
     default: {

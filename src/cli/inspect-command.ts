@@ -1,5 +1,7 @@
+import path from 'node:path';
 import type { Command } from 'commander';
 import { listen, loadInspector, secretsFrom, type RunInspector } from '../run/run-inspector.js';
+import { secretsInSession } from '../sessions/secret-fingerprints.js';
 import { UsageError } from './exit-codes.js';
 import { parseInspectPort } from '../run/parse-options.js';
 import { untilStopSignal } from '../run/signals.js';
@@ -29,7 +31,9 @@ export function registerInspectCommand(program: Command, setExit: (code: number)
       const { startInspectorServer, inspectorChart } = await loadInspector();
       let history;
       try {
-        history = loadSessionHistory(resolveSessionTarget(target, xagentHome(process.env)), { secrets: secretsFrom(process.env) });
+        const trace = resolveSessionTarget(target, xagentHome(process.env));
+        // The run's secrets, found by the fingerprints it left: this shell may not have them.
+        history = loadSessionHistory(trace, { secrets: [...secretsFrom(process.env), ...secretsInSession(path.dirname(trace))] });
       } catch (error) {
         if (error instanceof ReplayError) throw new UsageError(error.message);
         throw error;

@@ -9,9 +9,10 @@
  * - `session`: a recorded session that cannot be found, read or taken;
  * - `model`: the model API failed in a way no retry fixed;
  * - `tool`: a tool's own failure (it reaches the model as an `is_error` result);
+ * - `system`: the machine said no: a full disk, an I/O error (the session stays resumable);
  * - `internal`: a bug in xagent.
  */
-export const FAULTS = ['usage', 'config', 'session', 'model', 'tool', 'internal'] as const;
+export const FAULTS = ['usage', 'config', 'session', 'model', 'tool', 'system', 'internal'] as const;
 export type Fault = (typeof FAULTS)[number];
 
 export class XagentError extends Error {

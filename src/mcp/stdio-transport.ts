@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { deserializeMessage, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { killProcessGroup, trackGroup, untrackGroup } from '../system/process-group.js';
+import { killProcessGroup, RUN_TAG, trackGroup, untrackGroup } from '../system/process-group.js';
 import type { CommandSandbox } from '../tools/types.js';
 import { StderrTail } from './stderr-tail.js';
 
@@ -13,8 +13,12 @@ import { StderrTail } from './stderr-tail.js';
  * -pid), and its stderr is kept (the last lines) for error messages instead of printed over the UI.
  */
 
-/** What a server process inherits from xagent's environment; anything else it gets from its config's `env`. */
-const INHERITED_ENV = ['HOME', 'LOGNAME', 'PATH', 'SHELL', 'TERM', 'USER', 'LANG', 'LC_ALL', 'TMPDIR'];
+/**
+ * What a server process inherits from xagent's environment; anything else it gets from its
+ * config's `env`. RUN_TAG too: a process the server starts that leaves its group (setsid) and its
+ * parent still carries it, and ends with the run.
+ */
+const INHERITED_ENV = ['HOME', 'LOGNAME', 'PATH', 'SHELL', 'TERM', 'USER', 'LANG', 'LC_ALL', 'TMPDIR', RUN_TAG];
 
 export interface ProcessSpec {
   command: string;

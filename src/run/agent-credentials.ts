@@ -1,3 +1,5 @@
+import { scrubEnvironBlock } from '../system/scrub-environ.js';
+
 /**
  * The agent's own credentials (the API key it calls the model with) are for xagent, not for what
  * it starts: bash, hooks, MCP servers and git inherit this process's environment, so once the
@@ -21,6 +23,8 @@ export function withholdAgentCredentials(env: NodeJS.ProcessEnv): void {
     if (value) withheld.push(value);
     delete env[name];
   }
+  // unsetenv leaves the bytes in the block /proc/<pid>/environ shows to our children: overwrite them too.
+  if (env === process.env) scrubEnvironBlock(AGENT_CREDENTIALS);
 }
 
 /** The values withheld so far: still secrets to redact, though no longer in the environment. */

@@ -1,8 +1,10 @@
+import path from 'node:path';
 import type { EvidenceListener } from '../sessions/session-writer.js';
 import type { StepJournal } from '../engine/step-journal.js';
 import type { AgentEvent, QueryResult } from '../engine/events.js';
 import { query } from '../engine/query.js';
 import { loadTaskContext } from '../context/task-context.js';
+import { isDiskFailure, SessionWriteError } from '../sessions/disk-failure.js';
 import type { PermissionPolicy } from '../permissions/types.js';
 import { sessionDir, transcriptPath } from '../sessions/layout.js';
 import { runEventHooks } from '../hooks/run-event-hooks.js';
@@ -11,7 +13,8 @@ import { partialAnswer } from '../engine/partial-answer.js';
 import { resumedLine } from '../sessions/interruption.js';
 import { openSessionForRun, type RunSession } from '../sessions/open-for-run.js';
 import { openSessionWriter } from '../sessions/session-writer.js';
-import { startRunInspector, type RunInspector } from './run-inspector.js';
+import { secretsFrom, startRunInspector, type RunInspector } from './run-inspector.js';
+import { rememberSecrets } from '../sessions/secret-fingerprints.js';
 import type { Renderer } from '../terminal/renderer.js';
 import type { RunConfig } from './run-config.js';
 import type { McpManager } from '../mcp/manager.js';
@@ -128,7 +131,25 @@ export async function prepareRun(
             system: `${built.system}${append}`,
           }))
         : { system: `${config.systemPrompt}${append}`, instructions: [] };
-    await session.startTask(prompt);
+    await session.startTask(prompt).catch((error: unknown) => {
+      throw isDiskFailure(error)
+        ? new SessionWriteError(error.path ?? path.join(sessionDir(config.home, session.sessionId), 'meta.json'), error, session.sessionId)
+        : error;
+    });
+    // A disk that refuses the session's lines stops the task (not a lost transcript): the run ends with that error.
+    let writeFailure: SessionWriteError | null = null;
+    const stop = new AbortController();
+    const stopWith = () => stop.abort(signal.reason);
+    signal.addEventListener('abort', stopWith, { once: true });
+    if (signal.aborted) stopWith();
+    // The session remembers its secrets by fingerprint, so a later export without them in the environment still removes them.
+    rememberSecrets(sessionDir(config.home, session.sessionId), secretsFrom(process.env));
+    const sink = openSessionWriter(sessionDir(config.home, session.sessionId), session.sessionId, {
+      onFailure: (failure) => {
+        writeFailure = failure;
+        stop.abort(failure);
+      },
+    });
     const partial = partialAnswer();
     const inspect = inspector?.observerFor(prompt);
     const events = query(prompt, {
@@ -140,9 +161,9 @@ export async function prepareRun(
       prices: config.modelPrices,
       contextWindow: config.contextWindow,
       context,
-      signal,
+      signal: stop.signal,
       sessionId: session.sessionId,
-      session: openSessionWriter(sessionDir(config.home, session.sessionId), session.sessionId),
+      session: sink,
       messages: session.messages,
       hooks: config.hooks,
       agents: config.agents,
@@ -164,15 +185,30 @@ export async function prepareRun(
           }
         : {}),
     });
-    for await (const event of events) {
-      if (event.type === 'result') {
-        // The partial answer and a marker go into the transcript, so the next request (even after --continue) says so.
-        if (event.reason === 'user_abort') session.interrupted(partial.text());
-        renderer.finish(event);
-        session.endTask(event);
-        return event;
+    try {
+      for await (const event of events) {
+        if (event.type === 'result') {
+          // Nothing more is written to a disk that refused: the session resumes from its last whole line.
+          if (writeFailure) throw writeFailure;
+          // The partial answer and a marker go into the transcript, so the next request (even after --continue) says so.
+          if (event.reason === 'user_abort') session.interrupted(partial.text());
+          renderer.finish(event);
+          session.endTask(event);
+          return event;
+        }
+        renderer.onEvent(event);
       }
-      renderer.onEvent(event);
+    } catch (error) {
+      // The end-of-task writes (meta.json, the interrupt marker) meet the same full disk.
+      if (isDiskFailure(error))
+        throw new SessionWriteError(
+          error.path ?? path.join(sessionDir(config.home, session.sessionId), 'meta.json'),
+          error,
+          session.sessionId,
+        );
+      throw error;
+    } finally {
+      signal.removeEventListener('abort', stopWith);
     }
     throw new Error('the engine ended without a result');
   };

@@ -35,6 +35,20 @@ export const DEFAULT_HIDDEN = [
   '~/.config/chromium',
   '/run/docker.sock',
   '/var/run/docker.sock',
+  // Shell and REPL histories: commands typed with tokens in them (`export TOKEN=…`, `curl -H …`).
+  '~/.bash_history',
+  '~/.zsh_history',
+  '~/.history',
+  '~/.sh_history',
+  '~/.local/share/fish/fish_history',
+  '~/.python_history',
+  '~/.node_repl_history',
+  '~/.psql_history',
+  '~/.mysql_history',
+  '~/.sqlite_history',
+  '~/.rediscli_history',
+  '~/.lesshst',
+  '~/.viminfo',
 ];
 
 /** What stays read-only inside the writable workspace: what xagent, Claude Code and MCP clients would later run or obey. */

@@ -2,6 +2,7 @@ import { closeSync, mkdirSync, openSync } from 'node:fs';
 import path from 'node:path';
 import type { Message } from '../../machines/types.js';
 import type { CompactionRecord } from './compaction-record.js';
+import { isDiskFailure, SessionWriteError } from './disk-failure.js';
 import { AUDIT_FILE, TRACE_FILE, TRANSCRIPT_FILE } from './layout.js';
 import { RECORD_VERSION, transcriptRecord, type AuditRecord, type EvidenceBody, type EvidenceRecord } from './records.js';
 import { lineGroups } from './line-groups.js';
@@ -61,11 +62,28 @@ function evidenceLog(sessionId: string, write?: (line: string) => void) {
  * open between writes, and a crash tears at most the last line, as with a write per line.
  * @example const sink = openSessionWriter(sessionDir(home, id), id); for await (const e of query(p, { ...options, session: sink }));
  */
-export function openSessionWriter(dir: string, sessionId: string): SessionSink {
+export function openSessionWriter(
+  dir: string,
+  sessionId: string,
+  options: {
+    /**
+     * Told once when the disk refuses a line (ENOSPC, EIO...: disk-failure.ts): nothing more is
+     * written (a torn last line at most, healed on resume, never a hole) and the caller stops the
+     * task. Absent, or for other failures (a removed folder), a warning on stderr and the task goes on.
+     */
+    onFailure?: (error: SessionWriteError) => void;
+  } = {},
+): SessionSink {
   mkdirSync(dir, { recursive: true });
   let warned = false;
-  // A full disk or a removed folder must not stop the task: said once, on stderr, as a warning.
+  let failed = false;
   const files = lineGroups((file, error) => {
+    if (options.onFailure && isDiskFailure(error)) {
+      if (failed) return;
+      failed = true;
+      options.onFailure(new SessionWriteError(file, error, sessionId));
+      return;
+    }
     if (warned) return;
     warned = true;
     process.stderr.write(`xagent: warning: session ${sessionId}: ${path.basename(file)} not written (${error.code ?? error.message})\n`);
@@ -77,7 +95,7 @@ export function openSessionWriter(dir: string, sessionId: string): SessionSink {
   for (const file of [trace, transcript, auditFile]) touch(file);
   let closed = false;
   const writeLine = (file: string, line: string) => {
-    if (!closed) files.append(file, line);
+    if (!closed && !failed) files.append(file, line);
   };
   const append = (file: string, value: object) => writeLine(file, JSON.stringify(value));
   const log = evidenceLog(sessionId, (line) => writeLine(trace, line));

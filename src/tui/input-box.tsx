@@ -1,6 +1,9 @@
-import { Box, Text, useInput } from 'ink';
+import { Box, type Key, Text, useInput } from 'ink';
 import { useRef, useState } from 'react';
 import { completeCommand } from './commands.js';
+
+/** The readline control keys the box acts on, by the byte a terminal sends for each. */
+const READLINE_KEYS: Record<string, string> = { '\x01': 'a', '\x05': 'e', '\x15': 'u', '\x17': 'w' };
 
 export interface InputBoxProps {
   /** Enter on a line that does not end in `\`. */
@@ -62,90 +65,99 @@ export function InputBox({
     set(value.slice(0, cursor) + more + value.slice(cursor), cursor + more.length);
   };
 
-  useInput(
-    (input, key) => {
-      const { value, cursor } = text.current;
-      if (key.ctrl && input === 'c') {
-        if (onInterrupt()) return;
-        if (value) return set('');
-        const now = Date.now();
-        if (now - lastCtrlC.current < 2000) return onLeave();
-        lastCtrlC.current = now;
-        return setHint('Press Ctrl-C again to leave (or Ctrl-D, /exit)');
-      }
-      if (key.ctrl && input === 'd') {
-        if (!value) onLeave();
-        return;
-      }
-      if (key.escape) {
-        const second = escapedOnce.current && value === '';
-        if (second && onDoubleEscape) {
-          escapedOnce.current = false;
-          setHint('');
-          return onDoubleEscape();
-        }
-        escapedOnce.current = onEscape() !== true && value === '' && onDoubleEscape !== undefined;
-        if (escapedOnce.current) setHint('Esc again to rewind to one of your messages');
-        return;
-      }
-      if (escapedOnce.current) {
+  const handle = (input: string, key: Key) => {
+    const { value, cursor } = text.current;
+    if (key.ctrl && input === 'c') {
+      if (onInterrupt()) return;
+      if (value) return set('');
+      const now = Date.now();
+      if (now - lastCtrlC.current < 2000) return onLeave();
+      lastCtrlC.current = now;
+      return setHint('Press Ctrl-C again to leave (or Ctrl-D, /exit)');
+    }
+    if (key.ctrl && input === 'd') {
+      if (!value) onLeave();
+      return;
+    }
+    if (key.escape) {
+      const second = escapedOnce.current && value === '';
+      if (second && onDoubleEscape) {
         escapedOnce.current = false;
         setHint('');
+        return onDoubleEscape();
       }
-      if (key.return) {
-        if (key.shift || key.meta) return insert('\n');
-        return enter(value, cursor);
+      escapedOnce.current = onEscape() !== true && value === '' && onDoubleEscape !== undefined;
+      if (escapedOnce.current) setHint('Esc again to rewind to one of your messages');
+      return;
+    }
+    if (escapedOnce.current) {
+      escapedOnce.current = false;
+      setHint('');
+    }
+    if (key.return) {
+      if (key.shift || key.meta) return insert('\n');
+      return enter(value, cursor);
+    }
+    if (key.tab && key.shift) return onCycleMode();
+    if (key.ctrl && input === 'o') return onExpand();
+    if (key.tab) {
+      const matches = value.startsWith('/') && !value.includes(' ') ? completeCommand(value) : [];
+      if (matches.length === 1) return set(`/${matches[0]!.name} `);
+      // Several: first as far as they agree (`/co` stays, `/con` becomes `/con`), then each in turn.
+      const common = commonPrefix(matches.map((m) => m.name));
+      if (matches.length > 1 && `/${common}`.length > value.length) return set(`/${common}`);
+      if (matches.length > 1) {
+        const index = matches.findIndex((m) => `/${m.name}` === value);
+        return set(`/${matches[(index + 1) % matches.length]!.name}`);
       }
-      if (key.tab && key.shift) return onCycleMode();
-      if (key.ctrl && input === 'o') return onExpand();
-      if (key.tab) {
-        const matches = value.startsWith('/') && !value.includes(' ') ? completeCommand(value) : [];
-        if (matches.length === 1) return set(`/${matches[0]!.name} `);
-        // Several: first as far as they agree (`/co` stays, `/con` becomes `/con`), then each in turn.
-        const common = commonPrefix(matches.map((m) => m.name));
-        if (matches.length > 1 && `/${common}`.length > value.length) return set(`/${common}`);
-        if (matches.length > 1) {
-          const index = matches.findIndex((m) => `/${m.name}` === value);
-          return set(`/${matches[(index + 1) % matches.length]!.name}`);
-        }
-        return;
+      return;
+    }
+    // Readline's keys: Ctrl-A/Home to the line's start, Ctrl-E/End to its end, Ctrl-U deletes to the start, Ctrl-W a word.
+    const lineStart = value.lastIndexOf('\n', cursor - 1) + 1;
+    const lineEnd = value.indexOf('\n', cursor) < 0 ? value.length : value.indexOf('\n', cursor);
+    if ((key.ctrl && input === 'a') || key.home) return setCursor(lineStart);
+    if ((key.ctrl && input === 'e') || key.end) return setCursor(lineEnd);
+    if (key.ctrl && input === 'u') return set(value.slice(0, lineStart) + value.slice(cursor), lineStart);
+    if (key.ctrl && input === 'w') {
+      const wordStart = value.slice(lineStart, cursor).replace(/\S+\s*$/, '').length + lineStart;
+      const start = wordStart === cursor ? Math.max(lineStart, value.slice(lineStart, cursor).trimEnd().length + lineStart) : wordStart;
+      return set(value.slice(0, start) + value.slice(cursor), start);
+    }
+    if (key.backspace || key.delete) {
+      if (cursor === 0) return;
+      return set(value.slice(0, cursor - 1) + value.slice(cursor), cursor - 1);
+    }
+    if (key.leftArrow) return setCursor(Math.max(0, cursor - 1));
+    if (key.rightArrow) return setCursor(Math.min(value.length, cursor + 1));
+    if (key.upArrow || key.downArrow) {
+      const onFirstLine = !value.slice(0, cursor).includes('\n');
+      const onLastLine = !value.slice(cursor).includes('\n');
+      if (key.upArrow && !onFirstLine) return setCursor(moveLine(value, cursor, -1));
+      if (key.downArrow && !onLastLine) return setCursor(moveLine(value, cursor, 1));
+      return walkHistory(key.upArrow ? -1 : 1);
+    }
+    if (key.ctrl || key.meta || !input) return;
+    // Keys typed faster than they were read arrive as one chunk (on a loaded machine, over ssh):
+    // a readline key inside it (Ctrl-A, -E, -U, -W) acts in its place, as if it had come alone.
+    const keys = input.length > 1 ? input.split(/([\x01\x05\x15\x17])/).filter(Boolean) : [];
+    if (keys.length > 1) {
+      for (const part of keys) {
+        const letter = READLINE_KEYS[part];
+        if (letter) handle(letter, { ...key, ctrl: true });
+        else handle(part, key);
       }
-      // Readline's keys: Ctrl-A/Home to the line's start, Ctrl-E/End to its end, Ctrl-U deletes to the start, Ctrl-W a word.
-      const lineStart = value.lastIndexOf('\n', cursor - 1) + 1;
-      const lineEnd = value.indexOf('\n', cursor) < 0 ? value.length : value.indexOf('\n', cursor);
-      if ((key.ctrl && input === 'a') || key.home) return setCursor(lineStart);
-      if ((key.ctrl && input === 'e') || key.end) return setCursor(lineEnd);
-      if (key.ctrl && input === 'u') return set(value.slice(0, lineStart) + value.slice(cursor), lineStart);
-      if (key.ctrl && input === 'w') {
-        const wordStart = value.slice(lineStart, cursor).replace(/\S+\s*$/, '').length + lineStart;
-        const start = wordStart === cursor ? Math.max(lineStart, value.slice(lineStart, cursor).trimEnd().length + lineStart) : wordStart;
-        return set(value.slice(0, start) + value.slice(cursor), start);
-      }
-      if (key.backspace || key.delete) {
-        if (cursor === 0) return;
-        return set(value.slice(0, cursor - 1) + value.slice(cursor), cursor - 1);
-      }
-      if (key.leftArrow) return setCursor(Math.max(0, cursor - 1));
-      if (key.rightArrow) return setCursor(Math.min(value.length, cursor + 1));
-      if (key.upArrow || key.downArrow) {
-        const onFirstLine = !value.slice(0, cursor).includes('\n');
-        const onLastLine = !value.slice(cursor).includes('\n');
-        if (key.upArrow && !onFirstLine) return setCursor(moveLine(value, cursor, -1));
-        if (key.downArrow && !onLastLine) return setCursor(moveLine(value, cursor, 1));
-        return walkHistory(key.upArrow ? -1 : 1);
-      }
-      if (key.ctrl || key.meta || !input) return;
-      // Fast typing and pastes arrive as one chunk; terminals send line breaks as \r. A chunk that
-      // ends in \r was typed and sent (the keys came faster than they were read); others are text.
-      // (Typed before the terminal was in raw mode, the line ends in \n instead.)
-      const sent = input.length > 1 && /[\r\n]$/.test(input);
-      const typed = (sent ? input.slice(0, -1) : input).replace(/\\\r/g, '\n').replace(/\r\n?/g, '\n');
-      const next = value.slice(0, cursor) + typed + value.slice(cursor);
-      if (sent) return enter(next, cursor + typed.length);
-      set(next, cursor + typed.length);
-    },
-    { isActive: active },
-  );
+      return;
+    }
+    // Fast typing and pastes arrive as one chunk; terminals send line breaks as \r. A chunk that
+    // ends in \r was typed and sent (the keys came faster than they were read); others are text.
+    // (Typed before the terminal was in raw mode, the line ends in \n instead.)
+    const sent = input.length > 1 && /[\r\n]$/.test(input);
+    const typed = (sent ? input.slice(0, -1) : input).replace(/\\\r/g, '\n').replace(/\r\n?/g, '\n');
+    const next = value.slice(0, cursor) + typed + value.slice(cursor);
+    if (sent) return enter(next, cursor + typed.length);
+    set(next, cursor + typed.length);
+  };
+  useInput(handle, { isActive: active });
 
   /** Enter: a line ending in `\` gets a new line instead; anything else is sent. */
   const enter = (line: string, at: number) => {

@@ -59,3 +59,41 @@ describe('children that call setsid (issue 31, L2)', () => {
     expect(left).toEqual([]);
   });
 });
+
+describe('issue 38: an MCP server whose child calls setsid', () => {
+  it("the server's escaped grandchild (setsid, its parent gone) ends with the run", async () => {
+    const root = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'xagent-setsid-mcp-')));
+    dirs.push(root);
+    const workspace = path.join(root, 'ws');
+    mkdirSync(workspace);
+    const marker = `5252${process.pid}`;
+    const server = path.join(root, 'server.cjs');
+    // The intermediate shell exits at once: the setsid sleep is nobody's child in the server's tree.
+    writeFileSync(
+      server,
+      `require('node:child_process').spawnSync('sh', ['-c', 'setsid sleep 342.${marker} > /dev/null 2>&1 < /dev/null &']);
+const send = (m) => process.stdout.write(JSON.stringify(m) + '\\n');
+require('node:readline').createInterface({ input: process.stdin }).on('line', (line) => {
+  const msg = JSON.parse(line);
+  if (msg.method === 'initialize') send({ jsonrpc: '2.0', id: msg.id, result: { protocolVersion: msg.params.protocolVersion, capabilities: { tools: {} }, serverInfo: { name: 'escaper', version: '1.0.0' } } });
+  else if (msg.method === 'tools/list') send({ jsonrpc: '2.0', id: msg.id, result: { tools: [] } });
+});
+`,
+    );
+    writeFileSync(
+      path.join(workspace, '.mcp.json'),
+      JSON.stringify({ mcpServers: { escaper: { command: process.execPath, args: [server] } } }),
+    );
+    const script = path.join(root, 'script.json');
+    writeFileSync(script, JSON.stringify({ responses: [{ text: 'done' }] }));
+    const run = await runCli(['-p', 'go', '--cwd', workspace, '--model-script', script], { env: { XAGENT_HOME: path.join(root, 'home') } });
+    expect(run.code, run.stderr).toBe(0);
+    let left = processesWith(`342.${marker}`);
+    for (let i = 0; i < 40 && left.length > 0; i++) {
+      await sleep(50);
+      left = processesWith(`342.${marker}`);
+    }
+    for (const pid of left) process.kill(pid, 'SIGKILL');
+    expect(left).toEqual([]);
+  });
+});

@@ -76,3 +76,17 @@ describe('credential files (issue 31, L6)', () => {
     expect(result.content).toContain('"visible":true');
   });
 });
+
+describe('shell histories (issue 38)', () => {
+  it.skipIf(!BWRAP)('~/.bash_history and ~/.zsh_history are not readable inside; another dotfile still is (real bwrap)', async () => {
+    const l = layout();
+    writeFileSync(path.join(l.home, '.bash_history'), 'export GITHUB_TOKEN=ghp_HISTORY_SECRET\n');
+    writeFileSync(path.join(l.home, '.zsh_history'), ': 1700000000:0;curl -H "Authorization: Bearer ZSH_SECRET"\n');
+    writeFileSync(path.join(l.home, '.bashrc'), 'alias ll="ls -l" # visible\n');
+    const result = await bash(l, `cat ${l.home}/.bash_history ${l.home}/.zsh_history ${l.home}/.bashrc`, { sandbox: sandboxFor(l) });
+    expect(result.content).not.toMatch(/HISTORY_SECRET|ZSH_SECRET/);
+    expect(result.content).toContain('# visible');
+    // The control: outside the sandbox the same command reads the history.
+    expect((await bash(l, `cat ${l.home}/.bash_history`)).content).toContain('ghp_HISTORY_SECRET');
+  });
+});

@@ -63,7 +63,8 @@ const FORMS: readonly Form[] = [
   (x) => `git -c ${single(`alias.y=!${x}`)} y 2>/dev/null`,
   (x) => `echo $( ${x} )`,
   (x) => `echo "\`${x}\`"`,
-  (x) => `(${x})`,
+  // Spaced: `((` would open an arithmetic command instead of two subshells.
+  (x) => `( ${x} )`,
   (x) => `{ ${x}; }`,
   (x, r) => `${r.pick(HARMLESS)}; ${x}`,
   (x, r) => `${r.pick(HARMLESS)} && ${x}`,

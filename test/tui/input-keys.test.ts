@@ -44,4 +44,14 @@ describe.skipIf(!HAVE_SCRIPT && !process.env.CI)('the input box keys', () => {
     at = await ui.pty.waitFor('Limits per task', at);
     expect(ui.fake.requests).toHaveLength(1);
   });
+
+  it('keys typed faster than they are read (one chunk) still act: Ctrl-W, Ctrl-A, then text and Enter', { timeout: 60_000 }, async () => {
+    ui = await startUi([{ text: 'Got it.' }]);
+    ui.pty.type('say world');
+    await pause();
+    ui.pty.type('\x17\x01please \r');
+    await ui.pty.waitFor('Got it.', ui.at);
+    const sent = (ui.fake.requests[0]!.body as { messages: Array<{ content: Array<{ text?: string }> }> }).messages.at(-1)!;
+    expect(sent.content.map((block) => block.text)).toEqual(['please say']);
+  });
 });

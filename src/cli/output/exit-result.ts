@@ -36,6 +36,7 @@ export type ExitReason =
   | 'session_error'
   | 'model_error'
   | 'tool_error'
+  | 'system_error'
   | 'internal_error'
   | 'untrusted_project'
   | 'user_abort';
