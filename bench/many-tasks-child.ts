@@ -29,6 +29,7 @@ const cpuBefore = process.cpuUsage();
 const started = performance.now();
 let firstDone = 0;
 let failed = 0;
+const failures = new Map<string, number>();
 
 async function xagentTask(i: number): Promise<void> {
   for await (const event of query(`rounds ${rounds} (task ${i})`, {
@@ -38,7 +39,11 @@ async function xagentTask(i: number): Promise<void> {
     allow: ['read_file'],
     maxTurns: rounds + 2,
   })) {
-    if (event.type === 'result' && event.reason !== 'final_answer') failed++;
+    if (event.type === 'result' && event.reason !== 'final_answer') {
+      failed++;
+      const why = `${event.reason}: ${event.error?.message ?? ''}`.slice(0, 200);
+      failures.set(why, (failures.get(why) ?? 0) + 1);
+    }
   }
 }
 
@@ -70,5 +75,6 @@ process.stdout.write(
     rssGrowthMb: (peakRss - rssBefore) / 1024 / 1024,
     maxStallMs: stalls.max / 1e6,
     failed,
+    failures: Object.fromEntries(failures),
   })}\n`,
 );
