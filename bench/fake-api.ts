@@ -27,6 +27,8 @@ export interface FakeApiOptions {
   toolCall?: { name: string; input: Record<string, unknown> };
   /** Wait between deltas; 0 writes them back to back. */
   spacingMs?: number;
+  /** Wait before each answer (a model that takes its time): many tasks are then in flight at once. */
+  latencyMs?: number;
 }
 
 const sse = (res: ServerResponse, event: Record<string, unknown> & { type: string }) =>
@@ -66,8 +68,12 @@ export async function startFakeApi(options: FakeApiOptions): Promise<FakeApi> {
     const body: Buffer[] = [];
     req.on('data', (chunk: Buffer) => options.toolCall && body.push(chunk));
     req.on('end', () => {
-      if (options.toolCall && wantsTool(Buffer.concat(body).toString('utf8'))) answerTool(res, n, options.toolCall);
-      else void answer(res, n);
+      const reply = () => {
+        if (options.toolCall && wantsTool(Buffer.concat(body).toString('utf8'))) answerTool(res, n, options.toolCall);
+        else void answer(res, n);
+      };
+      if (options.latencyMs) setTimeout(reply, options.latencyMs);
+      else reply();
     });
   });
 

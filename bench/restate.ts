@@ -106,6 +106,9 @@ async function measure(
       unit: 'ms',
       value: summarize(durablePerRound),
       baseline: { name: 'xagent -p per round', value: summarize(printedPerRound) },
+      // Issue 41's target: a journaled round costs at most half as much again as a local one.
+      target: '<= 1.5x xagent -p per round',
+      met: summarize(durablePerRound).median <= 1.5 * summarize(printedPerRound).median,
     },
     { name: `${ROW}: tasks per minute, ${config.concurrent} at once on one worker`, unit: '/min', value: summarize(perMinute) },
   ];

@@ -18,6 +18,7 @@ const TINY: BenchConfig = {
   sandbox: { runs: 1 },
   parallel: { runs: 1, delayMs: 5, childRounds: 2 },
   restate: { runs: 1, rounds: 2, concurrent: 3, concurrentRounds: 2 },
+  manyTasks: { runs: 1, tasks: 5, rounds: 1, latencyMs: 5, batch: { tasks: 4, concurrency: 2, rounds: 1 } },
 };
 
 /** What is wrong with the rows of one bench run; empty when every row is well formed. */

@@ -9,6 +9,7 @@ import { streamingRows } from './streaming.js';
 import type { Row } from './table.js';
 import { toolRows } from './tools.js';
 import { parallelRows } from './parallel.js';
+import { manyTasksRows, type ManyTasksConfig } from './many-tasks.js';
 
 /** Sizes and repetitions of every benchmark; `npm run bench` uses FULL, the smoke test tiny ones. */
 export interface BenchConfig {
@@ -22,6 +23,7 @@ export interface BenchConfig {
   sandbox: { runs: number };
   parallel: { runs: number; delayMs: number; childRounds: number };
   restate: RestateBenchConfig;
+  manyTasks: ManyTasksConfig;
 }
 
 export const FULL: BenchConfig = {
@@ -35,6 +37,7 @@ export const FULL: BenchConfig = {
   sandbox: { runs: 21 },
   parallel: { runs: 5, delayMs: 200, childRounds: 10 },
   restate: { runs: 3, rounds: 20, concurrent: 50, concurrentRounds: 10 },
+  manyTasks: { runs: 3, tasks: 1000, rounds: 4, latencyMs: 200, batch: { tasks: 1000, concurrency: 100, rounds: 2 } },
 };
 
 /**
@@ -64,5 +67,7 @@ export async function runBenchmarks(config: BenchConfig, progress: (name: string
   rows.push(...(await restateRows(config.restate)));
   progress('11-12. parallel calls and subagents');
   rows.push(...(await parallelRows(config.parallel)));
+  progress('13-14. many tasks in one process');
+  rows.push(...(await manyTasksRows(config.manyTasks)));
   return rows;
 }

@@ -5,6 +5,7 @@
 import { chartProvenance, drawChart, edgesOf, enablePan, highlight, keepInView } from './chart.js';
 import { embeddedRun } from './embedded.js';
 import { renderStepPanels, taskStartIndex } from './step-panels.js';
+import { liveAgents, renderAgentsStrip } from './agents-strip.js';
 import { KINDS, renderCost, renderFilters, renderGauges, renderLog, renderStop, renderTools } from './panels.js';
 
 const RECENT_STEPS = 4;
@@ -146,6 +147,8 @@ function draw() {
   $('notice').textContent = notice ? notice.message : '';
 
   renderTools(records.slice(taskStart), { agent: view.agent, openAgent: showAgent });
+  // The agents alive at the step shown (every agent's records up to it), one chip each.
+  renderAgentsStrip($('agents-strip'), liveAgents(model.records.slice(0, end), agentOf), view.agent, showAgent);
   const counts = new Map();
   for (const r of records) counts.set(r.kind, (counts.get(r.kind) ?? 0) + 1);
   renderFilters(view.filters, counts, (kind, on) => {

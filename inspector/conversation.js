@@ -2,6 +2,8 @@
 // prompt, each model turn's text in one block (however many deltas it streamed in), its tool
 // calls, the results that went back, thinking and compaction marks when the feed carries them.
 
+import { hasTag } from './tags.js';
+
 const el = (tag, cls, text) => {
   const node = document.createElement(tag);
   if (cls) node.className = cls;
@@ -39,6 +41,8 @@ export function buildConversation(records) {
   let message = null;
   for (const r of records) {
     if (r.kind === 'meta') prompt = r.prompt ?? null;
+    // A subagent's view begins with its own prompt, not the run's.
+    if (r.kind === 'agent_prompt') prompt = r.text;
     if (r.kind === 'prompt') {
       prompt = r.text;
       message = r.n;
@@ -61,7 +65,7 @@ export function buildConversation(records) {
       current = null;
       if (prompt) open('user').blocks.push({ type: 'text', text: prompt });
       prompt = null;
-    } else if (r.kind === 'state' && r.name === 'call_model.requesting') {
+    } else if (hasTag(r, 'model')) {
       newTurn = true;
     } else if (r.kind === 'text') {
       const message = open('assistant');
@@ -73,7 +77,7 @@ export function buildConversation(records) {
     } else if (r.kind === 'compact' || (r.kind === 'state' && /compact/i.test(r.via?.event ?? ''))) {
       items.push({ mark: 'compaction', text: r.message ?? 'the conversation was compacted into a summary' });
       current = null;
-    } else if (r.kind === 'state' && r.name === 'validate_tool' && r.call && !hasCall(r.call.id)) {
+    } else if (hasTag(r, 'call') && r.call && !hasCall(r.call.id)) {
       // Calls of one response are validated one by one, between the results of the earlier ones.
       const message = !newTurn && current?.role !== 'assistant' ? (lastAssistant() ?? open('assistant')) : open('assistant');
       message.blocks.push({ type: 'tool_use', id: r.call.id, name: r.call.name, input: r.call.input });
@@ -85,7 +89,7 @@ export function buildConversation(records) {
         content: r.result.content,
         isError: r.result.is_error,
       });
-    } else if (r.kind === 'state' && r.name === 'recover' && r.call && r.error && !hasResult(r.call.id)) {
+    } else if (hasTag(r, 'call_failed') && r.call && r.error && !hasResult(r.call.id)) {
       open('user').blocks.push({
         type: 'tool_result',
         id: r.call.id,

@@ -16,6 +16,7 @@ export const KINDS = [
   'result',
   'notice',
   'prompt',
+  'agent_prompt',
   'rewind',
   'fork',
 ];

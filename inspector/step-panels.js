@@ -4,10 +4,10 @@
 import { buildConversation, renderConversation, startsTask } from './conversation.js';
 import { renderTiming, roundTimings } from './timing.js';
 import { rewindText } from './panels.js';
+import { hasTag } from './tags.js';
 
 const $ = (id) => document.getElementById(id);
 /** The state in which the run waits for the person's answer to a permission dialog. */
-const WAITING_FOR_PERSON = 'ask_permission.asking_user';
 
 /** A call in a few words: `bash npm test`, `read_file notes.txt`, else its name and input. */
 export function callText(call) {
@@ -17,7 +17,7 @@ export function callText(call) {
   const text = `${call.name} ${main ?? JSON.stringify(input)}`;
   return text.length > 80 ? `${text.slice(0, 79)}…` : text;
 }
-let shownEnd = -1;
+let shownEnd = '';
 let marksFor = '';
 let runningCall = null;
 
@@ -92,11 +92,13 @@ export function renderStepPanels({ records, allRecords, steps, follow, exported,
   // The state shown lasts until the next one was entered, or, while a live run rests in it, until now.
   const next = allRecords[(records.at(-1)?.i ?? -1) + 1];
   const until = live ? Date.now() : Date.parse((next ?? records.at(-1))?.ts ?? '');
-  if (end !== shownEnd || live) {
+  // The records shown: how many, and whose last (another agent's view has other records).
+  const shown = `${end}:${records.at(-1)?.i ?? -1}`;
+  if (shown !== shownEnd || live) {
     renderTiming($('timing'), roundTimings(records.slice(taskStartIndex(records, end)), until));
   }
-  if (end !== shownEnd) {
-    shownEnd = end;
+  if (shown !== shownEnd) {
+    shownEnd = shown;
     renderConversation($('conversation'), buildConversation(records));
   }
   renderTaskMarks(allRecords, steps);
@@ -110,13 +112,13 @@ export function renderStepPanels({ records, allRecords, steps, follow, exported,
     $('source').textContent = exported ? 'replay (exported file)' : meta.mode === 'replay' ? 'replay' : 'live';
     $('source').dataset.source = source;
     const lastTask = taskStartIndex(run, run.length);
-    const ended = run.slice(lastTask).some((r) => r.kind === 'result' || (r.kind === 'state' && r.name === 'done'));
+    const ended = run.slice(lastTask).some((r) => r.kind === 'result' || hasTag(r, 'final'));
     $('mode').textContent = ended ? 'finished' : source === 'live' ? 'running' : 'incomplete';
     $('mode').dataset.mode = $('mode').textContent;
     // Like the mode, a fact about the run now: a live run resting in the dialog waits for a person.
     // Any agent's: a subagent waiting for the person's answer is the run waiting for it.
     const now = allRecords.findLast((r) => r.kind === 'state');
-    const waiting = !ended && source === 'live' && now?.name === WAITING_FOR_PERSON;
+    const waiting = !ended && source === 'live' && hasTag(now, 'person');
     $('waiting').hidden = !waiting;
     $('waiting').textContent = waiting ? `waiting for your answer: ${callText(now.call)}` : '';
   }

@@ -3,6 +3,7 @@
 // a live page and an exported file add up the same way.
 
 import { formatMs } from './panels.js';
+import { hasTag } from './tags.js';
 
 const at = (r) => Date.parse(r.ts);
 
@@ -13,14 +14,14 @@ const KIND_LABEL = { model: 'model', hooks: 'hooks', tool: 'tool', person: 'wait
 /**
  * What a state's time counts as: the model (a request, or the summary a compaction asks for), hook
  * runs, the tool, the person's answer to a permission dialog, or the engine itself (routing,
- * validation, bookkeeping).
- * @example timeKind('ask_permission.asking_user') // 'person'
+ * validation, bookkeeping), by the state's tags. A subagent's time is its task call's: tool.
+ * @example timeKind({ kind: 'state', tags: ['person'] }) // 'person'
  */
-export function timeKind(name) {
-  if (name === 'call_model.requesting' || name === 'build_context.compacting') return 'model';
-  if (name.slice(name.lastIndexOf('.') + 1).endsWith('_hooks')) return 'hooks';
-  if (name === 'execute_tool') return 'tool';
-  if (name === 'ask_permission.asking_user') return 'person';
+export function timeKind(state) {
+  if (hasTag(state, 'model') || hasTag(state, 'compaction')) return 'model';
+  if (hasTag(state, 'hooks')) return 'hooks';
+  if (hasTag(state, 'tool')) return 'tool';
+  if (hasTag(state, 'person')) return 'person';
   return 'engine';
 }
 
@@ -48,21 +49,21 @@ export function roundTimings(records, until) {
     const start = at(s);
     // A round ends where the next one heads for a request: the limit check, or (after tool results,
     // which check the limits on their way out) the request itself. A compaction on the way is still that round.
-    const headsForRequest = s.name === 'call_model.checking_limits' || s.name === 'call_model.requesting';
+    const headsForRequest = hasTag(s, 'limits') || hasTag(s, 'model');
     if (!round || (headsForRequest && round.requested)) {
       round = newRound(rounds.length + 1, start);
       rounds.push(round);
     }
-    if (s.name === 'call_model.requesting') round.requested = true;
-    if (s.name === 'done') return;
+    if (hasTag(s, 'model')) round.requested = true;
+    if (hasTag(s, 'final')) return;
     const next = states[k + 1];
     const end = next ? at(next) : Math.max(start, until ?? start);
     const ms = Math.max(0, end - start);
-    const kind = timeKind(s.name);
+    const kind = timeKind(s);
     round.ms[kind] += ms;
     round.end = Math.max(round.end, end);
     if (kind === 'tool') round.tools.push({ name: s.call?.name ?? 'tool', ms });
-    if (s.name === 'call_model.requesting' && round.ttftMs === null) {
+    if (hasTag(s, 'model') && round.ttftMs === null) {
       const text = records.find((r) => r.kind === 'text' && r.i > s.i && (!next || r.i < next.i));
       const ttft = text ? at(text) - start : null;
       if (ttft !== null && ttft < ms) round.ttftMs = ttft;

@@ -16,8 +16,8 @@ export type CompactionOutcome = {
 /** Why a compaction runs: the threshold was passed, or the API answered "prompt is too long". */
 export type CompactionReason = 'threshold' | 'prompt_too_long';
 
+/** What the summary actor is told; the conversation itself is src's (the engine keeps it outside the chart). */
 export interface CompactContextInput {
-  messages: Message[];
   turn: number;
   window: number;
   reason: CompactionReason;

@@ -33,15 +33,16 @@ export interface PromptState {
 }
 
 /**
- * Everything one task knows. Counters are per snapshot; `messages` is one append-only array.
+ * Everything one task knows: counters, ids and the call being worked on, each replaced whole,
+ * never changed in place (a snapshot stays what it was; the tests run with the context deep-frozen).
+ * The conversation is not here: the chart emits each `message` (and `compacted`) and src/engine
+ * appends it to the conversation it keeps, which the model and summary actors read.
  * Keep it at 19 top-level fields or fewer (group new ones in records): XState's assign copies the
  * context with Object.assign, which V8 does ~15x slower for objects of 20 properties or more
  * (measured on Node 20: 0.35 us vs 5 us per copy, several copies per round).
  */
 export interface EngineContext {
   userInput: string;
-  /** Appended in place, never copied: copying per transition makes each round cost O(history). */
-  messages: Message[];
   /** Model rounds completed. */
   turn: number;
   maxTurns: number;
@@ -81,8 +82,8 @@ export type SessionStartSource = 'startup' | 'resume';
 export interface EngineInput {
   sessionId: string;
   userInput: string;
-  /** An earlier conversation to continue; appended to in place. */
-  messages?: Message[];
+  /** An earlier conversation to continue: measured once for the window (the engine keeps it and appends what the chart emits). */
+  messages?: readonly Message[];
   maxTurns: number;
   maxToolCalls: number;
   timeoutMs: number;
@@ -103,8 +104,8 @@ export interface EngineInput {
 /** What the chart emits as it changes the conversation; src/engine writes each to the transcript, in order. */
 export type EngineEmitted =
   | { type: 'message'; message: Message }
-  /** messages[0..removed) became `outcome.summary`; `messagesBefore` is the conversation's length before. */
-  | { type: 'compacted'; outcome: NonNullable<CompactionOutcome>; messagesBefore: number };
+  /** The conversation's first `outcome.removed` messages become `outcome.summary`. */
+  | { type: 'compacted'; outcome: NonNullable<CompactionOutcome> };
 
 export interface EngineOutput {
   reason: StopReason;
@@ -125,7 +126,6 @@ export type EngineEvent = { type: 'ABORT' } | { type: 'CLOCK.TICK'; now: number 
 export function initialContext(input: EngineInput): EngineContext {
   return {
     userInput: input.userInput,
-    messages: input.messages ?? [],
     turn: 0,
     maxTurns: input.maxTurns,
     toolCallCount: 0,

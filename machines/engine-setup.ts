@@ -1,4 +1,4 @@
-import { assign, enqueueActions, fromCallback, fromPromise, setup, type EventObject, type ParameterizedObject } from 'xstate';
+import { assign, enqueueActions, fromCallback, fromPromise, sendTo, setup, type ParameterizedObject } from 'xstate';
 import {
   addUsage,
   workingCall,
@@ -21,6 +21,7 @@ import { closingResults, errorResult } from './pending-results.js';
 import { batchCrashed, batchResults, planBatchAction, type BatchOutcome } from './batch-steps.js';
 import { isRecoverable } from './recovery.js';
 import { limitGuards, ownLimits } from './task-limits.js';
+import type { StateTag } from './state-tags.js';
 import {
   estimateTokens,
   isPromptTooLong,
@@ -48,14 +49,16 @@ import {
  * The chart's vocabulary: its types, and every guard, action and actor by name with a default
  * implementation (src/engine provides the real actors and rules with `.provide()`).
  * query-engine.ts and states/ build the states from these names. Every change to the conversation
- * is pushed in place and emitted (`message`, `compacted`), so the transcript follows the chart.
+ * is emitted (`message`, `compacted`): src/engine keeps the conversation and the transcript from them.
  */
 
 const notProvided = (what: string) => () => Promise.reject(new Error(`${what} is not provided`));
 
-/** What the model actor gets: the conversation, the round, and the usage so far (for running totals). */
+/** What the chart tells the deadline: the person's wait starts (the task's clock stands still), or ends. */
+export type DeadlineEvent = { type: 'DEADLINE.PAUSE' } | { type: 'DEADLINE.RESUME' };
+
+/** What the model actor gets: the round, and the usage so far (for running totals); the conversation is src's. */
 export interface CallModelInput {
-  messages: Message[];
   turn: number;
   usage: Usage;
 }
@@ -65,7 +68,7 @@ type ChangeCollect<P extends ParameterizedObject['params'] | undefined> = Parame
 >[0];
 
 /**
- * An action that changes the conversation: pushes in place, assigns the counters, emits what
+ * An action that changes the conversation: assigns the counters and emits what
  * changed (the transcript is written from what the chart emits). Named actors, actions and guards
  * are typed `never` here because it only assigns and emits; that also keeps TypeScript from
  * inferring the action map from itself.
@@ -81,6 +84,7 @@ export const setupEngine = setup({
     input: {} as EngineInput,
     output: {} as EngineOutput,
     emitted: {} as EngineEmitted,
+    tags: {} as StateTag,
     /** The invoked actors by id: the chart's waits and the deadline. */
     children: {} as {
       sessionStartHooks: 'runHooks';
@@ -106,8 +110,8 @@ export const setupEngine = setup({
     compactContext: fromPromise<CompactionOutcome, CompactContextInput>(notProvided('compactContext')),
     /** Runs the hooks configured for one event (all matching ones, in parallel) and merges their answers. */
     runHooks: fromPromise<HookOutcome, HookRunInput>(notProvided('runHooks')),
-    /** Sends CLOCK.TICK with the injected clock's time when the deadline comes. */
-    deadline: fromCallback<EventObject, { startedAt: number; timeoutMs: number }>(() => undefined),
+    /** Sends CLOCK.TICK with the injected clock's time when the deadline comes; told when the person's wait starts and ends. */
+    deadline: fromCallback<DeadlineEvent, { startedAt: number; timeoutMs: number }>(() => undefined),
   },
   guards: {
     // Hook guards: src provides the tool-name matchers; these defaults ask only whether any are configured.
@@ -140,6 +144,9 @@ export const setupEngine = setup({
       isPromptTooLong(params.error) && context.budget.window !== null && context.budget.compactedAtTurn !== context.turn,
   },
   actions: {
+    // The deadline counts the task's time, not the person's: the chart tells it by message.
+    pauseDeadline: sendTo('deadline', { type: 'DEADLINE.PAUSE' } as const),
+    resumeDeadline: sendTo('deadline', { type: 'DEADLINE.RESUME' } as const),
     appendUserInput: change(({ context, enqueue }) => {
       const message: Message = {
         role: 'user',
@@ -148,15 +155,12 @@ export const setupEngine = setup({
           ...context.prompt.context.map((text) => ({ type: 'text' as const, text: `Context from hooks:\n${text}` })),
         ],
       };
-      // In place, like every change to the conversation: the array is shared with the session.
-      context.messages.push(message);
       enqueue.assign({ budget: { ...context.budget, tokens: context.budget.tokens + estimateTokens(message) } });
       enqueue.emit({ type: 'message', message });
     }),
     recordResponse: change<{ response: ModelResponse }>(({ context, enqueue }, params) => {
       const { response } = params;
       const message: Message = { role: 'assistant', content: response.content };
-      context.messages.push(message);
       enqueue.assign({
         turn: context.turn + 1,
         usage: addUsage(context.usage, response.usage),
@@ -192,7 +196,6 @@ export const setupEngine = setup({
     recordStopHooks: change<{ outcome: HookOutcome }>(({ context, enqueue }, params) => {
       if (params.outcome.decision !== 'block') return;
       const message = stopHookMessage(params.outcome);
-      context.messages.push(message);
       enqueue.assign({ hooks: { ...context.hooks, stopActive: true } });
       enqueue.emit({ type: 'message', message });
     }),
@@ -234,7 +237,6 @@ export const setupEngine = setup({
     // The results' tokens were counted as each was collected (withResult).
     appendToolResults: change(({ context, enqueue }) => {
       const message: Message = { role: 'user', content: context.results };
-      context.messages.push(message);
       enqueue.assign({ queue: [], truncatedIds: [], results: [], current: null, batch: [] });
       enqueue.emit({ type: 'message', message });
     }),
@@ -251,11 +253,8 @@ export const setupEngine = setup({
         enqueue.assign({ budget });
         return;
       }
-      const messagesBefore = context.messages.length;
-      // In place, like every other change to the conversation: the array is shared with the session.
-      context.messages.splice(0, outcome.removed, outcome.summary);
       enqueue.assign({ budget: { ...budget, tokens: outcome.tokensAfter }, usage: addUsage(context.usage, outcome.usage) });
-      enqueue.emit({ type: 'compacted', outcome, messagesBefore });
+      enqueue.emit({ type: 'compacted', outcome });
     }),
     recordModelError: assign({
       modelError: (_, params: { error: unknown }) => ({ code: 'MODEL_ERROR' as const, message: errorMessage(params.error) }),
@@ -264,7 +263,6 @@ export const setupEngine = setup({
     closeOpenToolUses: change(({ context, enqueue }) => {
       if (context.queue.length === 0) return;
       const message: Message = { role: 'user', content: closingResults(context, context.stopReason ?? 'user_abort') };
-      context.messages.push(message);
       enqueue.assign({ queue: [], truncatedIds: [], results: [], batch: [] });
       enqueue.emit({ type: 'message', message });
     }),
@@ -283,5 +281,5 @@ function withResult(context: EngineContext, block: ToolResultBlock): ContextBudg
 /** The input of the compactContext actor: why it runs (the 400 that sent it, or the threshold) and the numbers. */
 export function compactionInput(context: EngineContext, reason: CompactionReason): CompactContextInput {
   const { budget } = context;
-  return { messages: context.messages, turn: context.turn, window: budget.window ?? 0, reason, tokens: budget.tokens };
+  return { turn: context.turn, window: budget.window ?? 0, reason, tokens: budget.tokens };
 }

@@ -4,6 +4,9 @@ import { askPermission } from './states/ask-permission.js';
 import { buildContext } from './states/build-context.js';
 import { callModel } from './states/call-model.js';
 import { MACHINE_ID } from './states/targets.js';
+import { TAG, type StateTag } from './state-tags.js';
+
+export { hasTag, TAG, type StateTag } from './state-tags.js';
 import { appendToolResult, executeTool, recover, validateTool } from './states/tool-states.js';
 
 export { decidePermissionAction, validateCallAction } from './call-steps.js';
@@ -40,6 +43,7 @@ export const queryEngine = setupEngine.createMachine({
     recover,
     done: {
       type: 'final',
+      tags: [TAG.final],
       entry: 'closeOpenToolUses',
     },
   },
@@ -71,3 +75,24 @@ export type EngineState =
   | 'done';
 /** A state's full path, `ask_permission.asking_user`, as the trace names it. */
 export type EngineStatePath = EngineState | `${EngineState}.${string}`;
+
+/**
+ * The tags of a state, by its full path (its own and its ancestors'), read from the machine: for
+ * records written before state lines carried tags.
+ * @example stateTags('ask_permission.asking_user') // ['person']
+ */
+export function stateTags(path: string): readonly StateTag[] {
+  const known = tagsByPath.get(path);
+  if (known) return known;
+  const tags: StateTag[] = [];
+  let node: { tags: readonly string[]; states: Record<string, unknown> } = queryEngine.root;
+  for (const key of path.split('.')) {
+    const next = node.states[key] as typeof node | undefined;
+    if (!next) break;
+    tags.push(...(next.tags as StateTag[]));
+    node = next;
+  }
+  tagsByPath.set(path, tags);
+  return tags;
+}
+const tagsByPath = new Map<string, readonly StateTag[]>();

@@ -6,7 +6,8 @@
  * goes on. Every port is on 127.0.0.1. The nodes run detached, their data and logs under
  * `--base-dir`; the script prints one JSON line and exits:
  * `{"ingress", "admin", "nodes": [{"name", "pid", "ingress", "admin", "node"}], "identityKey"?}`.
- * `--stop --base-dir <dir>` stops them (SIGTERM, then SIGKILL).
+ * `--stop --base-dir <dir>` stops them (SIGTERM, then SIGKILL); starting again on the same base dir
+ * brings the same cluster back, on the same ports, with its data.
  * `--identity-key-file <pem>`: the nodes sign their requests to workers with this Ed25519 key; the
  * JSON line gives the public key for `xagent serve --restate --identity-key`.
  * @example npm run restate:cluster -- --nodes 3 --base-dir /var/lib/xagent-restate
@@ -27,14 +28,14 @@ interface NodeInfo {
 }
 
 const STATE_FILE = 'cluster.json';
+const PORTS_FILE = 'ports.json';
 
 async function start(nodes: number, baseDir: string, identityKeyFile: string | undefined): Promise<void> {
   const binary = restateBinary();
   if ('missing' in binary) throw new Error(binary.missing);
-  if (existsSync(path.join(baseDir, STATE_FILE))) throw new Error(`${baseDir} holds a cluster already: --stop it first`);
+  if (readFileIfAny(path.join(baseDir, STATE_FILE))) throw new Error(`${baseDir} holds a running cluster: --stop it first`);
   mkdirSync(baseDir, { recursive: true });
-  const ports = [];
-  for (let i = 0; i < nodes; i++) ports.push({ node: await freePort(), ingress: await freePort(), admin: await freePort() });
+  const ports = await portsFor(baseDir, nodes);
   const metadata = JSON.stringify(ports.map((port) => `http://127.0.0.1:${port.node}`));
   const cluster = `xagent-${path.basename(path.resolve(baseDir))}`.replace(/[^A-Za-z0-9-]/g, '-');
   const started: NodeInfo[] = ports.map((port, i) => {
@@ -102,6 +103,23 @@ async function start(nodes: number, baseDir: string, identityKeyFile: string | u
   );
 }
 
+/**
+ * The nodes' ports: chosen free on the first start and kept in `ports.json`, since each node's
+ * data remembers the addresses of the others; a restart on the same base dir uses them again.
+ */
+async function portsFor(baseDir: string, nodes: number): Promise<Array<{ node: number; ingress: number; admin: number }>> {
+  const file = path.join(baseDir, PORTS_FILE);
+  if (existsSync(file)) {
+    const kept = JSON.parse(readFileSync(file, 'utf8')) as Array<{ node: number; ingress: number; admin: number }>;
+    if (kept.length !== nodes) throw new Error(`${baseDir} holds a cluster of ${kept.length} nodes: start it with --nodes ${kept.length}`);
+    return kept;
+  }
+  const ports = [];
+  for (let i = 0; i < nodes; i++) ports.push({ node: await freePort(), ingress: await freePort(), admin: await freePort() });
+  writeFileSync(file, `${JSON.stringify(ports)}\n`);
+  return ports;
+}
+
 function readLog(baseDir: string, name: string): string {
   try {
     return `${name}:\n${readFileSync(path.join(baseDir, name, 'restate.log'), 'utf8').slice(-1500)}`;
@@ -148,6 +166,10 @@ function stop(baseDir: string): number[] {
   for (const node of nodes) if (alive(node.pid)) process.kill(node.pid, 'SIGTERM');
   writeFileSync(file, '');
   return nodes.map((node) => node.pid);
+}
+
+function readFileIfAny(file: string): string {
+  return existsSync(file) ? readFileSync(file, 'utf8').trim() : '';
 }
 
 function alive(pid: number): boolean {

@@ -1,3 +1,4 @@
+import { TAG } from '../state-tags.js';
 import { HOOK_ACTOR_IDS, NO_OPINION, type HookOutcome } from '../hooks.js';
 import { errorMessage } from '../call-steps.js';
 import { setupEngine } from '../engine-setup.js';
@@ -23,6 +24,7 @@ export const askPermission = setupEngine.createStateConfig({
   states: {
     /** Waits for the PreToolUse hooks that match the call. */
     pre_tool_hooks: {
+      tags: [TAG.hooks],
       invoke: {
         id: HOOK_ACTOR_IDS.PreToolUse,
         src: 'runHooks',
@@ -41,8 +43,11 @@ export const askPermission = setupEngine.createStateConfig({
         { target: 'asking_user' },
       ],
     },
-    /** Waits for the person's answer (the terminal dialog, canUseTool, an editor). */
+    /** Waits for the person's answer (the terminal dialog, canUseTool, an editor); the deadline stands still meanwhile. */
     asking_user: {
+      tags: [TAG.person],
+      entry: 'pauseDeadline',
+      exit: 'resumeDeadline',
       invoke: {
         id: 'askPermission',
         src: 'askPermission',

@@ -1,3 +1,4 @@
+import { TAG } from '../state-tags.js';
 import { HOOK_ACTOR_IDS, NO_OPINION, type HookOutcome } from '../hooks.js';
 import { compactionInput, setupEngine } from '../engine-setup.js';
 import { hookInput } from '../hook-steps.js';
@@ -31,6 +32,7 @@ export const buildContext = setupEngine.createStateConfig({
       always: [{ guard: 'sessionStartDue', target: 'session_start_hooks' }, ...toPrompt([])],
     },
     session_start_hooks: {
+      tags: [TAG.hooks],
       invoke: {
         id: HOOK_ACTOR_IDS.SessionStart,
         src: 'runHooks',
@@ -40,6 +42,7 @@ export const buildContext = setupEngine.createStateConfig({
       },
     },
     prompt_hooks: {
+      tags: [TAG.hooks],
       invoke: {
         id: HOOK_ACTOR_IDS.UserPromptSubmit,
         src: 'runHooks',
@@ -65,6 +68,7 @@ export const buildContext = setupEngine.createStateConfig({
     },
     /** Waits for the model's summary of the conversation (threshold, or the API's "prompt is too long"). */
     compacting: {
+      tags: [TAG.compaction],
       invoke: {
         id: 'compactContext',
         src: 'compactContext',

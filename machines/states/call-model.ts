@@ -1,3 +1,4 @@
+import { TAG } from '../state-tags.js';
 import { HOOK_ACTOR_IDS, NO_OPINION, type HookOutcome } from '../hooks.js';
 import { setupEngine } from '../engine-setup.js';
 import { hookInput } from '../hook-steps.js';
@@ -19,6 +20,7 @@ export const callModel = setupEngine.createStateConfig({
   states: {
     /** Before each request: the round budget, then room in the window. */
     checking_limits: {
+      tags: [TAG.limits],
       always: [
         { guard: 'maxTurnsReached', target: DONE, actions: { type: 'stop', params: { reason: 'max_turns' } } },
         { guard: 'contextNearWindow', target: at('build_context.compacting') },
@@ -27,10 +29,11 @@ export const callModel = setupEngine.createStateConfig({
     },
     /** Waits for the model's response (streamed, retried by the client). */
     requesting: {
+      tags: [TAG.model],
       invoke: {
         id: 'callModel',
         src: 'callModel',
-        input: ({ context }) => ({ messages: context.messages, turn: context.turn, usage: context.usage }),
+        input: ({ context }) => ({ turn: context.turn, usage: context.usage }),
         onDone: [
           { guard: { type: 'responseHasToolCalls', params: response }, target: at('validate_tool'), actions: record },
           // The server paused a long turn: send the conversation back as it is to let it continue.
@@ -57,6 +60,7 @@ export const callModel = setupEngine.createStateConfig({
     },
     /** Waits for the Stop hooks on a final answer. */
     stop_hooks: {
+      tags: [TAG.hooks],
       invoke: {
         id: HOOK_ACTOR_IDS.Stop,
         src: 'runHooks',

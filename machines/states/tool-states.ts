@@ -1,3 +1,4 @@
+import { TAG } from '../state-tags.js';
 import { HOOK_ACTOR_IDS, NO_OPINION, type HookOutcome } from '../hooks.js';
 import { workingCall } from '../engine-context.js';
 import { setupEngine } from '../engine-setup.js';
@@ -25,6 +26,7 @@ const afterResult = [
 ] as const;
 
 export const validateTool = setupEngine.createStateConfig({
+  tags: [TAG.call],
   // The next call becomes `current`; validateCall skips one the budget will not let run, so such a stop reports no error of the call's.
   // planBatch then looks ahead: this call and the next ones may run together (batch-steps.ts).
   entry: ['validateCall', 'planBatch'],
@@ -39,6 +41,7 @@ export const validateTool = setupEngine.createStateConfig({
 });
 
 export const executeTool = setupEngine.createStateConfig({
+  tags: [TAG.tool],
   invoke: {
     id: 'executeTool',
     src: 'executeTool',
@@ -78,6 +81,7 @@ export const appendToolResult = setupEngine.createStateConfig({
   states: {
     /** Waits for the PostToolUse hooks that match the call; what they say is appended to its result. */
     post_tool_hooks: {
+      tags: [TAG.hooks],
       invoke: {
         id: HOOK_ACTOR_IDS.PostToolUse,
         src: 'runHooks',
@@ -94,6 +98,7 @@ export const appendToolResult = setupEngine.createStateConfig({
      * execute_tool, whose single call and edge ids stay as they were.
      */
     batch: {
+      tags: [TAG.tool],
       invoke: {
         id: 'executeBatch',
         src: 'executeBatch',
@@ -123,6 +128,7 @@ export const appendToolResult = setupEngine.createStateConfig({
 
 /** The call's error becomes its result; from there on it is routed like any other result. */
 export const recover = setupEngine.createStateConfig({
+  tags: [TAG.callFailed],
   entry: 'collectErrorResult',
   always: { target: at('append_tool_result.collected') },
 });

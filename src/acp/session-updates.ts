@@ -1,3 +1,4 @@
+import { hasTag, TAG } from '../../machines/state-tags.js';
 import type { SessionUpdate, ToolCallContent } from '@agentclientprotocol/sdk';
 import type { ToolCall } from '../../machines/types.js';
 import { fromSubagent, type AgentEvent } from '../engine/events.js';
@@ -71,8 +72,9 @@ export function sessionUpdates(workspace: string, send: (update: SessionUpdate) 
           return;
         case 'state': {
           // A new model round: what the previous round asked for and did not run has failed.
-          if (event.name.startsWith('call_model')) closeOpen('Not run.');
-          if (!event.call || event.name.startsWith('call_model') || event.name.startsWith('done')) return;
+          const newRound = hasTag(event, TAG.limits) || hasTag(event, TAG.model);
+          if (newRound) closeOpen('Not run.');
+          if (!event.call || newRound || hasTag(event, TAG.final)) return;
           const entry = announce(event.call);
           if (event.decision?.behavior === 'deny') entry.why = `Refused: ${event.decision.message ?? event.decision.decidedBy}`;
           else if (event.error) entry.why = event.error.message;

@@ -1,3 +1,4 @@
+import { hasTag, TAG } from '../../machines/state-tags.js';
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -35,7 +36,7 @@ const stepsRenderer: Renderer = {
   onEvent(event) {
     switch (event.type) {
       case 'state': {
-        const detail = event.name === 'done' ? `(${event.reason})` : event.error ? `  ${event.error.code}` : '';
+        const detail = hasTag(event, TAG.final) ? `(${event.reason})` : event.error ? `  ${event.error.code}` : '';
         out(`→ ${event.name.padEnd(18)} turn ${event.turn}  tools ${event.tool_call_count}${detail ? `  ${detail}` : ''}`);
         break;
       }

@@ -81,6 +81,29 @@ export async function loadDiff(specs: string[], cwd: string, running: ChartGraph
 }
 
 /**
+ * The coverage of the generated paths, when the diff's newer side is the chart this xagent runs
+ * (the only one whose paths it can replay): what a summary for a pull request reports.
+ */
+export async function diffCoverage(
+  diff: { after: string; union: ChartGraph; states: { added: string[] }; transitions: { added: string[] } },
+  running: ChartGraph,
+) {
+  if (diff.after !== running.fingerprint) return [];
+  const { generatePaths } = await import('../paths/generate-paths.js');
+  const { pathsReport } = await import('../paths/path-coverage.js');
+  // The older chart's totals: the union less what was added.
+  const totals: Record<string, number> = {
+    states: diff.union.nodes.length - diff.states.added.length,
+    transitions: diff.union.edges.length - diff.transitions.added.length,
+  };
+  return pathsReport(generatePaths()).coverage.map((row) => ({
+    what: row.what,
+    ...(totals[row.what] !== undefined ? { before: { total: totals[row.what]! } } : {}),
+    after: { covered: row.covered, total: row.total },
+  }));
+}
+
+/**
  * `xagent diagram`: the chart, generated from the machine, whole or as a view (`--depth 1`,
  * `--state call_model`), in a format a person opens (`svg`, `png`, `pdf`, `markdown`) or a tool reads.
  * @example registerDiagramCommand(program);
@@ -116,7 +139,8 @@ export function registerDiagramCommand(program: Command): void {
         throw new UsageError(
           `--state "${request.state}" is not a state of the chart; its states: ${graph.nodes.map((n) => n.id).join(', ')}`,
         );
-      const diff = request.compare ? await loadDiff(request.compare, process.cwd(), graph) : undefined;
+      const loaded = request.compare ? await loadDiff(request.compare, process.cwd(), graph) : undefined;
+      const diff = loaded && request.format === 'markdown' ? { ...loaded, coverage: await diffCoverage(loaded, graph) } : loaded;
       const drawn = diff?.union ?? graph;
       if (request.state !== undefined && !drawn.nodes.some((n) => n.id === request.state))
         throw new UsageError(

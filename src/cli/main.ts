@@ -8,6 +8,7 @@ import { exitWhenFlushed } from './exit-now.js';
 import { printExitResult, type ExitReason } from './output/exit-result.js';
 import { registerAcpCommand } from '../acp/command.js';
 import { registerAgentsCommand } from './agents-command.js';
+import { registerBatchCommand } from './batch-command.js';
 import { registerInspectCommand } from './inspect-command.js';
 import { registerMcpCommand } from './mcp-command.js';
 import { registerPathsCommand } from './paths-command.js';
@@ -45,13 +46,14 @@ function buildProgram(setExit: (code: number) => void, argv: readonly string[] =
   });
   registerDiagramCommand(program);
   registerInspectCommand(program, setExit);
-  registerPathsCommand(program, process.stdout);
+  registerPathsCommand(program, process.stdout, setExit);
   registerSessionsCommand(program, { stdout: process.stdout, stderr: process.stderr });
   registerSandboxCommand(program, setExit, { stdout: process.stdout, stderr: process.stderr });
   registerAgentsCommand(program, setExit, { stdout: process.stdout, stderr: process.stderr });
   registerMcpCommand(program, setExit, { stdout: process.stdout, stderr: process.stderr });
   registerAcpCommand(program, setExit);
   registerRewindCommands(program, setExit);
+  registerBatchCommand(program, setExit);
   // `xagent -p wait` is a task that says "wait": after a leading -p, the task commands' words are words.
   if (!['-p', '--print'].includes(argv[2] ?? '')) registerRestateCommands(program, setExit);
   return program;

@@ -39,10 +39,8 @@ export function registerRestateCommands(program: Command, setExit: (code: number
       .description('start a task on the Restate workers; prints its id (wait for it with xagent wait <id>)')
       .argument('[prompt...]', 'the task: xagent submit -p "task"')
       .option('--restate-url <url>', "the Restate server's ingress (default: $RESTATE_INGRESS_URL, else http://127.0.0.1:8080)")
-      .option(
-        '--approval-token <token>',
-        "only answers given with this token approve or deny the task's calls (env XAGENT_APPROVAL_TOKEN)",
-      ),
+      .option('--approval-token <token>', "only answers given with this token approve or deny the task's calls (env XAGENT_APPROVAL_TOKEN)")
+      .option('--resume <session>', "continue this session (on the worker's disk); the task works in a copy named by its id"),
     'submit',
   ).action(async (words: string[], _local: unknown, command: Command) =>
     // The root command knows -p and most run flags too and takes them wherever they stand: merge both.
@@ -67,7 +65,9 @@ export function registerRestateCommands(program: Command, setExit: (code: number
       .command('approve')
       .description('allow the tool call a task waits on (xagent tasks <id> lists them)')
       .argument('<id>', 'the task')
-      .argument('<tool_use_id>', 'the call'),
+      .argument('<tool_use_id>', 'the call')
+      .option('--as <name>', 'who answers, named in the trace (default: user@host)')
+      .option('--token <token>', 'the approval token given at submit (env XAGENT_APPROVAL_TOKEN)'),
   ).action(async (id: string, call: string, raw: Record<string, never>) =>
     setExit(await (await actions()).answer(id, call, { kind: 'yes' }, raw, io())),
   );
@@ -77,8 +77,10 @@ export function registerRestateCommands(program: Command, setExit: (code: number
       .description('refuse the tool call a task waits on: the task stops, or with --message the model is told and goes on')
       .argument('<id>', 'the task')
       .argument('<tool_use_id>', 'the call')
-      .option('--message <text>', 'tell the model what to do instead; the task goes on'),
-  ).action(async (id: string, call: string, raw: { message?: string; restateUrl?: string }) =>
+      .option('--message <text>', 'tell the model what to do instead; the task goes on')
+      .option('--as <name>', 'who answers, named in the trace (default: user@host)')
+      .option('--token <token>', 'the approval token given at submit (env XAGENT_APPROVAL_TOKEN)'),
+  ).action(async (id: string, call: string, raw: { message?: string; restateUrl?: string; as?: string; token?: string }) =>
     setExit(await (await actions()).answer(id, call, raw.message ? { kind: 'feedback', text: raw.message } : { kind: 'no' }, raw, io())),
   );
 }

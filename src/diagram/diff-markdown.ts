@@ -14,7 +14,8 @@ function section(title: string, changes: Changes): string[] {
 export interface CoverageChange {
   /** `transitions`, `guard outcomes`, ... as `xagent paths` counts them. */
   what: string;
-  before?: { covered: number; total: number };
+  /** The older side: its totals (from its chart); how much of it was covered only when known. */
+  before?: { covered?: number; total: number };
   after: { covered: number; total: number };
 }
 
@@ -34,7 +35,23 @@ export function diffMarkdown(
     0,
   );
   const head = [`## Chart diff: ${labels.before} → ${labels.after}`, '', `Chart ${diff.before} → ${diff.after}.`, ''];
-  if (total === 0) return [...head, 'Nothing changed: the same states, transitions, guards and actions.', ''].join('\n');
+  const paths =
+    coverage.length > 0
+      ? [
+          '### Path coverage',
+          '',
+          `Of the paths this xagent generates (\`xagent paths --check\`); the other side's paths are not replayed here.`,
+          '',
+          '| | before | after |',
+          '| --- | ---: | ---: |',
+          ...coverage.map(
+            (c) =>
+              `| ${c.what} | ${c.before ? `${c.before.covered ?? '?'} / ${c.before.total}` : '-'} | ${c.after.covered} / ${c.after.total} |`,
+          ),
+          '',
+        ]
+      : [];
+  if (total === 0) return [...head, 'Nothing changed: the same states, transitions, guards and actions.', '', ...paths].join('\n');
   return [
     ...head,
     '| | added | removed | changed |',
@@ -54,17 +71,6 @@ export function diffMarkdown(
     '',
     ...diff.touched.map((s) => `- ${code(s)}: \`${labels.command} --state ${s} --format svg\``),
     '',
-    ...(coverage.length > 0
-      ? [
-          '### Path coverage',
-          '',
-          '| | before | after |',
-          '| --- | ---: | ---: |',
-          ...coverage.map(
-            (c) => `| ${c.what} | ${c.before ? `${c.before.covered} / ${c.before.total}` : '-'} | ${c.after.covered} / ${c.after.total} |`,
-          ),
-          '',
-        ]
-      : []),
+    ...paths,
   ].join('\n');
 }

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { fromCallback, fromPromise, type EventObject } from 'xstate';
+import { fromCallback, fromPromise } from 'xstate';
 import { decidePermissionAction, toolHookDue, validateCallAction, type CallModelInput } from '../../machines/query-engine.js';
 import type { HookOutcome, HookRunInput } from '../../machines/hooks.js';
 import { hooksFor, runEventHooks, runHooks, type HookRunReport, type ResolvedHook } from '../hooks/index.js';
@@ -7,7 +7,8 @@ import { claudeToolName } from '../hooks/claude-input.js';
 import { transcriptPath } from '../sessions/layout.js';
 import { toolDurationMs } from '../sessions/tool-duration.js';
 import { addUsage } from '../../machines/engine-context.js';
-import type { ModelResponse, PermissionDecision, TextBlock, ToolCall, ToolResult, Usage } from '../../machines/types.js';
+import type { DeadlineEvent } from '../../machines/engine-setup.js';
+import type { Message, ModelResponse, PermissionDecision, TextBlock, ToolCall, ToolResult, Usage } from '../../machines/types.js';
 import type { ModelClient } from '../model/types.js';
 import type { PermissionPolicy } from '../permissions/types.js';
 import { limitInputDepth } from '../tools/input-depth.js';
@@ -57,6 +58,8 @@ export interface EngineServices {
   agent?: string;
   /** A subagent's name (its agent file's): its hooks are told `agent_id` (the path) and `agent_type`, and its Stop is SubagentStop. */
   agentType?: string;
+  /** The conversation the engine keeps from the chart's emits (the model and the summary read it). */
+  conversation: readonly Message[];
   /** What every agent of the task has spent, against the task's limits; default: this agent's own counters. */
   ledger?: TaskLedger;
   /** Where model rounds and tool calls run; default: at once (a durable runner journals them). */
@@ -95,7 +98,7 @@ export function engineImplementations(services: EngineServices) {
   };
   // A subagent's chart waits for its Stop hooks where the main agent's does; what runs there is SubagentStop.
   const hookEventOf = (event: HookRunInput['event']) => (services.agentType && event === 'Stop' ? 'SubagentStop' : event);
-  const { ledger } = services;
+  const { ledger, conversation } = services;
   // Each hook run is evidence: a line in the trace and a `hook` event (stream-json, inspector).
   const reportHook = (turn: number) => (report: HookRunReport) => {
     note({ event: 'hook', turn, ...report });
@@ -181,7 +184,7 @@ export function engineImplementations(services: EngineServices) {
         const request = () =>
           model.createMessage({
             system,
-            messages: input.messages,
+            messages: conversation,
             tools: toolSpecs,
             signal,
             onTextDelta: (text) => emit({ type: 'text_delta', text, ...agentField }),
@@ -257,17 +260,17 @@ export function engineImplementations(services: EngineServices) {
           });
           const compaction = await journal.step(
             `compaction ${turn}`,
-            () => runCompaction({ model, system, tools: toolSpecs, messages: input.messages, window: input.window, signal }),
+            () => runCompaction({ model, system, tools: toolSpecs, messages: [...conversation], window: input.window, signal }),
             () => undefined,
           );
           if (!compaction) {
-            noteCompaction({ tokens_after: null, removed: 0, kept: input.messages.length });
+            noteCompaction({ tokens_after: null, removed: 0, kept: conversation.length });
             return null;
           }
           noteCompaction({
             tokens_after: compaction.tokensAfter,
             removed: compaction.removed,
-            kept: input.messages.length - compaction.removed,
+            kept: conversation.length - compaction.removed,
             usage: compaction.usage,
           });
           const { summary, removed, tokensBefore, tokensAfter, usage } = compaction;
@@ -277,7 +280,7 @@ export function engineImplementations(services: EngineServices) {
             noteCompaction({
               tokens_after: null,
               removed: 0,
-              kept: input.messages.length,
+              kept: conversation.length,
               error: error instanceof Error ? error.message : String(error),
             });
           throw error;
@@ -299,7 +302,7 @@ export function engineImplementations(services: EngineServices) {
           () => undefined,
         ),
       ),
-      deadline: fromCallback<EventObject, { startedAt: number; timeoutMs: number }>(({ sendBack, input }) => {
+      deadline: fromCallback<DeadlineEvent, { startedAt: number; timeoutMs: number }>(({ sendBack, receive, input }) => {
         const taskClock = services.deadlineClock;
         const time = taskClock ?? clock;
         const deadlineAt = input.startedAt + input.timeoutMs;
@@ -317,6 +320,11 @@ export function engineImplementations(services: EngineServices) {
           if (now < deadlineAt) arm();
         };
         arm();
+        // The chart says when the person's wait starts and ends: the task's clock stands still in between.
+        receive((event) => {
+          if (event.type === 'DEADLINE.PAUSE') taskClock?.pause();
+          else taskClock?.resume();
+        });
         const stopFollowing = taskClock?.onResume(arm);
         return () => {
           clearTimeout(timer);

@@ -27,6 +27,7 @@ import { hookEventsOf, type ResolvedHook } from '../hooks/index.js';
 import type { AgentDefinition } from '../agents/definition.js';
 import { MAIN_AGENT, startsSubagents, type AgentScope } from './subagents.js';
 import { TaskLedger } from './task-ledger.js';
+import { keepConversation } from './conversation.js';
 import { subagentHooks } from '../hooks/subagent-hooks.js';
 
 export { DEFAULT_LIMITS } from './limits.js';
@@ -124,7 +125,7 @@ export async function* query(userInput: string, options: QueryOptions): AsyncGen
   };
   const messages = options.messages ?? [];
   const startedAt = clock.now();
-  // The deadline counts the task's time, not the person's: it stands still in ask_permission.asking_user.
+  // The deadline counts the task's time, not the person's: the chart pauses it while the person is asked.
   const deadlineClock = new TaskClock(clock);
   // This task's last answer (never an earlier task's): the result's text.
   let answer = '';
@@ -164,6 +165,7 @@ export async function* query(userInput: string, options: QueryOptions): AsyncGen
     agent: agentPath,
     ...(scope ? { agentType: scope.type } : {}),
     ledger,
+    conversation: messages,
     sink,
     sessionId,
     emit,
@@ -174,7 +176,6 @@ export async function* query(userInput: string, options: QueryOptions): AsyncGen
   const onMicrostep = (microstep: Microstep) => {
     options.onMicrostep?.(microstep);
     if (!microstep.entered) return;
-    deadlineClock.follow(microstep.state);
     note(stepOf({ state: microstep.state, via: microstep.entered, context: microstep.context }));
   };
 
@@ -204,12 +205,14 @@ export async function* query(userInput: string, options: QueryOptions): AsyncGen
     new Date(startedAt).toISOString(),
   );
   const actor = createActor(queryEngine.provide(implementations), { input, inspect: observeMicrosteps(onMicrostep) });
-  // The transcript follows what the chart says it changed, in the order it changed it.
-  actor.on('message', ({ message }) => {
-    sink.message(message);
-    if (message.role === 'assistant') answer = textOf(message);
+  // The conversation and the transcript follow what the chart says it changed, in the order it changed it.
+  keepConversation(actor, messages, {
+    message: (message) => {
+      sink.message(message);
+      if (message.role === 'assistant') answer = textOf(message);
+    },
+    compacted: ({ outcome }, messagesBefore) => sink.compaction(compactionRecord(outcome, messagesBefore, outcome.reason)),
   });
-  actor.on('compacted', ({ outcome, messagesBefore }) => sink.compaction(compactionRecord(outcome, messagesBefore, outcome.reason)));
 
   // At least this agent's own (a round that failed counts in its trace), and every subagent's.
   const taskCounts = (turns: number, toolCalls: number) => ({

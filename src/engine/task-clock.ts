@@ -1,12 +1,10 @@
 import type { Clock } from './clock.js';
 
-/** The state in which the task waits for the person; its time never counts toward the deadline. */
-export const WAITING_FOR_PERSON = 'ask_permission.asking_user';
-
 /**
  * The deadline's clock: the wall clock minus the time spent waiting for the person. A dialog left
  * open over lunch must not turn `--timeout 10s` into a stop; the model and the tools still count.
- * query() pauses it when the chart enters `ask_permission.asking_user` and resumes it on leaving.
+ * The deadline actor pauses it when the chart tells it the person's wait starts (`DEADLINE.PAUSE`, sent on
+ * entering the `person` state) and resumes it when the wait ends.
  * @example const clock = new TaskClock(systemClock); clock.pause(); clock.now(); // frozen until resume()
  */
 export class TaskClock implements Clock {
@@ -39,11 +37,5 @@ export class TaskClock implements Clock {
   onResume(listener: () => void): () => void {
     this.resumeListeners.add(listener);
     return () => this.resumeListeners.delete(listener);
-  }
-
-  /** Follows the chart: paused exactly while the state entered is the waiting one. */
-  follow(statePath: string): void {
-    if (statePath === WAITING_FOR_PERSON) this.pause();
-    else this.resume();
   }
 }

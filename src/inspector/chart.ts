@@ -4,6 +4,7 @@ import { edgeLines } from '../diagram/edge-groups.js';
 import { layoutChart, type ChartLayout as DiagramLayout } from '../diagram/layout.js';
 import { ANY_STATE, transientStates } from '../diagram/mermaid.js';
 import { toSvg } from '../diagram/svg.js';
+import { shippedChart } from './shipped-chart.js';
 
 /** A point in the chart's coordinates (elkjs' shape). */
 export interface Point {
@@ -130,8 +131,13 @@ export async function engineChart(): Promise<ChartLayout & { svg: string }> {
   };
 }
 
-/** What `/api/chart` serves: the engine's chart laid out by elkjs, or the bare states if that fails. */
+/**
+ * What `/api/chart` serves: the layout shipped with the build when it is this chart's, else the
+ * engine's chart laid out by elkjs now, or the bare states if that fails.
+ */
 export async function inspectorChart(): Promise<ChartLayout> {
+  const shipped = shippedChart();
+  if (shipped) return shipped as ChartLayout;
   try {
     return await engineChart();
   } catch (error) {

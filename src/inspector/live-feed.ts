@@ -1,3 +1,4 @@
+import { stateTags } from '../../machines/query-engine.js';
 import type { AgentEvent } from '../engine/events.js';
 import type { EvidenceRecord } from '../sessions/records.js';
 import type { EvidenceListener } from '../sessions/session-writer.js';
@@ -73,7 +74,13 @@ export type LiveFeed = ((event: AgentEvent) => void) & { evidence: EvidenceListe
 
 /** The evidence lines the page shows as they are; the others are events (result) or streamed already (text). */
 function pageBody(record: EvidenceRecord): RecordBody | null {
-  if (!('event' in record)) return { kind: 'state', name: record.state, ...record } as RecordBody;
+  // A line written before state lines carried tags gets its state's tags from the chart.
+  if (!('event' in record))
+    return { kind: 'state', name: record.state, ...record, tags: record.tags ?? stateTags(record.state) } as RecordBody;
+  // A subagent's deltas never reach the page (they would mix into the main agent's text): its prompt and whole turns do.
+  const child = record.agent !== undefined && record.agent !== 'main';
+  if (child && record.event === 'task_start') return { kind: 'agent_prompt', text: record.prompt, agent: record.agent } as RecordBody;
+  if (child && record.event === 'text') return { kind: 'text', text: record.text, agent: record.agent } as RecordBody;
   if (record.event === 'task_start' || record.event === 'text' || record.event === 'result') return null;
   return { kind: record.event, ...record } as RecordBody;
 }
@@ -119,7 +126,9 @@ export function liveFeed(history: InspectorHistory, meta: RunMeta): LiveFeed {
     const body = pageBody(record);
     if (!body) return;
     append(stream.flush());
-    history.appendLine(body, record.ts, line);
+    // A body made from another line (a subagent's prompt) is serialized from the body, not the line.
+    if (body.kind === 'agent_prompt') history.append(body, record.ts);
+    else history.appendLine(body, record.ts, line);
   };
   return feed;
 }

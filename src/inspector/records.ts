@@ -76,6 +76,8 @@ export type RecordBody =
       call?: ToolCall;
     }
   | { kind: 'notice'; message: string }
+  /** A subagent's task starts: its own prompt, which its view's conversation begins with. */
+  | { kind: 'agent_prompt'; text: string }
   /** A user message starts a task (replay): its number as `xagent rewind --list` gives it, and the command that forks before it. */
   | { kind: 'prompt'; n: number; text: string; fork_command: string | null; why_not?: string }
   /** The session went back to a user message here (src/rewind/); what came before stays in the timeline. */

@@ -5,6 +5,7 @@ import type { SessionRecords } from '../sessions/session-reader.js';
 import type { InspectorHistory } from './history.js';
 import type { InspectorLimits } from './records.js';
 import { resultRecord } from './result-record.js';
+import { stateTags, TAG } from '../../machines/query-engine.js';
 
 /**
  * Traces written before the ordered evidence log (record versions 1 and 2) hold the states and a
@@ -12,6 +13,11 @@ import { resultRecord } from './result-record.js';
  * transcript.jsonl. This pieces them together: annotations go in by timestamp, each answer's text
  * before the first state of a later turn, each tool result after its execute_tool state.
  */
+
+/** An old line's state ran a tool (its lines carry no tags: the state's tags are read from the chart). */
+function ranTool(line: TraceStateRecord): boolean {
+  return stateTags(line.state).includes(TAG.tool);
+}
 
 function assistantText(message: Message): string {
   return message.content
@@ -60,12 +66,13 @@ export function appendPiecedRun(history: InspectorHistory, records: SessionRecor
       const { event: _event, ts, v: _v, session_id: _sid, turn: _turn, ...fields } = run;
       history.append({ kind: 'hook', ...fields }, ts);
     }
-    if (previous?.state === 'execute_tool' && previous.call) toolResult(previous.call, line.ts);
+    if (previous && ranTool(previous) && previous.call) toolResult(previous.call, line.ts);
     // Old traces have no `via`: the page then matches the transition by its two states.
     const { v: _v, state, ts, session_id: _sid, ...fields } = line;
-    history.append({ kind: 'state', name: state, ...fields }, ts);
-    if (state === 'execute_tool' && line.call) history.append({ kind: 'tool_start', call: line.call }, ts);
-    if (state === 'done' && line.reason) {
+    const tags = stateTags(state);
+    history.append({ kind: 'state', name: state, tags, ...fields }, ts);
+    if (tags.includes(TAG.tool) && line.call) history.append({ kind: 'tool_start', call: line.call }, ts);
+    if (tags.includes(TAG.final) && line.reason) {
       history.append(
         resultRecord(
           {
@@ -88,7 +95,7 @@ export function appendPiecedRun(history: InspectorHistory, records: SessionRecor
     }
     previous = line;
   }
-  if (previous?.state === 'execute_tool' && previous.call) toolResult(previous.call, previous.ts);
+  if (previous && ranTool(previous) && previous.call) toolResult(previous.call, previous.ts);
 
   function toolResult(call: ToolCall, fallbackTs: string): void {
     const index = audit.findIndex((a, k) => !usedAudit.has(k) && a.call?.id === call.id);

@@ -118,8 +118,13 @@ function appendOrderedRun(history: InspectorHistory, records: SessionRecords, li
   const lines = records.lines as EvidenceRecord[];
   const numbers = messageNumbers(lines);
   for (const [index, line] of lines.entries()) {
+    const child = line.agent !== undefined && line.agent !== 'main' ? { agent: line.agent } : null;
     if (isAnnotation(line, 'text')) {
-      history.append({ kind: 'text', text: line.text }, line.ts);
+      history.append({ kind: 'text', text: line.text, ...child }, line.ts);
+      continue;
+    }
+    if (isAnnotation(line, 'task_start') && child) {
+      history.append({ kind: 'agent_prompt', text: line.prompt, ...child } as RecordBody, line.ts);
       continue;
     }
     if (isAnnotation(line, 'task_start')) {

@@ -16,3 +16,4 @@ export { submit, wait, type RestateOptions, type SubmitOptions } from './tasks.j
 export { RestateError } from '../restate/errors.js';
 export type { TaskOutput } from '../restate/task-status.js';
 export { tool, type ToolDefinition, type ToolExecuteContext, type ToolOutput } from './tool.js';
+export { runBatch, type BatchOptions, type BatchProgress, type BatchResult, type BatchTask } from './batch.js';

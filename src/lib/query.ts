@@ -9,6 +9,7 @@ import { runPriceFields } from '../run/price-fields.js';
 import { claudeCodeResultFold } from '../run/claude-result.js';
 import { canUseToolPrompt } from './can-use-tool.js';
 import { toRunSpec, type QueryOptions } from './options.js';
+import { whenDescriptorsFree } from '../system/descriptors.js';
 
 const discard = () =>
   new Writable({
@@ -30,11 +31,15 @@ const discard = () =>
  * }
  */
 export async function* query(prompt: string, options: QueryOptions = {}): AsyncGenerator<StreamJsonEvent, QueryResult> {
+  // A task's setup (settings, session, model client) is a few ms of synchronous work: a thousand
+  // tasks started in one loop each take their own turn of the event loop, never one long stall.
+  await new Promise<void>((resolve) => setImmediate(resolve));
   const spec = toRunSpec(prompt, options);
   const env = options.env ?? process.env;
   const config = buildRunConfig(spec, env, createApiModel);
   const stderr = options.stderr === undefined ? process.stderr : (options.stderr ?? discard());
-  const run = await prepareRun(config, { stderr, env });
+  // Out of descriptors (a thousand tasks in one process), the session waits for some instead of failing.
+  const run = await whenDescriptorsFree(() => prepareRun(config, { stderr, env }));
   const controller = new AbortController();
   const abort = () => controller.abort();
   options.signal?.addEventListener('abort', abort, { once: true });

@@ -23,6 +23,7 @@ import { RequestEncoder } from './request-encoder.js';
 import { abortReason, DEFAULT_RETRY_TIMING, retryDelayMs, sleep, type RetryTiming } from './retry-policy.js';
 import { ResponseAssembler } from './stream-assembler.js';
 import type { ModelClient, ModelRequest } from './types.js';
+import type { RequestPacer } from './request-pacer.js';
 
 /**
  * The SDK's client with the Messages API only. The full `Anthropic` class builds every resource
@@ -52,6 +53,8 @@ export interface AnthropicClientOptions {
   timeoutMs?: number;
   /** Extended thinking budget (>= 1024); 0 or absent = off. */
   maxThinkingTokens?: number;
+  /** Shared with the other tasks of a batch: a 429 / 529 slows them all, and its retries come from the batch's budget. */
+  pacer?: RequestPacer;
   /** Prompt caching breakpoints; default on. */
   promptCaching?: boolean;
   /** The SDK's OpenTelemetry spans and trace propagation; default off (ANTHROPIC_OPEN_TELEMETRY=true turns them on in the CLI). */
@@ -114,25 +117,51 @@ export function createAnthropicClient(options: AnthropicClientOptions): ModelCli
         stream: true,
         messages: [],
       };
-      for (let attempt = 0; ; attempt++) {
+      const pacer = options.pacer;
+      // `attempt` counts this request's own retries; a paced rate limit retries on the batch's budget instead.
+      for (let attempt = 0, tries = 0; ; tries++) {
         if (request.signal.aborted) throw abortReason(request.signal);
         let streamedText = false;
         const onTextDelta = (text: string): void => {
           streamedText = true;
           request.onTextDelta?.(text);
         };
+        const release = pacer ? await pacer.acquire(request.signal) : undefined;
         try {
-          return await streamOnce({ sdk, params, body, signal: request.signal, onTextDelta, onThinkingDelta: request.onThinkingDelta });
+          const response = await streamOnce({
+            sdk,
+            params,
+            body,
+            signal: request.signal,
+            onTextDelta,
+            onThinkingDelta: request.onThinkingDelta,
+          });
+          pacer?.succeeded();
+          return response;
         } catch (error) {
+          // The slot goes back before any wait, so a waiting request never holds one.
+          release?.();
           if (request.signal.aborted) throw abortReason(request.signal);
           const failure = classifyFailure(error);
-          if (!failure.retryable || attempt >= maxRetries) {
-            throw finalError({ failure, attempts: attempt + 1, baseURL: sdk.baseURL, baseURLFromEnv: options.baseURL !== undefined });
-          }
-          const delayMs = retryDelayMs({ attempt: attempt + 1, headers: failure.headers, timing });
           const restart = streamedText ? ' (the partial answer above will be streamed again)' : '';
-          request.onRetry?.({ attempt: attempt + 1, delayMs, status: failure.status, message: failure.message + restart });
+          if (pacer && failure.retryable && (failure.kind === 'rate_limit' || failure.kind === 'overloaded')) {
+            const delayMs = pacer.limited(failure.headers);
+            if (delayMs === null) {
+              throw finalError({ failure, attempts: tries + 1, baseURL: sdk.baseURL, baseURLFromEnv: options.baseURL !== undefined });
+            }
+            request.onRetry?.({ attempt: tries + 1, delayMs, status: failure.status, message: failure.message + restart });
+            // The wait itself is the pacer's: acquire() holds every request of the batch until the backoff ends.
+            continue;
+          }
+          if (!failure.retryable || attempt >= maxRetries) {
+            throw finalError({ failure, attempts: tries + 1, baseURL: sdk.baseURL, baseURLFromEnv: options.baseURL !== undefined });
+          }
+          attempt++;
+          const delayMs = retryDelayMs({ attempt, headers: failure.headers, timing });
+          request.onRetry?.({ attempt: tries + 1, delayMs, status: failure.status, message: failure.message + restart });
           await sleep(delayMs, request.signal);
+        } finally {
+          release?.();
         }
       }
     },

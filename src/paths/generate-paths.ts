@@ -1,7 +1,17 @@
 import type { ActorLogic, EventObject } from 'xstate';
 import { TestModel, type AdjacencyValue, type StatePath } from 'xstate/graph';
 import type { EngineInput } from '../../machines/engine-context.js';
-import { eventsFor, serializeState, STARTS, testMachine, type EngineSnapshot, type PathEvent, type Start } from './engine-model.js';
+import {
+  eventsFor,
+  routingView,
+  serializeState,
+  STARTS,
+  testMachine,
+  type EngineSnapshot,
+  type PathEvent,
+  type Start,
+} from './engine-model.js';
+import { stateSpaceBound } from './state-space-bound.js';
 
 /** A generated path, with the start (the task's input) it begins from. */
 export type EnginePath = StatePath<EngineSnapshot, PathEvent> & { start: Start };
@@ -30,15 +40,28 @@ const eventsOf = (path: Pick<EnginePath, 'steps'>) =>
  * `createTestModel` refuses machines with `invoke`, so the model is a plain `TestModel` over the
  * machine's pure transition function.
  */
-export function generatePaths(options: { drop?: ReadonlySet<string> } = {}): EnginePath[] {
-  return STARTS.flatMap((start) => pathsFrom(start, options.drop));
+export function generatePaths(options: GenerateOptions = {}): EnginePath[] {
+  return STARTS.flatMap((start) => pathsFrom(start, options));
 }
 
-function pathsFrom(start: Start, drop: ReadonlySet<string> | undefined): EnginePath[] {
+export interface GenerateOptions {
+  /** Variants left out (the tests' PATHS_DROP), to show that the coverage check notices. */
+  drop?: ReadonlySet<string>;
+  /** Another version of the test machine (a test takes a limit away to show the bound holds). */
+  machine?: typeof testMachine;
+  /** States expanded per start before generation stops (MAX_STATES). */
+  maxStates?: number;
+}
+
+function pathsFrom(start: Start, options: GenerateOptions): EnginePath[] {
   // The machine's own event type does not list the actors' done/error events it handles.
-  const logic = testMachine as unknown as ActorLogic<EngineSnapshot, PathEvent, EngineInput>;
+  const logic = (options.machine ?? testMachine) as unknown as ActorLogic<EngineSnapshot, PathEvent, EngineInput>;
+  const bound = stateSpaceBound(options.maxStates);
   const model = new TestModel<EngineSnapshot, PathEvent, EngineInput>(logic, {
-    events: (snapshot: EngineSnapshot) => eventsFor(snapshot, start, drop),
+    events: (snapshot: EngineSnapshot) => {
+      bound.see(routingView(snapshot));
+      return eventsFor(snapshot, start, options.drop);
+    },
     serializeState: (snapshot: EngineSnapshot) => serializeState(snapshot),
     serializeEvent: (event: EventObject) => variantOf(event),
     input: start.input,

@@ -18,6 +18,8 @@ export interface PathReport {
   events: string[];
   /** Transition ids in the order taken (transient states' `always` included). */
   transitions: string[];
+  /** For each transition taken, how many of the path's events had been sent (0: on start). */
+  takenAt: number[];
   /** Full paths of the states entered, in order (`build_context.starting`, `call_model.requesting`). */
   states: string[];
   end: string;
@@ -36,6 +38,14 @@ export interface PathsReport {
   /** Every transition of the chart and how many paths take it. */
   transitions: Array<{ id: string; label: string; paths: number }>;
   guards: Array<{ guard: string; true: number; false: number }>;
+  /** What no path covers, by name: what `xagent paths --check` prints. */
+  uncovered: {
+    states: string[];
+    transitions: string[];
+    guardOutcomes: string[];
+    stopReasons: string[];
+    variants: string[];
+  };
 }
 
 const pending = () => new Promise<never>(() => undefined);
@@ -84,23 +94,32 @@ function observedMachine(guards: GuardCounts): AnyStateMachine {
 /** Runs one path's events through the chart and reports what it took. */
 export function tracePath(path: EnginePath, machine: AnyStateMachine = observedMachine(new Map())): PathReport {
   const transitions: string[] = [];
+  const takenAt: number[] = [];
+  let sent = 0;
   const states: string[] = [];
   // Microsteps come through the one step adapter; it reports the initial state first. Each one that
   // enters a state lands in a leaf: transient leaves (`build_context.measuring`) are listed too.
   const inspect = observeMicrosteps((microstep) => {
-    for (const t of microstep.transitions()) transitions.push(t.id);
+    for (const t of microstep.transitions()) {
+      transitions.push(t.id);
+      takenAt.push(sent);
+    }
     if (microstep.entered && states.at(-1) !== microstep.state) states.push(microstep.state);
   });
   const actor = createActor(machine, { input: path.start.input, inspect });
   actor.start();
   const events = path.steps.slice(1).map((s) => s.event);
-  for (const event of events) actor.send(event);
+  for (const event of events) {
+    sent++;
+    actor.send(event);
+  }
   const snapshot = actor.getSnapshot() as { value: unknown; context: { stopReason: StopReason | null } };
   actor.stop();
   return {
     name: pathName(path),
     events: events.map(variantOf),
     transitions,
+    takenAt,
     states,
     end: statePath(snapshot.value),
     stopReason: snapshot.context.stopReason,
@@ -141,5 +160,12 @@ export function pathsReport(paths: EnginePath[]): PathsReport {
     ],
     transitions: chart.map((e) => ({ id: e.id, label: edgeLabel(e), paths: taken.get(e.id) ?? 0 })),
     guards,
+    uncovered: {
+      states: CHART_STATES.filter((s) => !states.has(s)),
+      transitions: chart.filter((e) => !taken.has(e.id)).map((e) => e.id),
+      guardOutcomes: guards.flatMap((g) => [...(g.true ? [] : [`${g.guard} true`]), ...(g.false ? [] : [`${g.guard} false`])]),
+      stopReasons: STOP_REASONS.filter((r) => !reasons.has(r)),
+      variants: ALL_VARIANTS.filter((v) => !variants.has(v)),
+    },
   };
 }

@@ -1,4 +1,5 @@
-import type { PathsReport } from './path-coverage.js';
+import type { PathReport, PathsReport } from './path-coverage.js';
+import type { Witness } from './paths-check.js';
 
 const cell = (text: string) => text.replaceAll('|', '\\|');
 const pct = (n: number, of: number) => `${((100 * n) / of).toFixed(1)} %`;
@@ -38,13 +39,40 @@ export function pathsMarkdown(report: PathsReport, limits: { maxTurns: number; m
     '',
     '## Paths',
     '',
-    '| # | events | states entered | ends in | transitions taken |',
-    '| ---: | --- | --- | --- | --- |',
-    ...report.paths.map((p, k) => {
-      const end = p.stopReason ? `done (${p.stopReason})` : `${p.end} (still waiting)`;
-      return `| ${k + 1} | ${cell(p.name)} | ${p.states.join(' → ')} | ${end} | ${p.transitions.map((t) => `\`${t}\``).join(', ')} |`;
-    }),
+    ...pathsTable(report.paths),
     '',
   ];
   return out.join('\n');
+}
+
+/** The paths as a table: events, states entered, where each ends, transitions taken. */
+export function pathsTable(paths: PathReport[]): string[] {
+  return [
+    '| # | events | states entered | ends in | transitions taken |',
+    '| ---: | --- | --- | --- | --- |',
+    ...paths.map((p, k) => {
+      const end = p.stopReason ? `done (${p.stopReason})` : `${p.end} (still waiting)`;
+      return `| ${k + 1} | ${cell(p.name)} | ${p.states.join(' → ')} | ${end} | ${p.transitions.map((t) => `\`${t}\``).join(', ')} |`;
+    }),
+  ];
+}
+
+/**
+ * One shortest witness per transition, as a table a person reads in a review.
+ * @example process.stdout.write(witnessesMarkdown(witnesses(report)));
+ */
+export function witnessesMarkdown(list: Witness[]): string {
+  return [
+    '# One shortest path per transition',
+    '',
+    `${list.length} transitions, each with the fewest events after which a generated path takes it (\`xagent paths --minimal\`).`,
+    '',
+    '| transition | start | events |',
+    '| --- | --- | --- |',
+    ...list.map(
+      (w) =>
+        `| \`${cell(w.transition)}\` | ${cell(w.start || 'main')} | ${w.events.length > 0 ? cell(w.events.join(' > ')) : '(on start)'} |`,
+    ),
+    '',
+  ].join('\n');
 }

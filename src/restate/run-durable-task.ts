@@ -8,6 +8,7 @@ import { buildRunConfig, policyFor, type RunConfig } from '../run/run-config.js'
 import { settleTrust } from '../run/trust-gate.js';
 import { UsageError } from '../errors/xagent-error.js';
 import { SessionError } from '../sessions/errors.js';
+import { forkSession } from '../rewind/fork.js';
 import { sessionDir } from '../sessions/layout.js';
 import { setAsideEarlierAttempt } from './attempts.js';
 import { durablePrompt } from './durable-prompt.js';
@@ -95,6 +96,8 @@ async function runAttempt(ctx: restate.WorkflowContext, taskId: string, spec: Ta
     config = await settleTrust(built, { terminal: false, input: process.stdin, output: services.stderr });
     if (spec.modelScript) config = { ...config, model: scriptedByRound(spec.modelScript) };
     setAsideEarlierAttempt(sessionDir(config.home, taskId));
+    // --resume: the conversation so far, copied into the task's own session (again on every attempt, from the same source).
+    if (spec.resume) forkSession({ home: config.home, from: spec.resume, at: null, id: taskId });
     // The first attempt's rules, hooks and limits, journaled: every attempt on every worker decides as it did.
     const first = taskSettingsOf(config);
     config = withTaskSettings(config, await ctx.run('settings', () => first));

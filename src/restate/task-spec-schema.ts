@@ -38,6 +38,7 @@ export const TASK_SPEC_SCHEMA = {
     trust: { type: 'boolean' },
     inspectPort: { type: 'integer', minimum: 1, maximum: 65_535 },
     approvalTokenSha256: { type: 'string', pattern: '^[0-9a-f]{64}$' },
+    resume: { type: 'string', pattern: '^[0-9A-Za-z-]+$', description: 'a session id or a unique prefix, on the worker' },
   },
 } as const;
 

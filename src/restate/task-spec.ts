@@ -22,6 +22,8 @@ export interface TaskSpec extends Omit<ParsedRunFlags, 'limits' | 'defaultLimits
   inspectPort?: number;
   /** --approval-token: only an answer carrying this token approves or denies the task's calls (its SHA-256, hex). */
   approvalTokenSha256?: string;
+  /** --resume <session>: the task continues this session (on the worker's disk), in a copy named by the task id. */
+  resume?: string;
 }
 
 /** What `xagent submit` takes: the run flags, and the approval token. */
@@ -45,6 +47,7 @@ export function taskSpecOf(prompt: string, flags: SubmitFlags, cwd: string, env:
     ...(parsed.modelScript !== undefined ? { modelScript: path.resolve(cwd, parsed.modelScript) } : {}),
     ...(inspectPort !== undefined ? { inspectPort } : {}),
     ...(approvalTokenSha256 !== undefined ? { approvalTokenSha256 } : {}),
+    ...(flags.resume !== undefined ? { resume: flags.resume } : {}),
   };
 }
 
@@ -94,7 +97,8 @@ export function runSpecOf(spec: TaskSpec, taskId: string): RunSpec {
     allow: spec.allow,
     deny: spec.deny,
     inspectPort: spec.inspectPort ?? null,
-    session: { continue: false, newId: taskId },
+    // A resumed task works in a fork of the session named by the task id (made before the run opens it).
+    session: spec.resume ? { continue: false, resume: taskId } : { continue: false, newId: taskId },
     prompt: spec.prompt,
     ...(spec.sandbox !== undefined ? { sandbox: spec.sandbox } : {}),
     ...(spec.maxThinkingTokens !== undefined ? { maxThinkingTokens: spec.maxThinkingTokens } : {}),

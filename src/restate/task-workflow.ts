@@ -1,10 +1,11 @@
 import { timingSafeEqual } from 'node:crypto';
 import * as restate from '@restatedev/restate-sdk';
+import { isCallAnswer } from './call-answer-schema.js';
 import { answerPromiseName } from './durable-prompt.js';
 import { APPROVAL_TOKEN_KEY, runDurableTask, type WorkerServices } from './run-durable-task.js';
 import { STATUS_KEY } from './status-keeper.js';
 import { tokenHash } from './task-spec.js';
-import { TASK_SERVICE, type CallAnswer, type GivenAnswer, type TaskStatus } from './task-status.js';
+import { TASK_SERVICE, type GivenAnswer, type TaskStatus } from './task-status.js';
 
 /** How long a finished task's result and status stay readable (`xagent wait`, `xagent tasks`). */
 const RETENTION_DAYS = 30;
@@ -24,7 +25,14 @@ export function taskWorkflow(services: WorkerServices) {
       // The input is checked against the task spec's schema first thing (run-durable-task.ts), whoever sent it.
       run: (ctx: restate.WorkflowContext, spec: unknown) => runDurableTask(ctx, spec, services),
       status: async (ctx: restate.WorkflowSharedContext): Promise<TaskStatus | null> => ctx.get<TaskStatus>(STATUS_KEY),
-      answer: async (ctx: restate.WorkflowSharedContext, request: CallAnswer): Promise<void> => {
+      answer: async (ctx: restate.WorkflowSharedContext, request: unknown): Promise<void> => {
+        if (!isCallAnswer(request))
+          throw new restate.TerminalError(
+            'not an answer: {"tool_use_id", "answer": {"kind": "yes" | "no"} | {"kind": "feedback", "text"}, "by"?, "token"?}',
+            {
+              errorCode: 400,
+            },
+          );
         const status = await ctx.get<TaskStatus>(STATUS_KEY);
         if (!status) throw new restate.TerminalError(`no task ${ctx.key}`, { errorCode: 404 });
         if (!status.waiting.some((call) => call.tool_use_id === request.tool_use_id)) {

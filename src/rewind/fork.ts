@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { sessionDir, sessionsRoot, transcriptPath } from '../sessions/layout.js';
 import { META_SCHEMA_VERSION, readMeta, writeMeta, type SessionMeta } from '../sessions/meta.js';
@@ -18,6 +18,8 @@ export interface ForkRequest {
   from: string;
   /** Fork before user message `at` (rewind's numbering); null: the whole conversation. */
   at: number | null;
+  /** The new session's id (a durable task's, src/restate/); default a new one. Its folder may exist, holding only what earlier attempts set aside. */
+  id?: string;
 }
 
 export interface Fork {
@@ -62,7 +64,7 @@ export function forkSession(request: ForkRequest): Fork {
   const end = request.at === null ? whole.lastIndexOf(0x0a) + 1 : messageAt(source, request.at).offset;
   const prefix = whole.subarray(0, end);
 
-  const id = randomUUID();
+  const id = request.id ?? randomUUID();
   const building = path.join(sessionsRoot(request.home), `.fork-${id}`);
   mkdirSync(building, { recursive: true });
   try {
@@ -92,7 +94,12 @@ export function forkSession(request: ForkRequest): Fork {
     } finally {
       sink.close();
     }
-    renameSync(building, sessionDir(request.home, id));
+    const target = sessionDir(request.home, id);
+    if (existsSync(target)) {
+      // A durable task's replay: the folder keeps the earlier attempts (set aside), the fork's files join them.
+      for (const name of readdirSync(building)) renameSync(path.join(building, name), path.join(target, name));
+      rmSync(building, { recursive: true, force: true });
+    } else renameSync(building, target);
     return { sessionId: id, from, messages: messages.length };
   } catch (error) {
     rmSync(building, { recursive: true, force: true });

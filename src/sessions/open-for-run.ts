@@ -5,6 +5,7 @@ import type { Message, StopReason, Usage } from '../../machines/types.js';
 import { addUsage } from '../../machines/engine-context.js';
 import { addCost } from './usage-totals.js';
 import { writeFileAtomicSync } from '../system/atomic-write-sync.js';
+import { whenDescriptorsFree } from '../system/descriptors.js';
 import { SessionError } from './errors.js';
 import { healTornTail } from './jsonl.js';
 import { acquireSessionLock } from './lock.js';
@@ -171,7 +172,7 @@ export function openSessionForRun(options: OpenSessionOptions): RunSession {
       const write = async () => {
         try {
           await ending;
-          await writeMetaAsync(dir, meta);
+          await whenDescriptorsFree(() => writeMetaAsync(dir, meta));
         } finally {
           starting = null;
         }
@@ -192,7 +193,7 @@ export function openSessionForRun(options: OpenSessionOptions): RunSession {
       });
       const previous = ending;
       // A failed write leaves meta.json saying `running` with a pid that is gone: read as a task whose process died.
-      ending = previous.then(() => writeMetaAsync(dir, meta)).catch(() => undefined);
+      ending = previous.then(() => whenDescriptorsFree(() => writeMetaAsync(dir, meta))).catch(() => undefined);
     },
     settled: () => ending,
     compacted: (fields) => {

@@ -1,5 +1,5 @@
 import { stopDecision, stopError, type EngineContext } from '../../machines/engine-context.js';
-import type { EngineStatePath } from '../../machines/query-engine.js';
+import { hasTag, stateTags, TAG, type EngineStatePath, type StateTag } from '../../machines/query-engine.js';
 import type { StateBody } from './records.js';
 import type { EngineError, PermissionDecision, StopReason, ToolCall, Usage } from '../../machines/types.js';
 
@@ -18,6 +18,8 @@ export interface Via {
 export interface Step {
   /** The full path of the state entered: `call_model.requesting`, `ask_permission.asking_user`, `done`. */
   state: EngineStatePath;
+  /** What the state means (`model`, `tool`, `person`, `hooks`, `compaction`, ...): readers go by these, not by the name. Absent on lines written before tags. */
+  tags?: readonly StateTag[];
   via: Via;
   turn: number;
   toolCallCount: number;
@@ -37,14 +39,16 @@ export interface Step {
 export function stepOf(options: { state: EngineStatePath; via: Via; context: EngineContext }): StateBody {
   const { state, via, context } = options;
   const { current } = context;
-  const body: StateBody = { state, via, turn: context.turn, tool_call_count: context.toolCallCount, usage: context.usage };
+  const tags = stateTags(state);
+  const body: StateBody = { state, tags, via, turn: context.turn, tool_call_count: context.toolCallCount, usage: context.usage };
   if (current) body.call = current.call;
-  // On `done`, a prompt that a UserPromptSubmit hook blocked has a decision too (and no call).
-  const decision = state === 'done' ? stopDecision(context) : current?.decision;
+  // Once stopped, a prompt that a UserPromptSubmit hook blocked has a decision too (and no call).
+  const final = hasTag(body, TAG.final);
+  const decision = final ? stopDecision(context) : current?.decision;
   if (decision) body.decision = decision;
-  const error = state === 'done' ? stopError(context) : current?.error;
+  const error = final ? stopError(context) : current?.error;
   if (error) body.error = error;
-  if (state === 'done' && context.stopReason) body.reason = context.stopReason;
-  if (context.batch.length > 0 && state === 'append_tool_result.batch') body.batch = context.batch;
+  if (final && context.stopReason) body.reason = context.stopReason;
+  if (context.batch.length > 0 && hasTag(body, TAG.tool)) body.batch = context.batch;
   return body;
 }

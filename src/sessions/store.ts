@@ -107,7 +107,8 @@ function lastTraceReason(dir: string): StopReason | null {
   const lines = readJsonLines(path.join(dir, TRACE_FILE)).values;
   for (let i = lines.length - 1; i >= 0; i--) {
     const line = lines[i]!.value as { state?: unknown; reason?: unknown } | null;
-    if (line?.state === 'done' && typeof line.reason === 'string') return line.reason as StopReason;
+    // Only the state line of the stop carries a reason.
+    if (typeof line?.state === 'string' && typeof line.reason === 'string') return line.reason as StopReason;
   }
   return null;
 }

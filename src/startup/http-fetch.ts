@@ -2,9 +2,17 @@ import { Agent as HttpAgent, request as httpRequest, type OutgoingHttpHeaders } 
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { HttpResponse } from './http-response.js';
 import { LiteHeaders } from './lite-headers.js';
+import { descriptorLimit } from '../system/descriptors.js';
 
-// Kept-alive connections, as fetch keeps them: every round of a session reuses one socket.
-const agents = { http: new HttpAgent({ keepAlive: true }), https: new HttpsAgent({ keepAlive: true }) };
+// Kept-alive connections, as fetch keeps them: every round of a session reuses one socket. At
+// most half the process's descriptors are sockets to one host: a thousand tasks at once queue for
+// a socket instead of failing with EMFILE, and the files they write still find descriptors.
+const limit = descriptorLimit();
+const maxSockets = limit === null ? Number.POSITIVE_INFINITY : Math.max(8, Math.floor(limit / 2));
+const agents = {
+  http: new HttpAgent({ keepAlive: true, maxSockets }),
+  https: new HttpsAgent({ keepAlive: true, maxSockets }),
+};
 
 /** Request headers of any `HeadersInit` shape (our LiteHeaders, undici's Headers, pairs, a record) as node:http takes them. */
 function outgoingHeaders(init: RequestInit['headers']): OutgoingHttpHeaders {

@@ -1,3 +1,4 @@
+import { hasTag, TAG } from '../../machines/state-tags.js';
 import { fromSubagent, type AgentEvent, type QueryResult } from '../engine/events.js';
 import { visible } from './visible.js';
 import { stopMessage, type StopMessageLimits } from '../engine/stop-message.js';
@@ -65,8 +66,8 @@ export function textRenderer(streams: Streams, limits: StopMessageLimits): Rende
       flushThinking();
       switch (event.type) {
         case 'state':
-          if (event.name === 'call_model.requesting') spinner.start(thinking);
-          else if (event.name !== 'execute_tool') spinner.stop();
+          if (hasTag(event, TAG.model)) spinner.start(thinking);
+          else if (!hasTag(event, TAG.tool)) spinner.stop();
           // A refusal the model is told of (the task goes on): one line, so a CI log shows what was not run.
           if (event.call && event.decision?.behavior === 'deny' && event.decision.continueWithFeedback && !refused.has(event.call.id)) {
             refused.add(event.call.id);

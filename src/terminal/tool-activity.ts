@@ -30,7 +30,7 @@ function str(input: Record<string, unknown>, key: string): string | undefined {
   return typeof value === 'string' ? value : undefined;
 }
 
-/** The call as the person reads it: `bash npm test`, `grep "TODO" in src`, `read_file package.json`. */
+/** The call as the person reads it: `bash npm test`, `grep "TODO" in src`, `read_file package.json`, `scout(Read the source)`. */
 export function describeActivity(call: ToolCall): string {
   const input = (call.input && typeof call.input === 'object' ? call.input : {}) as Record<string, unknown>;
   const where = str(input, 'path');
@@ -50,6 +50,9 @@ export function describeActivity(call: ToolCall): string {
     case 'write_file':
     case 'edit_file':
       return `${call.name} ${clip(where ?? '?')}`;
+    // A subagent as Claude Code shows one: `scout(Read the source)`.
+    case 'task':
+      return `${clip(str(input, 'subagent_type') ?? 'agent')}(${clip(str(input, 'description') ?? '')})`;
     default: {
       const json = JSON.stringify(call.input ?? {});
       const args = clip(json === '{}' ? '' : json);

@@ -6,7 +6,7 @@ import { markdown } from './markdown-loader.js';
 import { PermissionDialog } from './permission-dialog.js';
 import { ChoiceDialog } from './choice-dialog.js';
 import type { Activity, Item, TuiState, TuiStore } from './store.js';
-import { subagentText } from './subagent-lines.js';
+import { subagentStatus } from './subagent-lines.js';
 import { visible } from '../terminal/visible.js';
 
 export interface AppProps {
@@ -49,8 +49,11 @@ export function App({ store, onSubmit, onInterrupt, onLeave, onCycleMode, onExpa
         </Box>
       )}
       {state.subagents.map((line) => (
-        <Box key={line.agent} paddingLeft={2}>
-          <Text dimColor>⎿ {visible(subagentText(line))}</Text>
+        <Box key={line.agent} flexDirection="column">
+          <Text>⏺ {visible(line.title)}</Text>
+          <Box paddingLeft={2}>
+            <Text dimColor>⎿ {visible(subagentStatus(line, Date.now()))}</Text>
+          </Box>
         </Box>
       ))}
       {state.activity && !state.dialog && <ActivityLine activity={state.activity} tokens={state.usage.output_tokens + state.turnTokens} />}

@@ -1,10 +1,12 @@
+import { hasTag, TAG } from '../../machines/state-tags.js';
 import { addUsage } from '../../machines/engine-context.js';
 import type { ToolCall } from '../../machines/types.js';
 import { compactLine, hookLine, retryLine } from '../terminal/event-lines.js';
 import { thinkingSummary } from '../terminal/text-renderer.js';
 import { describeActivity, summarizeResult } from '../terminal/tool-activity.js';
 import { fromSubagent, type QueryResult } from '../engine/events.js';
-import { subagentLines } from './subagent-lines.js';
+import { subagentLines, subagentStatus } from './subagent-lines.js';
+import { TASK_TOOL } from '../agents/task-input.js';
 import { stopMessage } from '../engine/stop-message.js';
 import { visible } from '../terminal/visible.js';
 import type { Renderer } from '../terminal/renderer.js';
@@ -33,10 +35,10 @@ export function taskRenderer(store: TuiStore, config: Pick<RunConfig, 'limits'>)
   };
   return {
     onEvent: (event) => {
-      if (fromSubagent(event)) {
-        store.update({ subagents: subagentLines(store.get().subagents, event) });
-        return;
-      }
+      const child = fromSubagent(event);
+      if (child || ((event.type === 'tool_start' || event.type === 'tool_result') && event.call.name === TASK_TOOL))
+        store.update({ subagents: subagentLines(store.get().subagents, event, Date.now()) });
+      if (child) return;
       if (event.type !== 'text_delta') flush();
       // Thinking shows as one dim line when it ends, as in text mode.
       if (event.type !== 'thinking_delta' && thought) {
@@ -47,7 +49,7 @@ export function taskRenderer(store: TuiStore, config: Pick<RunConfig, 'limits'>)
       switch (event.type) {
         case 'state':
           if (event.call) currentCall = event.call;
-          if (event.name === 'call_model.requesting') store.update({ activity: { kind: 'model', since: Date.now() }, turnTokens: 0 });
+          if (hasTag(event, TAG.model)) store.update({ activity: { kind: 'model', since: Date.now() }, turnTokens: 0 });
           break;
         case 'text_delta':
           // Gathered and drawn a few times a second: a redraw per delta would starve the keyboard.
@@ -69,7 +71,11 @@ export function taskRenderer(store: TuiStore, config: Pick<RunConfig, 'limits'>)
           runningCall = undefined;
           const label = describeActivity(event.call);
           const { summary, detail } = summarizeResult(event.call, event.result);
-          store.add({ kind: 'tool', label, summary, isError: event.result.is_error, detail });
+          // A subagent that answered: Claude Code's `Done (3 tool uses · 4.8k tokens · 3.0s)`; its line leaves the live area.
+          const done = store.get().subagents.find((l) => l.callId === event.call.id);
+          if (done) store.update({ subagents: store.get().subagents.filter((l) => l !== done) });
+          const told = done && !event.result.is_error ? subagentStatus(done, Date.now()) : summary;
+          store.add({ kind: 'tool', label, summary: told, isError: event.result.is_error, detail });
           store.update({ activity: null, lastOutput: { label, content: event.result.content } });
           break;
         }

@@ -42,7 +42,8 @@ describe('diagrams generated from the engine chart', () => {
       initial: false,
       final: false,
       invoke: ['askPermission'],
-      entry: [],
+      // The person's wait tells the deadline to stand still (sendTo), and to go on when it ends.
+      entry: ['pauseDeadline'],
     });
     expect(graph.nodes.find((n) => n.id === 'execute_tool')).toMatchObject({ invoke: ['executeTool'] });
     expect(graph.nodes.filter((n) => n.initial && !n.parent).map((n) => n.id)).toEqual(['build_context']);

@@ -44,10 +44,10 @@ describe('TaskClock', () => {
     let wall = 1_000;
     const clock = new TaskClock({ now: () => wall });
     wall = 1_100;
-    clock.follow('ask_permission.asking_user');
+    clock.pause();
     wall = 9_000;
     expect(clock.now()).toBe(1_100);
-    clock.follow('ask_permission.deciding');
+    clock.resume();
     wall = 9_050;
     expect(clock.now()).toBe(1_150);
   });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { stateTags } from '../../machines/query-engine.js';
 
 /** The page's timing module (plain JavaScript for the browser), as far as these tests read it. */
 interface Round {
@@ -9,7 +10,7 @@ interface Round {
   ttftMs: number | null;
 }
 interface TimingModule {
-  timeKind(name: string): string;
+  timeKind(state: { kind: 'state'; tags: readonly string[] }): string;
   roundTimings(records: unknown[], until?: number): Round[];
 }
 const timing = (await import(new URL('../../inspector/timing.js', import.meta.url).href)) as TimingModule;
@@ -21,6 +22,8 @@ const state = (ms: number, name: string, call?: { name: string }) => ({
   i: i++,
   kind: 'state',
   name,
+  // As the trace writes them: each state line carries its state's tags, which the page reads.
+  tags: stateTags(name),
   ts: at(ms),
   ...(call ? { call } : {}),
 });
@@ -38,8 +41,9 @@ describe('the timing strip', () => {
         'ask_permission.asking_user',
         'ask_permission.deciding',
         'validate_tool',
-      ].map(timing.timeKind),
-    ).toEqual(['model', 'model', 'hooks', 'hooks', 'tool', 'person', 'engine', 'engine']);
+        'append_tool_result.batch',
+      ].map((name) => timing.timeKind({ kind: 'state', tags: stateTags(name) })),
+    ).toEqual(['model', 'model', 'hooks', 'hooks', 'tool', 'person', 'engine', 'engine', 'tool']);
   });
 
   it('gives each state the time until the next one, and the state a live run is in the time until now', () => {

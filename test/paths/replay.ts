@@ -1,6 +1,7 @@
 import { createActor, fromCallback, fromPromise, type EventObject } from 'xstate';
 import { stopDecision, type EngineContext } from '../../machines/engine-context.js';
 import type { CallModelInput } from '../../machines/query-engine.js';
+import type { DeadlineEvent } from '../../machines/engine-setup.js';
 import type { Message, ModelResponse, PermissionDecision, ToolCall, ToolResult } from '../../machines/types.js';
 import type { CompactContextInput, CompactionOutcome } from '../../machines/context-budget.js';
 import type { HookOutcome, HookRunInput } from '../../machines/hooks.js';
@@ -11,6 +12,7 @@ import type { Coverage } from './coverage.js';
 import { invokedIn, LIMITS, routingView, testMachine, type EngineSnapshot } from '../../src/paths/engine-model.js';
 import { pathName, type EnginePath } from '../../src/paths/generate-paths.js';
 import { Oracle } from './oracle.js';
+import { keepConversation } from '../../src/engine/conversation.js';
 
 /** One invocation of a controlled actor: the path's next done/error event settles it. */
 interface Invocation {
@@ -26,7 +28,7 @@ interface Invocation {
  * What a real compaction of the input's messages looks like: everything before the last assistant
  * message becomes one summary (so no tool_use loses its result); null when there is no assistant message.
  */
-export function compactionOf({ messages, tokens, reason }: CompactContextInput): CompactionOutcome {
+export function compactionOf({ tokens, reason }: CompactContextInput, messages: readonly Message[]): CompactionOutcome {
   let cut = -1;
   for (let i = messages.length - 1; i >= 1; i--) {
     if (messages[i]!.role === 'assistant') {
@@ -76,6 +78,8 @@ export async function replay(path: EnginePath, coverage: Coverage): Promise<void
   const name = pathName(path);
   let stepIndex = 0;
   const invocations: Invocation[] = [];
+  // The conversation, as the engine keeps it from the chart's emits.
+  const transcript: Message[] = [...(path.start.input.messages ?? [])];
   /** The decision that stands for each call id, as the chart's context last had it (the rules', a hook's, the user's). */
   const decisions = new Map<string, PermissionDecision>();
 
@@ -116,7 +120,7 @@ export async function replay(path: EnginePath, coverage: Coverage): Promise<void
       executeBatch: controlled<BatchOutcome[], { calls: ToolCall[] }>(),
       compactContext: controlled<CompactionOutcome, CompactContextInput>(),
       runHooks: controlled<HookOutcome, HookRunInput>(),
-      deadline: fromCallback<EventObject, { startedAt: number; timeoutMs: number }>(() => undefined),
+      deadline: fromCallback<DeadlineEvent, { startedAt: number; timeoutMs: number }>(() => undefined),
     },
   });
 
@@ -141,7 +145,7 @@ export async function replay(path: EnginePath, coverage: Coverage): Promise<void
     if (to === 'done' && context.stopReason === 'permission_denied') coverage.outcome(`permission_denied by ${who}`);
     if (source === 'call_model.stop_hooks' && to === 'call_model' && context.hooks.stopActive)
       coverage.outcome('the model goes on after a Stop hook blocked');
-    if (to === 'call_model' && context.messages[0]?.content.length === 2) coverage.outcome('the prompt carries a hook context');
+    if (to === 'call_model' && transcript[0]?.content.length === 2) coverage.outcome('the prompt carries a hook context');
   };
 
   const inspect = observeMicrosteps(({ state, context, transitions }: Microstep) => {
@@ -161,6 +165,8 @@ export async function replay(path: EnginePath, coverage: Coverage): Promise<void
   });
 
   const actor = createActor(machine, { input: path.start.input, inspect });
+  // The conversation lives outside the chart, as in the engine: kept from what the chart emits.
+  keepConversation(actor, transcript);
   const oracle = new Oracle(path.start.input);
 
   const check = (expectedModel: EngineSnapshot) => {
@@ -186,14 +192,14 @@ export async function replay(path: EnginePath, coverage: Coverage): Promise<void
     const children = Object.keys(snapshot.children).filter((id) => !ROOT_INVOKED.includes(id));
     if (JSON.stringify(children) !== JSON.stringify(wanted)) fail(name, stepIndex, `in ${state}, the actor's children are [${children}]`);
     const drained = context.queue.length === 0 || snapshot.status === 'done';
-    const settledMessages = drained ? context.messages : context.messages.slice(0, -1);
+    const settledMessages = drained ? transcript : transcript.slice(0, -1);
     const unpaired = unpairedToolUses(settledMessages);
     if (unpaired.length > 0) fail(name, stepIndex, `tool_use without exactly one tool_result: ${unpaired.join(', ')}`);
     if (snapshot.status === 'done') {
       if (snapshot.output?.reason !== expected.reason)
         fail(name, stepIndex, `done with ${snapshot.output?.reason}, the path implies ${expected.reason}`);
-      if (JSON.stringify(shape(context.messages)) !== JSON.stringify(expected.transcript)) {
-        fail(name, stepIndex, `transcript ${JSON.stringify(shape(context.messages))}, expected ${JSON.stringify(expected.transcript)}`);
+      if (JSON.stringify(shape(transcript)) !== JSON.stringify(expected.transcript)) {
+        fail(name, stepIndex, `transcript ${JSON.stringify(shape(transcript))}, expected ${JSON.stringify(expected.transcript)}`);
       }
       coverage.reason(snapshot.output.reason);
     }
@@ -214,7 +220,7 @@ export async function replay(path: EnginePath, coverage: Coverage): Promise<void
         if (!invocation) fail(name, stepIndex, `${step.type} but ${id} is not running`);
         invocation.settled = true;
         if (actorEvent[1] === 'done') {
-          const output = id === 'compactContext' ? compactionOf(invocation.input as CompactContextInput) : step.output;
+          const output = id === 'compactContext' ? compactionOf(invocation.input as CompactContextInput, transcript) : step.output;
           invocation.settle({ output });
         } else {
           invocation.settle({ error: step.error });

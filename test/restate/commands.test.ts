@@ -26,6 +26,26 @@ describe('the durable-task commands without a server', () => {
     expect(run.stderr).toContain('xagent serve --restate');
   });
 
+  it('refuses a serve flag it cannot honour, with exit 2: a malformed --identity-key, an unknown --accept-from-spec', async () => {
+    const key = await runCli(['serve', '--restate', '--identity-key', 'publickeyv1_0OIl']);
+    expect({ code: key.code, stderr: key.stderr }).toMatchObject({ code: 2, stderr: expect.stringContaining('--identity-key') });
+    const accept = await runCli(['serve', '--restate', '--accept-from-spec', 'trust,everything']);
+    expect({ code: accept.code, stderr: accept.stderr }).toMatchObject({ code: 2, stderr: expect.stringContaining('"everything"') });
+  });
+
+  it('takes a short --approval-token for a mistake, with exit 2, before sending anything', async () => {
+    const run = await runCli([
+      'submit',
+      '-p',
+      'task',
+      '--approval-token',
+      'short',
+      '--restate-url',
+      `http://127.0.0.1:${await freePort()}`,
+    ]);
+    expect({ code: run.code, stderr: run.stderr }).toMatchObject({ code: 2, stderr: expect.stringContaining('16 characters') });
+  });
+
   it('checks submit flags before sending anything: a bad --max-turns or no prompt exits 2', async () => {
     const url = `http://127.0.0.1:${await freePort()}`;
     const bad = await runCli(['submit', '-p', 'task', '--max-turns', 'many', '--restate-url', url]);

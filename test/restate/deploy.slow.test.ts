@@ -40,6 +40,8 @@ describe.skipIf('missing' in binary)(`durable tasks you can deploy${'missing' in
   const asked: Array<{ task: string; round: number }> = [];
   let onAsk: (task: string, round: number) => void = () => {};
   const workers: Worker[] = [];
+  /** The conversations the model was sent for task-resumed. */
+  const resumedWith: string[] = [];
 
   beforeAll(async () => {
     dir = mkdtempSync(path.join(os.tmpdir(), 'xagent-restate-deploy-'));
@@ -52,11 +54,17 @@ describe.skipIf('missing' in binary)(`durable tasks you can deploy${'missing' in
     fake = await startFakeAnthropic([], {
       respond: (body) => {
         const messages = body.messages as Array<{ role: string; content: string | Array<{ type: string; text?: string }> }>;
-        const first = messages[0]?.content;
-        const text = typeof first === 'string' ? first : (first ?? []).map((block) => block.text ?? '').join('');
-        const task = /task-(\w+)/.exec(text)?.[1] ?? '?';
+        const textOf = (message: (typeof messages)[number]) =>
+          typeof message.content === 'string' ? message.content : message.content.map((block) => block.text ?? '').join('');
+        // The task is the latest prompt that names one (a resumed task's conversation holds its predecessor's too).
+        const task =
+          messages
+            .map((message) => /task-(\w+)/.exec(message.role === 'user' ? textOf(message) : '')?.[1])
+            .filter(Boolean)
+            .at(-1) ?? '?';
         const round = messages.filter((message) => message.role === 'assistant').length;
         asked.push({ task, round });
+        if (task === 'resumed') resumedWith.push(messages.map(textOf).join('\n'));
         onAsk(task, round);
         return scripts.get(task)?.(round) ?? { text: `finished task-${task}` };
       },
@@ -199,6 +207,13 @@ describe.skipIf('missing' in binary)(`durable tasks you can deploy${'missing' in
     const without = await runCli(['approve', id, 'toolu_token'], { env: env() });
     const wrong = await runCli(['approve', id, 'toolu_token', '--token', 'not-the-token-at-all'], { env: env() });
     expect([without.code, wrong.code]).toEqual([13, 13]);
+    // A malformed answer straight to the ingress is refused for good, at once (not retried), and resolves nothing.
+    const malformed = await fetch(`${server.ingress}/XagentTask/${id}/answer`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ tool_use_id: 'toolu_token', answer: { kind: 'yes' }, token: 5 }),
+    });
+    expect(malformed.status).toBe(400);
     expect(without.stderr).toContain('approval token');
     expect(existsSync(path.join(ws, 'token.txt'))).toBe(false);
     const right = await runCli(['approve', id, 'toolu_token', '--as', 'alice'], { env: { ...env(), XAGENT_APPROVAL_TOKEN: token } });
@@ -251,5 +266,25 @@ describe.skipIf('missing' in binary)(`durable tasks you can deploy${'missing' in
     await new Promise((resolve) => setTimeout(resolve, 1000));
     expect(readFileSync(path.join(ws, 'started.txt'), 'utf8')).toBe('started\nstarted\n');
     expect(readFileSync(path.join(ws, 'f.txt'), 'utf8')).toBe('x\n');
+  }, 120_000);
+
+  it("continues a session with submit --resume: the model gets the conversation so far, in the task's own session", async () => {
+    const { home } = await worker('resume');
+    const first = await submit('before');
+    expect(await waitForTask(server.ingress, first)).toMatchObject({ reason: 'final_answer', result: 'finished task-before' });
+    const id = await submit('resumed', '--resume', first.slice(0, 8));
+    expect(await waitForTask(server.ingress, id)).toMatchObject({
+      reason: 'final_answer',
+      result: 'finished task-resumed',
+      session_id: id,
+    });
+    expect(resumedWith).toHaveLength(1);
+    expect(resumedWith[0]).toMatch(/task-before: do it\nfinished task-before\ntask-resumed: do it/);
+    // The session resumed from is as it was; the task's own holds both prompts.
+    expect(readFileSync(path.join(home, 'sessions', first, 'transcript.jsonl'), 'utf8')).not.toContain('task-resumed');
+    expect(readFileSync(path.join(home, 'sessions', id, 'transcript.jsonl'), 'utf8')).toContain('task-before');
+    // A session the worker does not have: the task does not start, and says why.
+    const missing = await runCli(['wait', await submit('nosuch', '--resume', 'feedbeef')], { env: env() });
+    expect({ code: missing.code, stderr: missing.stderr }).toMatchObject({ code: 14, stderr: expect.stringContaining('feedbeef') });
   }, 120_000);
 });

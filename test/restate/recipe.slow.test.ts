@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { freePort, restateBinary, until } from '../support/restate-server.js';
+import { freePort, restateBinary, startWorker, until, type Worker } from '../support/restate-server.js';
 
 /**
  * Issue 41, done-when 1: the README's recipe for a Restate server on one machine accepts no
@@ -74,12 +74,14 @@ function connects(host: string, port: number): Promise<boolean | string> {
 describe.skipIf('missing' in binary || process.platform !== 'linux')('the README recipe for a Restate server', () => {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'xagent-restate-recipe-'));
   let pid = -1;
-  afterAll(() => {
+  let worker: Worker | undefined;
+  afterAll(async () => {
+    await worker?.stop();
     if (pid > 0) process.kill(pid, 'SIGKILL');
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('binds ingress, admin API and node port to loopback: the machine accepts no connection to them from another address', async () => {
+  it('binds ingress, admin API, node port and the worker to loopback: the machine accepts no connection to them from another address', async () => {
     const given = recipeEnv();
     expect(Object.keys(given).sort()).toEqual(
       expect.arrayContaining(['RESTATE_ADMIN__BIND_ADDRESS', 'RESTATE_BIND_ADDRESS', 'RESTATE_INGRESS__BIND_ADDRESS']),
@@ -108,5 +110,11 @@ describe.skipIf('missing' in binary || process.platform !== 'linux')('the README
     if (outside) {
       for (const port of ports) expect({ port, outside: await connects(outside, port) }).toEqual({ port, outside: 'ECONNREFUSED' });
     }
+
+    // The recipe's worker, `xagent serve --restate` with no --host: loopback too.
+    const admin = `http://127.0.0.1:${moved.get('9070')}`;
+    worker = await startWorker({ port: await freePort(), admin, env: { XAGENT_HOME: path.join(dir, 'home') } });
+    expect(listening(worker.pid)).toEqual([`127.0.0.1:${worker.port}`]);
+    if (outside) expect(await connects(outside, worker.port)).toBe('ECONNREFUSED');
   }, 60_000);
 });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { isCallAnswer } from '../../src/restate/call-answer-schema.js';
 import { acceptedFromSpec, specRefusal } from '../../src/restate/spec-gate.js';
 import { taskSpecOf, withDefaults, type TaskSpec } from '../../src/restate/task-spec.js';
 import { checkTaskSpec } from '../../src/restate/task-spec-schema.js';
@@ -65,5 +66,16 @@ describe('the spec gate (--accept-from-spec)', () => {
 
   it('names an opt-in it does not know', () => {
     expect(() => acceptedFromSpec(['trust,everything'])).toThrow(/"everything" is not one of trust, bypassPermissions, rules/);
+  });
+});
+
+describe('the answer schema (what the answer handler takes)', () => {
+  it('takes what approve and deny send, and nothing else', () => {
+    expect(isCallAnswer({ tool_use_id: 'toolu_1', answer: { kind: 'yes' }, by: 'alice', token: 't' })).toBe(true);
+    expect(isCallAnswer({ tool_use_id: 'toolu_1', answer: { kind: 'feedback', text: 'use pnpm' } })).toBe(true);
+    expect(isCallAnswer({ tool_use_id: 'toolu_1', answer: { kind: 'yes' }, token: 5 })).toBe(false);
+    expect(isCallAnswer({ tool_use_id: 'toolu_1', answer: { kind: 'always' } })).toBe(false);
+    expect(isCallAnswer({ tool_use_id: 'toolu_1', answer: { kind: 'feedback' } })).toBe(false);
+    expect(isCallAnswer({ answer: { kind: 'yes' } })).toBe(false);
   });
 });

@@ -97,7 +97,23 @@ export type HarnessOptions = Omit<Partial<QueryOptions>, 'hooks'> & {
   hooks?: HooksConfig | readonly ResolvedHook[];
 };
 
-/** Runs one task with a scripted model and collects everything it produced. */
+/**
+ * Freezes a value and everything it holds, as XState v6 does to a context in development: a change
+ * in place then throws. Frozen objects are skipped (a context shares what it did not replace).
+ * @example deepFreeze(snapshot.context).turn = 2 // TypeError
+ */
+export function deepFreeze<T>(value: T): T {
+  if (typeof value !== 'object' || value === null || Object.isFrozen(value)) return value;
+  Object.freeze(value);
+  for (const key of Object.keys(value)) deepFreeze((value as Record<string, unknown>)[key]);
+  return value;
+}
+
+/**
+ * Runs one task with a scripted model and collects everything it produced. The chart's context is
+ * deep-frozen at every step (XState v6's development mode): every engine test also checks that no
+ * action changes a snapshot in place.
+ */
 export async function runTask(responses: ScriptedResponse[], options: HarnessOptions = {}): Promise<Run> {
   const { sessionDir: dir, onEvent, system, hooks, home, ...queryOptions } = options;
   const sessionDir = dir ?? path.join(tempDir(), 'session');
@@ -120,6 +136,10 @@ export async function runTask(responses: ScriptedResponse[], options: HarnessOpt
     sessionId,
     session: openSessionWriter(sessionDir, sessionId),
     messages,
+    onMicrostep: (microstep) => {
+      deepFreeze(microstep.context);
+      queryOptions.onMicrostep?.(microstep);
+    },
   });
   let result: QueryResult | undefined;
   for await (const event of generator) {

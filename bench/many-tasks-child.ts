@@ -1,0 +1,74 @@
+/**
+ * Row 13's child process: TASKS sessions of "rounds ROUNDS" at once in this one process, either as
+ * xagent library tasks (`query()`, MODE=xagent, each with its session recorded under XAGENT_HOME)
+ * or as plain node:http loops (MODE=plain, plain-http-session.ts), against $BENCH_API_URL. Prints
+ * one JSON line: wall time, the first task's end, CPU, peak RSS, the longest event-loop stall.
+ */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { query } from '../src/lib/index.js';
+import { plainSession } from './plain-http-session.js';
+
+const tasks = Number(process.env.TASKS);
+const rounds = Number(process.env.ROUNDS);
+const apiUrl = process.env.BENCH_API_URL ?? '';
+const workspace = mkdtempSync(path.join(os.tmpdir(), 'xagent-bench-many-'));
+writeFileSync(path.join(workspace, 'notes.txt'), 'a line of notes\n'.repeat(20));
+const transcripts = mkdtempSync(path.join(os.tmpdir(), 'xagent-bench-many-plain-'));
+
+let peakRss = process.memoryUsage.rss();
+const sampler = setInterval(() => {
+  peakRss = Math.max(peakRss, process.memoryUsage.rss());
+}, 20);
+const stalls = monitorEventLoopDelay({ resolution: 10 });
+stalls.enable();
+const rssBefore = process.memoryUsage.rss();
+const cpuBefore = process.cpuUsage();
+const started = performance.now();
+let firstDone = 0;
+let failed = 0;
+
+async function xagentTask(i: number): Promise<void> {
+  for await (const event of query(`rounds ${rounds} (task ${i})`, {
+    cwd: workspace,
+    readSettings: false,
+    stderr: null,
+    allow: ['read_file'],
+    maxTurns: rounds + 2,
+  })) {
+    if (event.type === 'result' && event.reason !== 'final_answer') failed++;
+  }
+}
+
+const one = async (i: number) => {
+  if (process.env.MODE === 'plain') {
+    await plainSession({ apiUrl, workspace, transcript: path.join(transcripts, `${i}.jsonl`), prompt: `rounds ${rounds} (task ${i})` });
+  } else await xagentTask(i);
+  firstDone ||= performance.now() - started;
+};
+// CONCURRENCY (the batch row's baseline): that many at a time; default all at once.
+const concurrency = Number(process.env.CONCURRENCY ?? tasks);
+let next = 0;
+await Promise.all(
+  Array.from({ length: Math.min(concurrency, tasks) }, async () => {
+    while (next < tasks) await one(next++);
+  }),
+);
+const wallMs = performance.now() - started;
+const cpu = process.cpuUsage(cpuBefore);
+clearInterval(sampler);
+stalls.disable();
+peakRss = Math.max(peakRss, process.memoryUsage.rss());
+process.stdout.write(
+  `${JSON.stringify({
+    wallMs,
+    firstDoneMs: firstDone,
+    cpuMs: (cpu.user + cpu.system) / 1000,
+    peakRssMb: peakRss / 1024 / 1024,
+    rssGrowthMb: (peakRss - rssBefore) / 1024 / 1024,
+    maxStallMs: stalls.max / 1e6,
+    failed,
+  })}\n`,
+);
