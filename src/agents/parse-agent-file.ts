@@ -39,7 +39,12 @@ export function parseAgentFile(text: string, source: string): { agent: AgentDefi
   try {
     fields = parseYaml(match[1]!);
   } catch (error) {
-    return { problem: `the frontmatter is not valid YAML: ${(error instanceof Error ? error.message : String(error)).split('\n')[0]}` };
+    // Claude Code reads `description: Use it when: the tests fail` as it reads: so does xagent.
+    fields = lenientFields(match[1]!);
+    // Only a reading that yields the fields an agent needs stands in for the YAML one.
+    const lenient = fields as Record<string, unknown> | null;
+    if (typeof lenient?.name !== 'string' || typeof lenient.description !== 'string')
+      return { problem: `the frontmatter is not valid YAML: ${(error instanceof Error ? error.message : String(error)).split('\n')[0]}` };
   }
   if (typeof fields !== 'object' || fields === null || Array.isArray(fields))
     return { problem: 'the frontmatter is not a mapping of fields' };
@@ -71,4 +76,36 @@ function toolList(value: unknown): string[] | null | 'invalid' {
   const list = (names as string[]).map((n) => n.trim()).filter(Boolean);
   if (list.length === 1 && list[0] === '*') return null;
   return [...new Set(list.map(xagentToolName))];
+}
+
+/**
+ * The frontmatter read line by line, as Claude Code reads what strict YAML refuses: `key: value`
+ * with the rest of the line as the value (`: ` and all), `- item` lines as a list, indented lines
+ * continuing the value before them. Null when a line is none of these.
+ * @example lenientFields('name: a\ndescription: Use when: tests fail') // { name: 'a', description: 'Use when: tests fail' }
+ */
+export function lenientFields(frontmatter: string): Record<string, unknown> | null {
+  const fields: Record<string, unknown> = {};
+  let key: string | null = null;
+  for (const line of frontmatter.split(/\r?\n/)) {
+    if (!line.trim() || line.trimStart().startsWith('#')) continue;
+    const item = /^\s*-\s+(.*)$/.exec(line);
+    const pair = /^([A-Za-z_][\w-]*):(?:\s+(.*))?$/.exec(line);
+    if (item && key !== null) {
+      const list = Array.isArray(fields[key]) ? (fields[key] as unknown[]) : [];
+      fields[key] = [...list, unquote(item[1]!)];
+    } else if (pair) {
+      key = pair[1]!;
+      fields[key] = pair[2] === undefined ? null : unquote(pair[2]);
+    } else if (/^\s+\S/.test(line) && key !== null && typeof fields[key] === 'string') {
+      fields[key] = `${fields[key] as string} ${line.trim()}`;
+    } else return null;
+  }
+  return fields;
+}
+
+function unquote(value: string): string {
+  const trimmed = value.trim();
+  const quoted = /^(["'])(.*)\1$/.exec(trimmed);
+  return quoted ? quoted[2]! : trimmed;
 }
