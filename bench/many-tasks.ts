@@ -61,7 +61,10 @@ export async function manyTasksRows(config: ManyTasksConfig): Promise<Row[]> {
       const run = await runNode(['--max-old-space-size=4096', benchScript('many-tasks-child')], { env });
       if (run.code !== 0) throw new Error(`many-tasks-child (${mode}) exited ${run.code}: ${run.stderr.slice(-2000)}`);
       const result = JSON.parse(run.stdout.trim().split('\n').at(-1) ?? '{}') as ChildFigures;
-      if (result.failed > 0) throw new Error(`many-tasks-child (${mode}): ${result.failed} task(s) did not end with final_answer: ${JSON.stringify(result.failures)}`);
+      if (result.failed > 0)
+        throw new Error(
+          `many-tasks-child (${mode}): ${result.failed} task(s) did not end with final_answer: ${JSON.stringify(result.failures)}`,
+        );
       return result;
     };
     const keep = (mode: 'plain' | 'xagent') => async () => {
