@@ -193,7 +193,9 @@ describe('one pipeline for every agent', () => {
       const transcript = loadTranscript(path.dirname(String(r.json.trace_path))).messages;
       const answer = transcript.flatMap((m) => blocks(m)).find((b) => b.type === 'tool_result' && b.tool_use_id === 'toolu_1');
       expect(answer).toMatchObject({ is_error: true });
-      expect(JSON.stringify(r.json)).toContain(`deny rule \\"${name}\\"`);
+      expect(JSON.stringify(answer)).toContain(`deny rule \\"${name}\\"`);
+      // -p tells the model and goes on, listing the refusal as Claude Code does.
+      expect(r.json.permission_denials).toEqual([expect.objectContaining({ tool_use_id: 'toolu_1' })]);
     });
 
   it('--allow task is accepted, and a hook with matcher Agent fires on the task call', async () => {
