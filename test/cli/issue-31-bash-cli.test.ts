@@ -84,7 +84,7 @@ async function attempt(form: Form, flags: string[]): Promise<{ code: number | nu
     { text: 'done' },
   ]);
   const home = form.homeIsOutside ? { HOME: out } : {};
-  const run = await runCli(['-p', 'go', '--cwd', api.workspace, ...flags], { env: { ...env, ...home } });
+  const run = await runCli(['-p', 'go', '--cwd', api.workspace, '--stop-on-denial', ...flags], { env: { ...env, ...home } });
   return { code: run.code, stderr: run.stderr, pwned: existsSync(path.join(out, 'PWNED')) };
 }
 

@@ -39,7 +39,18 @@ describe("Claude Code's -p --output-format json", () => {
   it('lists refused calls in permission_denials and says error_during_execution on a stop; stream-json ends with the same result', async () => {
     const env = await api.start([toolUse('toolu_1', 'bash', { command: 'git push' }), { text: 'never' }]);
     const run = await runCli(
-      ['-p', 'push', '--cwd', api.workspace, '--output-format', 'stream-json', '--disallowedTools', 'Bash(git push:*),WebFetch', ...MODEL],
+      [
+        '-p',
+        'push',
+        '--cwd',
+        api.workspace,
+        '--output-format',
+        'stream-json',
+        '--disallowedTools',
+        'Bash(git push:*),WebFetch',
+        '--stop-on-denial',
+        ...MODEL,
+      ],
       { env },
     );
     expect(run.code).toBe(6);

@@ -55,7 +55,7 @@ describe('MCP over stdio: server-everything', () => {
   it('asks by default, even for a read-only tool: with no terminal to ask, the call is denied and never runs', async () => {
     writeMcpJson(api.workspace, { everything: everythingServer(api.workspace) });
     const env = await api.start([call('toolu_1', 'mcp__everything__echo', { message: 'hi' })]);
-    const run = await runCli(['-p', 'echo', '--cwd', api.workspace, '--output-format', 'json'], { env });
+    const run = await runCli(['-p', 'echo', '--cwd', api.workspace, '--output-format', 'json', '--stop-on-denial'], { env });
     expect(run.code).toBe(6);
     expect(jsonLines(run.stdout)[0]).toMatchObject({ reason: 'permission_denied' });
     const files = sessionFiles(api.home);

@@ -32,9 +32,12 @@ function brokenBwrapDir(l: Layout): string {
 
 async function sandboxedRun(l: Layout, flags: string[]) {
   const command = `echo inside > made.txt; echo overwritten > ${l.decoy}`;
-  const run = await runCli(['-p', 'go', '--cwd', l.ws, '--output-format', 'stream-json', '--model-script', script(l, command), ...flags], {
-    env: envFor(l),
-  });
+  const run = await runCli(
+    ['-p', 'go', '--cwd', l.ws, '--output-format', 'stream-json', '--stop-on-denial', '--model-script', script(l, command), ...flags],
+    {
+      env: envFor(l),
+    },
+  );
   return { run, events: jsonLines(run.stdout) };
 }
 
