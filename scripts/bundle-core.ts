@@ -25,10 +25,13 @@ const REQUIRED_AT_RUN_TIME = [
 const noTerminalUi: Plugin = {
   name: 'no-terminal-ui',
   setup(build) {
-    build.onResolve({ filter: /[\\/]tui[\\/]run-tui\.js$/ }, () => ({ path: 'run-tui', namespace: 'no-terminal-ui' }));
+    // Its two entries: the UI (run-tui) and the session picker of `xagent -r` (session-picker).
+    build.onResolve({ filter: /[\\/]tui[\\/](run-tui|session-picker)\.js$/ }, () => ({ path: 'tui', namespace: 'no-terminal-ui' }));
     build.onLoad({ filter: /.*/, namespace: 'no-terminal-ui' }, () => ({
-      contents:
-        "export function startTui() { throw new Error('the terminal UI is not part of the compiled core: run xagent without -p for it'); }",
+      contents: [
+        "const notHere = () => { throw new Error('the terminal UI is not part of the compiled core: run xagent without -p for it'); };",
+        'export { notHere as startTui, notHere as pickSession, notHere as recentSessions };',
+      ].join('\n'),
       loader: 'js',
     }));
   },

@@ -47,7 +47,8 @@ export function taskSpecOf(prompt: string, flags: SubmitFlags, cwd: string, env:
     ...(parsed.modelScript !== undefined ? { modelScript: path.resolve(cwd, parsed.modelScript) } : {}),
     ...(inspectPort !== undefined ? { inspectPort } : {}),
     ...(approvalTokenSha256 !== undefined ? { approvalTokenSha256 } : {}),
-    ...(flags.resume !== undefined ? { resume: flags.resume } : {}),
+    // submit's own --resume always takes a session (only the terminal UI's -r may come alone).
+    ...(typeof flags.resume === 'string' ? { resume: flags.resume } : {}),
   };
 }
 

@@ -28,7 +28,8 @@ export interface RunFlags {
   systemPrompt?: string;
   appendSystemPrompt?: string;
   cwd?: string;
-  resume?: string;
+  /** A session id, or true for `-r` alone: the interactive UI opens a picker of this folder's sessions. */
+  resume?: string | true;
   continue?: boolean;
   /** --fork-session: with --resume / --continue, work in a new session forked from it. */
   forkSession?: boolean;
@@ -95,7 +96,11 @@ export const RUN_FLAGS: readonly RunFlagDeclaration[] = [
     description: 'workspace root; file tools never reach outside it (submit: a path the workers see)',
     for: ['print', 'submit', 'batch'],
   },
-  { flags: '-r, --resume <session-id>', description: 'continue a recorded session', for: ['print'] },
+  {
+    flags: '-r, --resume [session-id]',
+    description: 'continue a recorded session (without an id, in the terminal UI: pick one of this folder)',
+    for: ['print'],
+  },
   { flags: '-c, --continue', description: 'continue the latest session in this workspace', for: ['print'] },
   {
     flags: '--fork-session',

@@ -6,6 +6,11 @@ import type { RunSpec } from './run-spec.js';
 import { withholdAgentCredentials } from './agent-credentials.js';
 import { tagThisRun } from '../system/process-group.js';
 import { parseChoice, splitInspectFlag } from './parse-options.js';
+import { UsageError } from '../errors/xagent-error.js';
+
+/** What `-p -r` without a session id answers. */
+export const RESUME_NEEDS_ID =
+  '-r/--resume needs a session id with -p (xagent sessions lists them; -c continues the latest); without -p, xagent -r opens a picker';
 
 /**
  * Resolves the flags of a task run (print or interactive mode) into a RunConfig: the flags are
@@ -41,6 +46,8 @@ export function runSpecOfFlags(
   defaults: TaskLimits = DEFAULT_LIMITS,
 ): RunSpec {
   const format = parseChoice(raw.outputFormat ?? 'text', OUTPUT_FORMATS, '--output-format');
+  // The interactive UI opens a picker for `-r` alone (src/cli/interactive-mode.ts); here nobody can pick.
+  if (raw.resume === true) throw new UsageError(RESUME_NEEDS_ID);
   const { trust, ...flags } = parseRunFlags(raw, env, defaults);
   const { port: inspectPort, promptArgs: words } = splitInspectFlag(raw.inspect, promptArgs);
   return {

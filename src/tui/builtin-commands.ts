@@ -5,10 +5,11 @@ import { loadSettings } from '../settings/settings.js';
 import { parseRules } from '../permissions/rules.js';
 import { PERMISSION_MODES } from '../permissions/types.js';
 import type { TuiController } from './controller.js';
-import { lastPrompt } from '../sessions/interruption.js';
+import { showResumed } from './resumed-exchanges.js';
 import { listSessions } from '../sessions/store.js';
 import { listCommands, registerCommand, type CommandContext } from './commands.js';
 import { switchModel } from './config-command.js';
+import { twoColumns } from '../terminal/two-columns.js';
 
 /** What the built-ins need beyond the controller: opening another session of this workspace. */
 export interface BuiltinDeps {
@@ -55,23 +56,28 @@ function describePermissions(controller: TuiController): string {
   ].join('\n');
 }
 
+/** The keys /help lists, after the commands. */
+const HELP_KEYS: ReadonlyArray<readonly [string, string]> = [
+  ['Enter', 'sends; \\ then Enter, Shift-Enter or Alt-Enter adds a line'],
+  ['↑/↓', 'walk the history'],
+  ['Tab', 'completes a command'],
+  ['Ctrl-A, Ctrl-E', 'the start and the end of the line (also Home, End)'],
+  ['Ctrl-U, Ctrl-W', 'delete to the start of the line, delete a word'],
+  ['Shift-Tab', 'cycles the permission mode: default, acceptEdits, plan'],
+  ['Ctrl-O', "shows the last tool's whole output"],
+  ['Esc, Ctrl-C', 'stop the running task; Esc twice on an empty prompt rewinds'],
+  ['Ctrl-D', 'leaves (so does Ctrl-C twice); xagent --resume continues the session'],
+];
+
 export function registerBuiltinCommands(deps: BuiltinDeps): void {
   registerCommand({
     name: 'help',
     description: 'list the commands and keys',
     whileRunning: true,
-    run: ({ print }) => {
-      const width = Math.max(...listCommands().map((c) => c.name.length + (c.args ? c.args.length + 1 : 0)));
-      const lines = listCommands().map((c) => `  /${`${c.name}${c.args ? ` ${c.args}` : ''}`.padEnd(width)}  ${c.description}`);
-      print(
-        [
-          'Commands:',
-          ...lines,
-          'Keys: Enter sends · \\ then Enter (or Shift/Alt-Enter) adds a line · ↑/↓ history · Tab completes a command',
-          '      Ctrl-A/Home, Ctrl-E/End, Ctrl-U deletes to the start, Ctrl-W a word · Shift-Tab cycles default/acceptEdits/plan',
-          "      Ctrl-O shows the last tool's whole output · Esc or Ctrl-C stops the running task · Ctrl-C twice or Ctrl-D leaves",
-        ].join('\n'),
-      );
+    run: ({ print, width }) => {
+      const columns = width?.() ?? 80;
+      const commands = listCommands().map((c): [string, string] => [`/${c.name}${c.args ? ` ${c.args}` : ''}`, c.description]);
+      print(['Commands:', ...twoColumns(commands, columns), 'Keys:', ...twoColumns(HELP_KEYS, columns)].join('\n'));
     },
   });
 
@@ -104,13 +110,8 @@ export function registerBuiltinCommands(deps: BuiltinDeps): void {
       }
       const run = await deps.openRun(args, notes(print));
       await controller.switchRun(run);
-      const next = run.session;
-      const answer = [...next.messages].reverse().find((m) => m.role === 'assistant');
-      const text = answer?.content.flatMap((b) => (b.type === 'text' ? [(b as { text: string }).text] : [])).join('') ?? '';
-      // The Resumed line came with the run's opening (as a note); the last exchange follows.
-      const prompt = lastPrompt(next.messages);
-      if (prompt) controller.store.add({ kind: 'user', text: prompt });
-      if (text) controller.store.add({ kind: 'assistant', text });
+      // The Resumed line came with the run's opening (as a note); the last exchanges follow.
+      await showResumed(controller.store, run.session.messages);
     },
   });
 

@@ -13,6 +13,8 @@ export interface CommandContext {
   exit(): void;
   /** Clears the terminal and its scrollback (/clear). */
   clearScreen?(): void;
+  /** The columns a printed line may fill (the terminal's width, less one). */
+  width?(): number;
 }
 
 export interface SlashCommand {

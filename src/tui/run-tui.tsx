@@ -1,6 +1,5 @@
 import { render } from 'ink';
 import type { PreparedRun } from '../run/prepare-run.js';
-import { lastPrompt } from '../sessions/interruption.js';
 import { App } from './app.js';
 import { registerContextCommands } from './context-commands.js';
 import { registerBuiltinCommands } from './builtin-commands.js';
@@ -10,6 +9,7 @@ import { registerConfigCommands } from './config-command.js';
 import { runCommand, type CommandContext } from './commands.js';
 import { TuiController } from './controller.js';
 import { markdownReady } from './markdown-loader.js';
+import { showResumed } from './resumed-exchanges.js';
 import { TuiStore } from './store.js';
 import { captureWarnings } from './warnings.js';
 import { priceView, sessionTotals } from './session-totals.js';
@@ -60,6 +60,8 @@ export function startTui(run: PreparedRun, options: TuiOptions): TuiHandle {
     exit: () => leave(),
     // The screen and the scrollback, then the cursor home: Ink draws its live part again below.
     clearScreen: () => stdout.write('\x1b[2J\x1b[3J\x1b[H'),
+    // One less than the terminal: a line that fills the last column makes some terminals wrap an empty one.
+    width: () => Math.max(20, (stdout.columns || 80) - 1),
   };
 
   const submit = (text: string) => {
@@ -82,13 +84,8 @@ export function startTui(run: PreparedRun, options: TuiOptions): TuiHandle {
   );
   if (run.inspector) store.note(`Inspector: ${run.inspector.server.url}`, 'dim');
   showMcpStartup(run, store);
-  if (!session.isNew) {
-    const prompt = lastPrompt(session.messages);
-    const answer = [...session.messages].reverse().find((m) => m.role === 'assistant');
-    const text = answer?.content.flatMap((b) => (b.type === 'text' ? [(b as { text: string }).text] : [])).join('') ?? '';
-    if (prompt) store.add({ kind: 'user', text: prompt });
-    if (text) store.add({ kind: 'assistant', text });
-  }
+  // After the markdown renderer loads: a resumed answer is printed once, rendered as a live one is.
+  if (!session.isNew) void showResumed(store, session.messages);
 
   const restoreWarnings = captureWarnings(store);
   const stdin = options.stdin ?? process.stdin;

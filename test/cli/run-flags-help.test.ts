@@ -29,8 +29,8 @@ describe('the run flags, declared once', () => {
       expect(texts, flag).toEqual([texts[0], texts[0], texts[0]]);
     }
     // The flags only a task with a terminal or a session takes stay off the others' pages.
-    expect(pages[0]!.has('-r, --resume <session-id>')).toBe(true);
-    expect(pages[2]!.has('-r, --resume <session-id>')).toBe(false);
+    expect(pages[0]!.has('-r, --resume [session-id]')).toBe(true);
+    expect(pages[2]!.has('-r, --resume [session-id]')).toBe(false);
     expect(pages[1]!.has('--output-format <format>')).toBe(false);
   });
 });

@@ -15,12 +15,13 @@ export interface Ui {
 }
 
 /**
- * The terminal UI on a real pseudo-terminal of 100 columns, against the fake API, with `flags`.
+ * The terminal UI on a real pseudo-terminal of 100 columns (or `cols`), against the fake API, with
+ * `flags`, ready when `ready` shows (the UI's `/help` hint unless said otherwise).
  * waitFor fails after 20 s (or `waitMs`) with the end of the screen, so a missing text says what was shown.
  */
 export async function startUi(
   script: FakeResponse[],
-  options: { flags?: string; waitMs?: number; workspace?: string; home?: string } = {},
+  options: { flags?: string; waitMs?: number; workspace?: string; home?: string; cols?: number; ready?: string | RegExp } = {},
 ): Promise<Ui> {
   const fake = await startFakeAnthropic(script);
   const workspace = options.workspace ?? tempDir('xagent-ws-');
@@ -33,7 +34,11 @@ export async function startUi(
     ANTHROPIC_API_KEY: 'sk-ant-test',
     ANTHROPIC_BASE_URL: fake.url,
   };
-  const session = startInPty(`stty cols 100 rows 50; exec ${process.execPath} ${CLI} ${options.flags ?? ''}`, env, workspace);
+  const session = startInPty(
+    `stty cols ${options.cols ?? 100} rows 50; exec ${process.execPath} ${CLI} ${options.flags ?? ''}`,
+    env,
+    workspace,
+  );
   const waitMs = options.waitMs ?? 20_000;
   const waitFor = (pattern: string | RegExp, from = 0) =>
     Promise.race([
@@ -54,6 +59,6 @@ export async function startUi(
     await fake.close();
   };
   const ui: Ui = { pty: { ...session, waitFor }, workspace, home, fake, at: 0, close };
-  ui.at = await waitFor('/help', 0);
+  ui.at = await waitFor(options.ready ?? '/help', 0);
   return ui;
 }
