@@ -1,7 +1,7 @@
 import type { PermissionDecision, ToolCall } from '../../machines/types.js';
 import { answerChoices } from './answer.js';
 import { visible } from './visible.js';
-import { editedText, editOf, fileTextForDiff, textDiff, type DiffLine } from './edit-diff.js';
+import { fileTextForDiff, proposedEditDiff, type DiffLine } from './edit-diff.js';
 
 /**
  * What the permission dialog shows, as data: the terminal UI draws it, the permission layer
@@ -32,18 +32,6 @@ function input(call: ToolCall): Record<string, unknown> {
 }
 
 /**
- * An edit_file call as the change it makes to the file, with 3 lines of context numbered as in the
- * file; the old and new text alone when the file cannot be read or the old text is not in it (the
- * tool will say so when it runs).
- */
-function editLines(call: ToolCall, workspace: string): DiffLine[] {
-  const edit = editOf(call);
-  const before = fileTextForDiff(call, workspace);
-  const after = before === null ? null : editedText(before, edit);
-  return before !== null && after !== null ? textDiff(before, after).lines : textDiff(edit.old_string, edit.new_string).lines;
-}
-
-/**
  * @example dialogView(bashCall, { behavior: 'ask', decidedBy: 'default: bash asks' }, '/ws')
  * // { title: 'Run bash?', lines: [{ kind: 'command', text: 'npm test' }], alwaysRules: ['bash(npm test*)'], ... }
  */
@@ -63,7 +51,8 @@ export function dialogView(call: ToolCall, pending: PermissionDecision, workspac
       };
     case 'edit_file': {
       const all: DialogLine[] = fields.replace_all === true ? [{ kind: 'text', text: '(every occurrence)' }] : [];
-      return { ...base, title: `Edit ${file ?? 'a file'}?`, lines: [...all, ...editLines(call, workspace)] };
+      const diff = proposedEditDiff(call, fileTextForDiff(call, workspace));
+      return { ...base, title: `Edit ${file ?? 'a file'}?`, lines: [...all, ...diff.lines] };
     }
     case 'write_file': {
       const content = String(fields.content ?? '').split('\n');

@@ -76,6 +76,16 @@ export function textDiff(
   return { lines, added, removed };
 }
 
+/**
+ * The diff of an edit's own old and new text, pieces of a file: whether a piece ends with a line
+ * break says nothing about the file's last line, so both are read as whole lines.
+ * @example fragmentDiff('two', 'two\n2a', 4).added // 1
+ */
+export function fragmentDiff(oldText: string, newText: string, firstLine = 1): FileDiff {
+  const whole = (text: string) => (text === '' || text.endsWith('\n') ? text : `${text}\n`);
+  return textDiff(whole(oldText), whole(newText), { firstLine });
+}
+
 /** One hunk that removes every old line and adds every new one (the diff gave up). */
 function wholeHunks(before: string, after: string) {
   const split = (text: string) => (text === '' ? [] : text.replace(/\n$/, '').split('\n'));
@@ -118,6 +128,31 @@ const str = (value: unknown) => (typeof value === 'string' ? value : '');
 export function editOf(call: ToolCall): { old_string: string; new_string: string; replace_all: boolean } {
   const input = fields(call);
   return { old_string: str(input.old_string), new_string: str(input.new_string), replace_all: input.replace_all === true };
+}
+
+/**
+ * What an edit_file call would change, for the person asked about it: the file's diff with its
+ * context when `before` (the file's text) holds the old text, else the old and new text alone
+ * (the tool will say the old text is not there when it runs).
+ * @example proposedEditDiff(call, fileTextForDiff(call, workspace)).lines
+ */
+export function proposedEditDiff(call: ToolCall, before: string | null): FileDiff {
+  const edit = editOf(call);
+  const after = before === null ? null : editedText(before, edit);
+  return before !== null && after !== null ? textDiff(before, after) : fragmentDiff(edit.old_string, edit.new_string);
+}
+
+/**
+ * Diff lines as plain text for the line prompt: `  12 - old`, `  12 + new`, `  13   same`, `…` between hunks.
+ * @example diffText([{ kind: 'del', line: 2, text: 'b' }]) // ['    2 - b']
+ */
+export function diffText(lines: readonly DiffLine[]): string[] {
+  const width = Math.max(3, ...lines.map((line) => (line.kind === 'gap' ? 0 : String(line.line).length)));
+  return lines.map((line) =>
+    line.kind === 'gap'
+      ? `  ${' '.repeat(width)}   …`
+      : `  ${String(line.line).padStart(width)} ${line.kind === 'add' ? '+' : line.kind === 'del' ? '-' : ' '} ${line.text}`,
+  );
 }
 
 /**
@@ -168,5 +203,5 @@ export function appliedChange({
   if (before !== null && after !== null && before !== after) return textDiff(before, after);
   if (call.name !== 'edit_file') return null;
   const edit = editOf(call);
-  return textDiff(edit.old_string, edit.new_string, { firstLine: resultLine(resultContent) });
+  return fragmentDiff(edit.old_string, edit.new_string, resultLine(resultContent));
 }

@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { ToolCall } from '../../machines/types.js';
 import { answerChoices, decisionFor, type PermissionAnswer } from './answer.js';
 import { describeRequest } from './request-view.js';
+import { fileTextForDiff } from './edit-diff.js';
 import { visible } from './visible.js';
 import type { PermissionPrompt } from '../permissions/types.js';
 
@@ -41,7 +42,11 @@ export function createTerminalPrompt({ input, lines: openLines, output, workspac
     const answer = (a: PermissionAnswer) => decisionFor(a, context);
     if (signal.aborted) return answer({ kind: 'unanswered', why: 'aborted before answering' });
     const { rules, file } = answerChoices(call, workspace);
-    output.write(`\n${describeRequest(call, pending.decidedBy, existingSize(call, workspace)).join('\n')}\n`);
+    const shown = describeRequest(call, pending.decidedBy, {
+      existingSize: existingSize(call, workspace),
+      fileText: call.name === 'edit_file' ? fileTextForDiff(call, workspace) : null,
+    });
+    output.write(`\n${shown.join('\n')}\n`);
     const always = rules.length > 0 ? `, [a]lways (saves ${rules.map((r) => `"${visible(r)}"`).join(', ')} to ${file})` : '';
     const question = `Allow? [y]es, [n]o${always}: `;
 

@@ -4,7 +4,7 @@ import { escapeCommandPattern } from '../permissions/match-rule.js';
 import { escapeGlob, resolveToolPath } from '../permissions/path-glob.js';
 import { formatRule, isFileTool } from '../permissions/rules.js';
 import { visible } from './visible.js';
-import { commonEnds } from './common-ends.js';
+import { diffText, proposedEditDiff } from './edit-diff.js';
 
 /**
  * What the person is shown before answering, and what "always" would save. Pure text: the
@@ -25,25 +25,17 @@ function field(call: ToolCall, key: string): unknown {
   return input && typeof input === 'object' ? (input as Record<string, unknown>)[key] : undefined;
 }
 
-/** Old and new lines with `-` / `+`, lines common to both ends shown once as context. */
-export function editDiff(oldText: string, newText: string): string[] {
-  const before = oldText.split('\n');
-  const after = newText.split('\n');
-  const { head, tail } = commonEnds(before, after);
-  return [
-    ...before.slice(0, head).flatMap((l) => indent(l, '    ')),
-    ...before.slice(head, before.length - tail).flatMap((l) => indent(l, '  - ')),
-    ...after.slice(head, after.length - tail).flatMap((l) => indent(l, '  + ')),
-    ...before.slice(before.length - tail).flatMap((l) => indent(l, '    ')),
-  ];
-}
-
 /**
  * The request as lines of text: the tool, why it asks, and the full command or the change.
- * `existingSize` is the size of the file a write_file would replace, if known.
+ * `existingSize` is the size of the file a write_file would replace, if known; `fileText` the text
+ * of the file an edit_file changes, if it could be read (its diff then has 3 lines of context).
  * @example describeRequest(call, 'default: bash asks') // ['xagent wants to run bash (default: bash asks)', '  $ npm test']
  */
-export function describeRequest(call: ToolCall, reason: string, existingSize?: number): string[] {
+export function describeRequest(
+  call: ToolCall,
+  reason: string,
+  { existingSize, fileText = null }: { existingSize?: number; fileText?: string | null } = {},
+): string[] {
   const file = field(call, 'path');
   const on = typeof file === 'string' ? ` on ${visible(file)}` : '';
   if (call.name === 'bash') {
@@ -53,7 +45,7 @@ export function describeRequest(call: ToolCall, reason: string, existingSize?: n
   const head = `xagent wants to use ${visible(call.name)}${on} (${visible(reason)})`;
   if (call.name === 'edit_file') {
     const all = field(call, 'replace_all') === true ? ['  (every occurrence)'] : [];
-    return [head, ...all, ...editDiff(String(field(call, 'old_string') ?? ''), String(field(call, 'new_string') ?? ''))];
+    return [head, ...all, ...diffText(proposedEditDiff(call, fileText).lines)];
   }
   if (call.name === 'write_file') {
     const content = String(field(call, 'content') ?? '');

@@ -1,6 +1,6 @@
 import type { ToolCall } from '../../machines/types.js';
 import { visible } from './visible.js';
-import { commonEnds } from './common-ends.js';
+import { fragmentDiff } from './edit-diff.js';
 
 export { describeCall } from '../engine/stop-message.js';
 
@@ -72,12 +72,10 @@ export interface ResultSummary {
 
 const plural = (n: number, word: string, many = `${word}s`) => `${n} ${n === 1 ? word : many}`;
 
-/** Lines with `+` / `-` an edit makes: the old and new text without the lines both ends share. */
+/** Lines with `+` / `-` an edit makes: the old and new text's own diff (edit-diff.ts). */
 export function editCounts(oldText: string, newText: string): { added: number; removed: number } {
-  const before = oldText.split('\n');
-  const after = newText.split('\n');
-  const { head, tail } = commonEnds(before, after);
-  return { added: after.length - head - tail, removed: before.length - head - tail };
+  const { added, removed } = fragmentDiff(oldText, newText);
+  return { added, removed };
 }
 
 function bashSummary(content: string, isError: boolean): ResultSummary {

@@ -84,7 +84,17 @@ describe('the terminal prompt', () => {
     const edit = call('edit_file', { path: 'src/a.ts', old_string: 'keep\nold line\nend', new_string: 'keep\nnew line\nend' });
     const { shown } = await ask(edit, ['n']);
     expect(shown).toContain('xagent wants to use edit_file on src/a.ts');
-    expect(shown).toContain('    keep\n  - old line\n  + new line\n    end');
+    expect(shown).toContain('    1   keep\n    2 - old line\n    2 + new line\n    3   end');
+  });
+
+  it("shows an edit of a file as the file's diff, numbered, with 3 lines of context", async () => {
+    await mkdir(path.join(workspace, 'src'), { recursive: true });
+    await writeFile(path.join(workspace, 'src', 'b.ts'), `${Array.from({ length: 12 }, (_, i) => `l${i + 1}`).join('\n')}\n`);
+    const { shown } = await ask(call('edit_file', { path: 'src/b.ts', old_string: 'l7\n', new_string: 'seven\n' }), ['n']);
+    expect(shown).toContain(
+      ['    4   l4', '    5   l5', '    6   l6', '    7 - l7', '    7 + seven', '    8   l8', '    9   l9', '   10   l10'].join('\n'),
+    );
+    expect(shown).not.toMatch(/l3\b|l11\b/);
   });
 
   it('shows a write with its size, its first lines and whether it replaces a file', async () => {
