@@ -11,11 +11,14 @@ export function DiffLines({ lines }: { lines: readonly DiffLine[] }) {
   return (
     <Box flexDirection="column">
       {lines.map((line, i) => (
-        <DiffLineView key={i} line={line} width={width} />
+        // A line's kind and number name it; a gap follows the line before it.
+        <DiffLineView key={line.kind === 'gap' ? `gap-after-${keyOf(lines[i - 1])}` : keyOf(line)} line={line} width={width} />
       ))}
     </Box>
   );
 }
+
+const keyOf = (line: DiffLine | undefined) => (line && line.kind !== 'gap' ? `${line.kind}-${line.line}` : 'start');
 
 /** The width of the line-number column: the longest number, at least 3. */
 export function lineNumberWidth(lines: readonly { kind: string; line?: number }[]): number {

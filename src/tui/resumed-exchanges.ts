@@ -19,7 +19,7 @@ export const RESUMED_EXCHANGES = 3;
  */
 export function resumedItems(messages: readonly Message[], exchanges = RESUMED_EXCHANGES): ItemBody[] {
   const starts = messages.flatMap((message, i) => (promptText(message) !== null ? [i] : []));
-  const from = starts.length > exchanges ? starts[starts.length - exchanges]! : 0;
+  const from = starts.length > exchanges ? (starts.at(-exchanges) ?? 0) : 0;
   const earlier = starts.filter((i) => i < from).length;
   const results = new Map<string, ToolResultBlock>();
   for (const message of messages)

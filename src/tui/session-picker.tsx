@@ -103,19 +103,22 @@ function SessionPicker({
   const now = Date.now();
   const first = Math.min(Math.max(0, selected.current - VISIBLE_ROWS + 1), Math.max(0, sessions.length - VISIBLE_ROWS));
   const shown = sessions.slice(first, first + VISIBLE_ROWS);
-  const when = shown.map((s) => whenAgo(s.updated, now));
-  const count = shown.map((s) => `${s.messages} message${s.messages === 1 ? '' : 's'}`);
-  const whenWidth = Math.max(...when.map((w) => w.length));
-  const countWidth = Math.max(...count.map((c) => c.length));
+  const rows = shown.map((s) => ({
+    session: s,
+    when: whenAgo(s.updated, now),
+    count: `${s.messages} message${s.messages === 1 ? '' : 's'}`,
+  }));
+  const whenWidth = Math.max(...rows.map((row) => row.when.length));
+  const countWidth = Math.max(...rows.map((row) => row.count.length));
   return (
     <Box flexDirection="column" borderStyle="round" borderColor="cyan" paddingX={1}>
       <Text bold>{`Resume a session of ${visible(workspace)}`}</Text>
       {first > 0 && <Text dimColor>{`  ↑ ${first} newer`}</Text>}
-      {shown.map((session, i) => {
+      {rows.map(({ session, when, count }, i) => {
         const isSelected = first + i === selected.current;
         return (
           <Text key={session.id} color={isSelected ? 'cyan' : undefined} wrap="truncate-end">
-            {`${isSelected ? '❯' : ' '} ${when[i]!.padEnd(whenWidth)}  ${count[i]!.padStart(countWidth)}  ${visible(session.firstPrompt.replace(/\s+/g, ' ').trim())}`}
+            {`${isSelected ? '❯' : ' '} ${when.padEnd(whenWidth)}  ${count.padStart(countWidth)}  ${visible(session.firstPrompt.replace(/\s+/g, ' ').trim())}`}
           </Text>
         );
       })}

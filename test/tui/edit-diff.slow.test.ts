@@ -18,7 +18,7 @@ afterEach(async () => {
   expect(rejected).toEqual([]);
 });
 
-const FILE = Array.from({ length: 20 }, (_, i) => `line ${i + 1}`).join('\n') + '\n';
+const FILE = `${Array.from({ length: 20 }, (_, i) => `line ${i + 1}`).join('\n')}\n`;
 const edit = (old_string: string, new_string: string) => ({
   content: [{ type: 'tool_use', name: 'edit_file', input: { path: 'f.ts', old_string, new_string } }],
 });

@@ -112,4 +112,12 @@ describe.skipIf(!HAVE_SCRIPT && !process.env.CI)('resuming in the terminal UI', 
     expect(sessionsIn(where.home)).toEqual(before);
     expect(ui.fake.requests).toEqual([]);
   });
+
+  it('-r in a folder without sessions says so and exits 0 without starting', { timeout: 60_000 }, async () => {
+    ui = await startUi([], { flags: '-r', ready: 'No recorded sessions of' });
+    expect(await ui.pty.exited).toBe(0);
+    expect(ui.pty.screen()).toContain('to resume (xagent without -r starts one).');
+    expect(ui.pty.screen()).not.toContain('Type a task');
+    expect(ui.fake.requests).toEqual([]);
+  });
 });
