@@ -6,7 +6,9 @@ import { parseRules } from '../permissions/rules.js';
 import { PERMISSION_MODES } from '../permissions/types.js';
 import type { TuiController } from './controller.js';
 import { showResumed } from './resumed-exchanges.js';
-import { listSessions } from '../sessions/store.js';
+import { visible } from '../terminal/visible.js';
+import { askChoice } from './ask-choice.js';
+import { recentSessions, whenAgo } from './session-picker.js';
 import { listCommands, registerCommand, type CommandContext } from './commands.js';
 import { switchModel } from './config-command.js';
 import { twoColumns } from '../terminal/two-columns.js';
@@ -69,6 +71,31 @@ const HELP_KEYS: ReadonlyArray<readonly [string, string]> = [
   ['Ctrl-D', 'leaves (so does Ctrl-C twice); xagent --resume continues the session'],
 ];
 
+/** Sessions /resume offers to pick from, newest first. */
+const RESUME_CHOICES = 10;
+
+/** /resume without an id: another session of this workspace, picked in the choice dialog, or null. */
+async function pickOther(controller: TuiController, print: CommandContext['print']): Promise<string | null> {
+  const { home, workspace } = controller.config;
+  const sessions = recentSessions(home, workspace)
+    .filter((s) => s.id !== controller.session.sessionId)
+    .slice(0, RESUME_CHOICES);
+  if (sessions.length === 0) {
+    print('No other recorded session in this workspace.', 'dim');
+    return null;
+  }
+  const now = Date.now();
+  const index = await askChoice(controller.store, {
+    title: ['Resume which session of this workspace? (newest first)'],
+    options: sessions.map(
+      (s) => `${whenAgo(s.updated, now)} · ${s.messages} messages · ${visible(s.firstPrompt.replace(/\s+/g, ' ').slice(0, 60))}`,
+    ),
+  });
+  const picked = index === null ? undefined : sessions[index];
+  if (!picked) print('Not resumed.', 'dim');
+  return picked?.id ?? null;
+}
+
 export function registerBuiltinCommands(deps: BuiltinDeps): void {
   registerCommand({
     name: 'help',
@@ -95,20 +122,11 @@ export function registerBuiltinCommands(deps: BuiltinDeps): void {
   registerCommand({
     name: 'resume',
     args: '[session-id]',
-    description: 'continue a recorded session of this workspace (without an id: list them)',
+    description: 'continue a recorded session of this workspace (without an id: pick one)',
     run: async ({ controller, print }, args) => {
-      if (!args) {
-        const { sessions } = listSessions(controller.config.home);
-        const here = sessions.filter((s) => s.meta.workspace === controller.config.workspace).slice(0, 10);
-        if (here.length === 0) return print('No recorded sessions in this workspace.', 'dim');
-        return print(
-          [
-            'Sessions in this workspace (newest first); /resume <id> continues one:',
-            ...here.map((s) => `  ${short(s.id)}  ${s.meta.updated.slice(0, 16).replace('T', ' ')}  ${s.meta.first_prompt}`),
-          ].join('\n'),
-        );
-      }
-      const run = await deps.openRun(args, notes(print));
+      const id = args || (await pickOther(controller, print));
+      if (!id) return;
+      const run = await deps.openRun(id, notes(print));
       await controller.switchRun(run);
       // The Resumed line came with the run's opening (as a note); the last exchanges follow.
       await showResumed(controller.store, run.session.messages);

@@ -7,22 +7,7 @@ import { userMessages } from '../rewind/user-messages.js';
 import { visible } from '../terminal/visible.js';
 import { loadTranscript } from '../sessions/transcript.js';
 import { registerCommand } from './commands.js';
-import type { ChoiceRequest, TuiStore } from './store.js';
-
-/** Puts a question in the choice dialog; resolves with the answer's index, or null for Esc. */
-function ask(store: TuiStore, question: Omit<ChoiceRequest, 'pick'>): Promise<number | null> {
-  return new Promise((resolve) =>
-    store.update({
-      choice: {
-        ...question,
-        pick: (index) => {
-          store.update({ choice: null });
-          resolve(index);
-        },
-      },
-    }),
-  );
-}
+import { askChoice as ask } from './ask-choice.js';
 
 const HALVES = [
   { label: 'Restore code and conversation', code: true, conversation: true },

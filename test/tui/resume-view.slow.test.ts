@@ -120,4 +120,21 @@ describe.skipIf(!HAVE_SCRIPT && !process.env.CI)('resuming in the terminal UI', 
     expect(ui.pty.screen()).not.toContain('Type a task');
     expect(ui.fake.requests).toEqual([]);
   });
+
+  it('/resume without an id offers the other sessions of this folder in the choice dialog; a number resumes one', {
+    timeout: 90_000,
+  }, async () => {
+    const where = { workspace: tempDir('xagent-ws-'), home: tempDir('xagent-home-') };
+    const recorded = await recordSession(where, [{ prompt: 'the recorded one', script: [{ text: 'Recorded **answer**.' }] }]);
+    ui = await startUi([{ text: 'Picked up.' }], where);
+    ui.pty.type('/resume\r');
+    let at = await ui.pty.waitFor('Resume which session of this workspace?', ui.at);
+    at = await ui.pty.waitFor(/1\. just now · 2 messages · the recorded one/, at);
+    ui.pty.type('1');
+    at = await ui.pty.waitFor(`Resumed ${recorded} · 2 messages`, at);
+    at = await ui.pty.waitFor('Recorded answer.', at);
+    ui.pty.type('go on\r');
+    await ui.pty.waitFor('Picked up.', at);
+    expect(JSON.stringify(sent(ui, 0))).toContain('the recorded one');
+  });
 });
