@@ -45,12 +45,16 @@ export function completeCommand(typed: string): SlashCommand[] {
   return listCommands().filter((command) => command.name.startsWith(prefix));
 }
 
+/** The command a line names (`/perm` is /permissions: Enter on a unique beginning runs what Tab would complete), and its arguments. */
+export function findCommand(line: string): { name: string; args: string; command: SlashCommand | undefined } {
+  const [, name = '', args = ''] = /^\/(\S*)\s*([\s\S]*)$/.exec(line.trim()) ?? [];
+  const matches = completeCommand(`/${name}`);
+  return { name, args, command: registry.get(name) ?? (name && matches.length === 1 ? matches[0] : undefined) };
+}
+
 /** Runs `/name args`; an unknown name says so and lists what there is. */
 export async function runCommand(line: string, context: CommandContext): Promise<void> {
-  const [, name = '', args = ''] = /^\/(\S*)\s*([\s\S]*)$/.exec(line.trim()) ?? [];
-  // Enter on a unique beginning runs what Tab would have completed: `/perm` is /permissions.
-  const matches = completeCommand(`/${name}`);
-  const command = registry.get(name) ?? (name && matches.length === 1 ? matches[0] : undefined);
+  const { name, args, command } = findCommand(line);
   if (!command) {
     context.print(
       `Unknown command /${name}. Commands: ${listCommands()
@@ -60,9 +64,10 @@ export async function runCommand(line: string, context: CommandContext): Promise
     );
     return;
   }
+  // Typed while a task runs (or while it finishes, its answer already shown): it runs when the task ends, as Claude Code queues input.
   if (context.controller.busy && !command.whileRunning) {
-    context.print(`/${name} waits until the running task ends (Esc stops it).`, 'warn');
-    return;
+    context.print(`/${command.name} runs when the running task ends (Esc stops the task).`, 'dim');
+    while (context.controller.busy) await context.controller.settle();
   }
   try {
     await command.run(context, args.trim());

@@ -6,7 +6,7 @@ import { registerBuiltinCommands } from './builtin-commands.js';
 import { registerAgentsCommand } from './agents-command.js';
 import { registerRewindCommand } from './rewind-command.js';
 import { registerConfigCommands } from './config-command.js';
-import { runCommand, type CommandContext } from './commands.js';
+import { findCommand, runCommand, type CommandContext } from './commands.js';
 import { TuiController } from './controller.js';
 import { markdownReady } from './markdown-loader.js';
 import { showResumed } from './resumed-exchanges.js';
@@ -64,18 +64,36 @@ export function startTui(run: PreparedRun, options: TuiOptions): TuiHandle {
     width: () => Math.max(20, (stdout.columns || 80) - 1),
   };
 
+  // What was typed, run one after another in the order typed (Claude Code queues input the same way).
+  let queue: Promise<void> = Promise.resolve();
+  let queued = 0;
+  const enqueue = (what: string, job: () => Promise<unknown>) => {
+    // Typed while a task runs, or finishes with its answer already shown: said, then run when it ends.
+    if (controller.busy || queued > 0) store.update({ hint: `Queued: ${what} runs when the running task ends (Esc stops the task).` });
+    queued++;
+    queue = queue
+      .then(async () => {
+        while (controller.busy) await controller.settle();
+        await job();
+      })
+      // Never a broken queue: what is typed next still runs.
+      .catch((error: unknown) => store.note(`xagent: ${error instanceof Error ? error.message : String(error)}`, 'error'))
+      .finally(() => queued--);
+  };
   const submit = (text: string) => {
     if (history.at(-1) !== text) history.push(text);
     if (text.startsWith('/')) {
       store.add({ kind: 'user', text });
-      void runCommand(text, context);
+      const { command } = findCommand(text);
+      // /help, /cost and the like answer at once (an unknown name too: it says so).
+      if (!command || command.whileRunning) void runCommand(text, context);
+      else enqueue(`/${command.name}`, () => runCommand(text, context));
       return;
     }
-    if (controller.busy) {
-      store.update({ hint: 'A task is running: wait for it, or Esc to stop it first.' });
-      return;
-    }
-    void markdownReady.then(() => controller.runTask(text));
+    enqueue('your message', async () => {
+      await markdownReady;
+      await controller.runTask(text);
+    });
   };
 
   store.note(
