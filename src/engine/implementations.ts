@@ -55,6 +55,8 @@ export interface EngineServices {
   hooks?: readonly ResolvedHook[];
   /** Command hooks run inside it. */
   hookSandbox?: CommandSandbox;
+  /** Set over the inherited environment for bash and command hooks (the settings' `env`). */
+  commandEnv?: Readonly<Record<string, string>>;
   /** The agent path the streamed deltas carry (`main`, `main/task-1`). */
   agent?: string;
   /** A subagent's name (its agent file's): its hooks are told `agent_id` (the path) and `agent_type`, and its Stop is SubagentStop. */
@@ -94,6 +96,7 @@ export function engineImplementations(services: EngineServices) {
     transcriptPath: sink.dir ? transcriptPath(sink.dir) : null,
     ...(sink.dir ? { toolDurationMs: (callId: string) => toolDurationMs(sink.dir as string, callId) } : {}),
     cwd: workspace,
+    ...(services.commandEnv ? { env: services.commandEnv } : {}),
     ...(permissions.mode ? { permissionMode: permissions.mode } : {}),
     ...(services.agentType && services.agent ? { agent: { id: services.agent, type: services.agentType } } : {}),
   };
@@ -159,7 +162,14 @@ export function engineImplementations(services: EngineServices) {
     try {
       const result = await journal.step(
         `tool ${call.id}`,
-        () => tools.execute(call, { signal, workspace, readGate: readGateFor(call), ...(checkpoints ? { checkpoints } : {}) }),
+        () =>
+          tools.execute(call, {
+            signal,
+            workspace,
+            readGate: readGateFor(call),
+            ...(checkpoints ? { checkpoints } : {}),
+            ...(services.commandEnv ? { env: services.commandEnv } : {}),
+          }),
         () => note({ event: 'retry', state: 'execute_tool', turn: toolTurn, attempt: 1, delay_ms: 0, message: RERUN_TOOL, call }),
       );
       // Many tasks' tools end together: each takes its turn, so the loop never stalls on all of them at once.

@@ -71,6 +71,8 @@ export interface QueryOptions {
   sessionStart?: SessionStartSource | null;
   /** Command hooks run inside this sandbox (the CLI's --sandbox, unless the settings say `"hooks": false`). */
   hookSandbox?: CommandSandbox;
+  /** Variables set over the inherited environment for the commands the task starts: bash and command hooks (the settings' `env`). */
+  commandEnv?: Readonly<Record<string, string>>;
   /** Sees every event as it happens, before it is yielded (the live inspector attaches here). */
   observe?: (event: AgentEvent) => void;
   /** Sees every line of the evidence log as it is written, with its JSON (the live inspector sends it as it is). */
@@ -158,6 +160,7 @@ export async function* query(userInput: string, options: QueryOptions): AsyncGen
   const implementations = engineImplementations({
     hooks,
     ...(options.hookSandbox ? { hookSandbox: options.hookSandbox } : {}),
+    ...(options.commandEnv ? { commandEnv: options.commandEnv } : {}),
     ...(options.journal ? { journal: options.journal } : {}),
     model: options.model,
     tools,

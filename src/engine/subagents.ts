@@ -173,6 +173,7 @@ export function startsSubagents({
       sessionStart: null,
       ...(options.hooks ? { hooks: options.hooks } : {}),
       ...(options.hookSandbox ? { hookSandbox: options.hookSandbox } : {}),
+      ...(options.commandEnv ? { commandEnv: options.commandEnv } : {}),
       agents: agent.tools && !agent.tools.includes(TASK_TOOL) ? [] : agents,
       ...(options.modelFor ? { modelFor: options.modelFor } : {}),
       agent: { path: childPath, depth: depth + 1, type: agent.name, dialog, ledger },

@@ -176,6 +176,7 @@ export async function prepareRun(
       sessionStart,
       ...(journal ? { journal } : {}),
       ...(config.sandbox && config.sandboxSettings.hooks ? { hookSandbox: config.sandbox } : {}),
+      commandEnv: config.env,
       observe: (event) => {
         partial.onEvent(event);
         inspect?.(event);
@@ -251,6 +252,7 @@ function startMcp(config: RunConfig, stderr: NodeJS.WritableStream): Promise<Mcp
         clientVersion: packageVersion(),
         startupTimeoutMs: timeouts.startupMs,
         toolTimeoutMs: timeouts.toolMs,
+        env: config.env,
         ...(sandbox ? { sandbox } : {}),
         warn: (line) => stderr.write(`${visible(line)}\n`),
       }),
@@ -280,6 +282,7 @@ async function runSessionEndHooks(
       transcriptPath: transcriptPath(session.dir),
       cwd: config.workspace,
       permissionMode: config.permissionMode,
+      env: config.env,
     },
     signal: new AbortController().signal,
     ...(config.sandbox && config.sandboxSettings.hooks ? { sandbox: config.sandbox } : {}),
