@@ -1,3 +1,4 @@
+import { fairTurn, yieldTurn } from '../system/fair-turns.js';
 import { randomUUID } from 'node:crypto';
 import { fromCallback, fromPromise } from 'xstate';
 import { decidePermissionAction, toolHookDue, validateCallAction, type CallModelInput } from '../../machines/query-engine.js';
@@ -72,8 +73,8 @@ export interface EngineServices {
 const RERUN_MODEL = 'the worker running this task stopped during this request: it is sent again';
 const RERUN_TOOL = 'the worker running this task stopped while this tool ran: it runs again (at least once)';
 
-/** With a model and tools that answer at once, nothing else (SIGINT, timers) would ever run. */
-const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
+/** With a model and tools that answer at once, nothing else (SIGINT, timers) would ever run; many tasks take turns. */
+const yieldToEventLoop = yieldTurn;
 
 /** The real actors and rules behind the chart's names, for `queryEngine.provide(...)`. */
 export function engineImplementations(services: EngineServices) {
@@ -171,6 +172,9 @@ export function engineImplementations(services: EngineServices) {
           }),
         () => note({ event: 'retry', state: 'execute_tool', turn: toolTurn, attempt: 1, delay_ms: 0, message: RERUN_TOOL, call }),
       );
+      // Many tasks' tools end together: each takes its turn, so the loop never stalls on all of them at once.
+      const turn = fairTurn();
+      if (turn) await turn;
       const sandboxed = result.sandboxed ? { sandboxed: true } : {};
       audit({ is_error: result.isError, aborted: signal.aborted, ...sandboxed, content: result.content.slice(0, 2000) });
       const duration_ms = clock.now() - started;

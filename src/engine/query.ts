@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { fairTurn } from '../system/fair-turns.js';
 import { createActor } from 'xstate';
 import type { EngineInput, SessionStartSource } from '../../machines/engine-context.js';
 import { compactionRecord } from '../context/run-compaction.js';
@@ -134,6 +135,9 @@ export async function* query(userInput: string, options: QueryOptions): AsyncGen
   // Read once per task: the same system prompt every round is what lets the API cache it. While git
   // runs, the event loop is free for what the first request also waits for (the model client loading).
   const taskContext = await options.context;
+  // Many tasks' contexts are read together: each builds its chart in a turn of its own (fair-turns.ts).
+  const turn = fairTurn();
+  if (turn) await turn;
   const system = taskContext.system;
   const contextWindow = options.contextWindow ?? null;
   // A subagent runs its tool hooks and SubagentStop (in the place of Stop); its prompt is no user's, so no UserPromptSubmit.
