@@ -7,7 +7,7 @@ import { onOutputClosed } from './output-closed.js';
 import { prepareRun } from '../run/prepare-run.js';
 import { policyFor } from '../run/run-config.js';
 import { settleTrust } from '../run/trust-gate.js';
-import { mcpPermissionPrompt } from '../run/mcp-permission-prompt.js';
+import { mcpPermissionPrompt, promptToolProblem } from '../run/mcp-permission-prompt.js';
 import type { RunFlags } from '../run/add-run-flags.js';
 import { resolveRunConfig } from '../run/run-flags.js';
 import { exitCodeOf, rendererFor } from './run-print.js';
@@ -33,6 +33,8 @@ export async function runPrint(args: string[], raw: RunFlags): Promise<number> {
   if (!prompt && !stdinIsTerminal) prompt = (await readStdin()).trim();
   if (!prompt) throw new UsageError('no prompt: give it as an argument (xagent -p "task") or on stdin');
   const run = await prepareRun(config, { stderr: process.stderr });
+  const promptToolWarning = config.permissionPromptTool && promptToolProblem(config.permissionPromptTool, config.mcpServers ?? []);
+  if (promptToolWarning) process.stderr.write(`xagent: warning: ${promptToolWarning}\n`);
   // --permission-prompt-tool answers in place of a person; else a person can answer `ask` only where
   // both the keyboard and the screen are a terminal.
   const askPerson = config.permissionPromptTool

@@ -24,6 +24,17 @@ export interface McpPermissionPromptOptions {
 }
 
 /**
+ * Why the named tool cannot be there, known before any question: its server is not one of the run's.
+ * @example promptToolProblem('mcp__nobody__ok', [{ name: 'approver' }]) // 'no MCP server "nobody" is configured (servers: approver); ...'
+ */
+export function promptToolProblem(tool: string, servers: ReadonlyArray<{ name: string }>): string | null {
+  const server = tool.slice('mcp__'.length).split('__')[0] ?? '';
+  if (servers.some((s) => s.name === server)) return null;
+  const names = servers.map((s) => s.name).join(', ') || 'none';
+  return `--permission-prompt-tool ${tool}: no MCP server "${server}" is configured (servers: ${names}); every question will be refused`;
+}
+
+/**
  * @example const ask = mcpPermissionPrompt({ tool: 'mcp__approver__check', tools: () => run.tools(), workspace });
  */
 export function mcpPermissionPrompt(options: McpPermissionPromptOptions): PermissionPrompt {

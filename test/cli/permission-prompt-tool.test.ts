@@ -107,6 +107,16 @@ describe('--permission-prompt-tool', () => {
     expect(result?.content).toContain('mcp__approver__nope is not available (MCP tools of this run: mcp__approver__approve');
   });
 
+  it('a server no file configures is a warning at start, and each question a denial', async () => {
+    const r = await run('mcp__nobody__approve', [bash('touch never.txt'), { text: 'done' }]);
+    expect(r.cli.code).toBe(0);
+    expect(r.cli.stderr).toContain(
+      'warning: --permission-prompt-tool mcp__nobody__approve: no MCP server "nobody" is configured (servers: approver)',
+    );
+    expect(readdirSync(r.workspace)).not.toContain('never.txt');
+    expect(r.result.permission_denials).toHaveLength(1);
+  });
+
   it('with --stop-on-denial, its deny stops the task (exit 6)', async () => {
     const r = await run('mcp__approver__approve', [bash('touch forbidden.txt'), { text: 'done' }], ['--stop-on-denial']);
     expect(r.cli.code).toBe(6);
