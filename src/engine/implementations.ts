@@ -22,9 +22,7 @@ import type { SessionSink } from '../sessions/session-writer.js';
 import type { EvidenceBody, EvidenceRecord } from '../sessions/records.js';
 import type { CompactContextInput, CompactionOutcome } from '../../machines/context-budget.js';
 import { runCompaction } from '../context/run-compaction.js';
-import { planBatchAction, type BatchOutcome } from '../../machines/batch-steps.js';
-import { BATCH_CONCURRENCY, runBatch, TASK_CONCURRENCY } from './run-batch.js';
-import { TASK_TOOL } from '../agents/task-input.js';
+import { planBatchAction } from '../../machines/batch-steps.js';
 import { immediateJournal, type StepJournal } from './step-journal.js';
 import { sessionCheckpoints } from '../rewind/checkpointer.js';
 import type { TaskLedger } from './task-ledger.js';
@@ -159,7 +157,7 @@ export function engineImplementations(services: EngineServices) {
       const result = await journal.step(
         `tool ${call.id}`,
         () => tools.execute(call, { signal, workspace, readGate: readGateFor(call), ...(checkpoints ? { checkpoints } : {}) }),
-        () => note({ event: 'retry', state: 'execute_tool', turn: toolTurn, attempt: 1, delay_ms: 0, message: RERUN_TOOL, call }),
+        () => note({ event: 'retry', state: 'execute_tool.running', turn: toolTurn, attempt: 1, delay_ms: 0, message: RERUN_TOOL, call }),
       );
       const sandboxed = result.sandboxed ? { sandboxed: true } : {};
       audit({ is_error: result.isError, aborted: signal.aborted, ...sandboxed, content: result.content.slice(0, 2000) });
@@ -230,12 +228,6 @@ export function engineImplementations(services: EngineServices) {
         return decision;
       }),
       executeTool: fromPromise<ToolResult, { call: ToolCall }>(({ input: { call }, signal }) => runTool(call, signal)),
-      // The calls of a batch run together (subagents at most TASK_CONCURRENCY at once); each outcome is kept, none throws.
-      executeBatch: fromPromise<BatchOutcome[], { calls: ToolCall[] }>(({ input: { calls }, signal }) =>
-        runBatch(calls, (call) => runTool(call, signal), {
-          limitOf: (call) => (call.name === TASK_TOOL ? TASK_CONCURRENCY : BATCH_CONCURRENCY),
-        }),
-      ),
       compactContext: fromPromise<CompactionOutcome, CompactContextInput>(async ({ input, signal }) => {
         await yieldToEventLoop();
         const { reason, turn } = input;
