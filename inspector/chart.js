@@ -241,7 +241,7 @@ export function highlight(chart, { current, recent, visits, last, taken }) {
     badge.textContent = visits.get(id) ? `×${visits.get(id)}` : '';
   }
   for (const { edge, g, tip } of chart.edges) {
-    const isLast = last !== undefined && last.has(edge.id);
+    const isLast = last?.has(edge.id) === true;
     g.classList.toggle('last', isLast);
     tip?.classList.toggle('last', isLast);
     // Siblings share one arrow: the lit one is drawn last, on top.

@@ -19,6 +19,9 @@ const REQUIRED_AT_RUN_TIME = [
   'react-devtools-core',
   'marked',
   'marked-terminal',
+  // A diagram's PNG/PDF and a chart at a git ref load these from node_modules; bundled, esbuild cannot find its binary.
+  'playwright-core',
+  'esbuild',
 ];
 
 /** The terminal UI (Ink: ES modules with top-level await) cannot be CommonJS; bin.ts never sends it here. */

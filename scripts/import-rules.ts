@@ -38,8 +38,8 @@ export function readFolderRules(root: string): FolderRules[] {
         throw new Error(`${folder}/README.md needs the lines "Imported by: …" and "Imports: …" (see scripts/import-rules.ts)`);
       return {
         folder,
-        importedBy: by.startsWith('any folder') ? 'any' : [...by.matchAll(FOLDER)].map((m) => m[1]!),
-        imports: [...imports.matchAll(FOLDER)].map((m) => m[1]!),
+        importedBy: by.startsWith('any folder') ? 'any' : [...by.matchAll(FOLDER)].map((m) => m[1]),
+        imports: [...imports.matchAll(FOLDER)].map((m) => m[1]),
       };
     });
 }
@@ -89,7 +89,7 @@ export function folderImports(root: string): Map<string, Set<string>> {
   const edges = new Map<string, Set<string>>();
   const folderOf = (file: string) => {
     const parts = path.relative(root, file).split(path.sep);
-    return parts[0] === 'src' ? `src/${parts[1]}` : parts[0]!;
+    return parts[0] === 'src' ? `src/${parts[1]}` : parts[0];
   };
   const scan = (dir: string) => {
     for (const entry of readdirSync(dir, { withFileTypes: true })) {
@@ -98,7 +98,7 @@ export function folderImports(root: string): Map<string, Set<string>> {
       else if (/\.tsx?$/.test(entry.name)) {
         for (const match of readFileSync(file, 'utf8').matchAll(/(?:from|import\()\s*['"](\.{1,2}\/[^'"]+)['"]/g)) {
           const from = folderOf(file);
-          const to = folderOf(path.resolve(path.dirname(file), match[1]!));
+          const to = folderOf(path.resolve(path.dirname(file), match[1]));
           if (from === to) continue;
           if (!edges.has(from)) edges.set(from, new Set());
           edges.get(from)!.add(to);

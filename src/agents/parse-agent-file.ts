@@ -37,10 +37,10 @@ export function parseAgentFile(text: string, source: string): { agent: AgentDefi
   if (!match) return { problem: 'no YAML frontmatter: the file must start with a line "---", the fields, and another "---"' };
   let fields: unknown;
   try {
-    fields = parseYaml(match[1]!);
+    fields = parseYaml(match[1]);
   } catch (error) {
     // Claude Code reads `description: Use it when: the tests fail` as it reads: so does xagent.
-    fields = lenientFields(match[1]!);
+    fields = lenientFields(match[1]);
     // Only a reading that yields the fields an agent needs stands in for the YAML one.
     const lenient = fields as Record<string, unknown> | null;
     if (typeof lenient?.name !== 'string' || typeof lenient.description !== 'string')
@@ -93,9 +93,9 @@ export function lenientFields(frontmatter: string): Record<string, unknown> | nu
     const pair = /^([A-Za-z_][\w-]*):(?:\s+(.*))?$/.exec(line);
     if (item && key !== null) {
       const list = Array.isArray(fields[key]) ? (fields[key] as unknown[]) : [];
-      fields[key] = [...list, unquote(item[1]!)];
+      fields[key] = [...list, unquote(item[1])];
     } else if (pair) {
-      key = pair[1]!;
+      key = pair[1];
       fields[key] = pair[2] === undefined ? null : unquote(pair[2]);
     } else if (/^\s+\S/.test(line) && key !== null && typeof fields[key] === 'string') {
       fields[key] = `${fields[key] as string} ${line.trim()}`;
@@ -107,5 +107,5 @@ export function lenientFields(frontmatter: string): Record<string, unknown> | nu
 function unquote(value: string): string {
   const trimmed = value.trim();
   const quoted = /^(["'])(.*)\1$/.exec(trimmed);
-  return quoted ? quoted[2]! : trimmed;
+  return quoted ? quoted[2] : trimmed;
 }

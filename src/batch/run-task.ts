@@ -7,6 +7,7 @@ import { buildRunConfig, policyFor, type ModelFactory } from '../run/run-config.
 import type { RunSpec } from '../run/run-spec.js';
 import { settleTrust } from '../run/trust-gate.js';
 import { whenDescriptorsFree } from '../system/descriptors.js';
+import { yieldTurn } from '../system/fair-turns.js';
 import type { PermissionPrompt } from '../permissions/types.js';
 import { taskSpec, type BatchTask } from './task-line.js';
 
@@ -60,8 +61,8 @@ const quiet = () => new Writable({ write: (_chunk, _encoding, done) => done() })
  */
 export async function runBatchTask(task: BatchTask, id: string | number, setup: BatchSetup, signal: AbortSignal): Promise<BatchResult> {
   const started = Date.now();
-  // Each task's synchronous setup in a turn of the event loop of its own: starting many at once is no long stall.
-  await new Promise<void>((resolve) => setImmediate(resolve));
+  // Many tasks' synchronous setups take turns (fair-turns.ts): starting many at once is no long stall.
+  await yieldTurn();
   try {
     // Nobody is there to say yes to a project's hooks or servers: an untrusted one is refused, as -p refuses it.
     const config = await settleTrust(buildRunConfig(taskSpec(setup.spec, task), setup.env, setup.createModel), {

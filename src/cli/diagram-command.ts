@@ -72,11 +72,11 @@ export async function loadDiff(specs: string[], cwd: string, running: ChartGraph
   const { chartAtRef, chartFromFile } = await import('../diagram/chart-at-ref.js');
   const { diffCharts } = await import('../diagram/chart-diff.js');
   const side = (spec: string) => (spec.endsWith('.json') && existsSync(spec) ? chartFromFile(spec) : chartAtRef(spec, cwd));
-  const range = specs.length === 1 ? /^(.+?)\.\.(.+)$/.exec(specs[0]!) : null;
-  if (range && range[2]!.startsWith('.')) throw new UsageError(`--diff "${specs[0]}": use A..B (two dots), not A...B`);
-  const [before, after] = specs.length === 2 ? specs : range ? [range[1]!, range[2]!] : [specs[0]!, undefined];
-  const diff = diffCharts(await side(before!), after === undefined ? running : await side(after));
-  const labels = { before: before!, after: after ?? 'this chart', command: `xagent diagram --diff ${specs.join(' ')}` };
+  const range = specs.length === 1 ? /^(.+?)\.\.(.+)$/.exec(specs[0]) : null;
+  if (range?.[2].startsWith('.')) throw new UsageError(`--diff "${specs[0]}": use A..B (two dots), not A...B`);
+  const [before, after] = specs.length === 2 ? specs : range ? [range[1], range[2]] : [specs[0], undefined];
+  const diff = diffCharts(await side(before), after === undefined ? running : await side(after));
+  const labels = { before: before, after: after ?? 'this chart', command: `xagent diagram --diff ${specs.join(' ')}` };
   return { ...diff, labels };
 }
 
@@ -98,7 +98,7 @@ export async function diffCoverage(
   };
   return pathsReport(generatePaths()).coverage.map((row) => ({
     what: row.what,
-    ...(totals[row.what] !== undefined ? { before: { total: totals[row.what]! } } : {}),
+    ...(totals[row.what] !== undefined ? { before: { total: totals[row.what] } } : {}),
     after: { covered: row.covered, total: row.total },
   }));
 }

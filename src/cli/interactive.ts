@@ -50,7 +50,15 @@ export function startInteractive(run: PreparedRun, io: InteractiveIO): Interacti
       new Promise((resolve) => {
         if (closed || signal.aborted) return resolve(null);
         answer = resolve;
-        signal.addEventListener('abort', () => answer === resolve && ((answer = null), resolve(null)), { once: true });
+        signal.addEventListener(
+          'abort',
+          () => {
+            if (answer !== resolve) return;
+            answer = null;
+            resolve(null);
+          },
+          { once: true },
+        );
       }),
     close: () => {
       answer = null;

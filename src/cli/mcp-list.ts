@@ -6,6 +6,7 @@ import path from 'node:path';
 import { userSettingsPath } from '../settings/settings.js';
 import { defaultClaudeHome } from '../settings/settings.js';
 import { describeItems, gateSettings } from '../trust/gate.js';
+import { commandEnv } from '../run/command-env.js';
 import { trustedKeys } from '../trust/trust-store.js';
 import { TRUST_ENV, TRUST_FLAG } from '../run/trust-gate.js';
 import { resolveMcpLayers } from '../run/mcp-layers.js';
@@ -33,15 +34,18 @@ export async function runMcpList(
     // Listing starts each server: a project's untrusted ones are named, not started (issue 31, M5).
     const where = { workspace, userSettingsFile: [userSettingsPath(home), path.join(defaultClaudeHome(env), 'settings.json')] };
     const gated = trustAll ? null : gateSettings(settings, { ...where, trusted: trustedKeys(home, workspace) });
+    // The servers get the settings' env as in a run (trusted files only).
+    const serverEnv = commandEnv(gated ? gated.env : settings.env, env);
     return {
       workspace,
-      servers: resolveMcpLayers(gated ? gated.mcpServers : settings.mcpServers, env, where),
+      serverEnv,
+      servers: resolveMcpLayers(gated ? gated.mcpServers : settings.mcpServers, { ...env, ...serverEnv }, where),
       untrusted: (gated?.pending ?? []).filter((item) => item.kind === 'mcp_server'),
       sandboxed: sandboxForRun({ flag: undefined, layers: settings.sandbox, workspace, xagentHome: home, env }),
     };
   });
   if ('exitCode' in setup) return setup.exitCode;
-  const { workspace, servers, sandboxed, untrusted } = setup;
+  const { workspace, servers, sandboxed, untrusted, serverEnv } = setup;
   if (untrusted.length > 0) {
     streams.stderr.write(
       `xagent: not started, not trusted yet (run xagent here once on a terminal to review them, or pass ${TRUST_FLAG}):\n${describeItems(untrusted)}\n`,
@@ -55,6 +59,7 @@ export async function runMcpList(
     clientVersion: packageVersion(),
     startupTimeoutMs: timeouts.startupMs,
     toolTimeoutMs: timeouts.toolMs,
+    env: serverEnv,
     ...(sandbox ? { sandbox } : {}),
     warn: (line) => streams.stderr.write(`${visible(line)}\n`),
   });

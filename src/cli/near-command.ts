@@ -4,8 +4,8 @@
  * @example nearCommand(['sesions'], ['sessions', 'diagram']) // 'sessions'
  */
 export function nearCommand(words: readonly string[], commands: readonly string[]): string | null {
-  if (words.length !== 1 || !/^[a-z][a-z-]*$/.test(words[0]!)) return null;
-  const word = words[0]!;
+  if (words.length !== 1 || !/^[a-z][a-z-]*$/.test(words[0])) return null;
+  const word = words[0];
   let best: { name: string; distance: number } | null = null;
   for (const name of commands) {
     const distance = editDistance(word, name);
@@ -21,10 +21,10 @@ function editDistance(a: string, b: string): number {
   for (let i = 1; i <= a.length; i++) {
     for (let j = 1; j <= b.length; j++) {
       const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      let value = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) value = Math.min(value, d[i - 2]![j - 2]! + 1);
-      d[i]![j] = value;
+      let value = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) value = Math.min(value, d[i - 2][j - 2] + 1);
+      d[i][j] = value;
     }
   }
-  return d[a.length]![b.length]!;
+  return d[a.length][b.length];
 }

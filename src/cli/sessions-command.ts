@@ -64,10 +64,10 @@ export function formatSessionsTable(sessions: readonly SessionSummary[], home = 
     shorten(s.meta.first_prompt.replace(/\s+/g, ' ').trim(), 60, 'end'),
   ]);
   const header = ['ID', 'UPDATED', 'WORKSPACE', 'LAST STOP', 'FIRST PROMPT'];
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
   const line = (cells: string[]) =>
     cells
-      .map((cell, i) => (i === cells.length - 1 ? cell : cell.padEnd(widths[i]!)))
+      .map((cell, i) => (i === cells.length - 1 ? cell : cell.padEnd(widths[i])))
       .join('  ')
       .trimEnd();
   return `${[header, ...rows].map(line).join('\n')}\n`;

@@ -42,7 +42,7 @@ export function chooseCut(messages: readonly Message[], keepTokens: number): num
   let cut: number | null = null;
   for (let i = messages.length - 1; i >= 1; i--) {
     kept += estimateTokens(messages[i]);
-    if (messages[i]!.role !== 'assistant') continue;
+    if (messages[i].role !== 'assistant') continue;
     if (cut !== null && kept > keepTokens) break;
     cut = i;
   }
@@ -55,13 +55,13 @@ export function chooseCut(messages: readonly Message[], keepTokens: number): num
  */
 export function summarySource(messages: readonly Message[], keepFrom: number, budgetTokens: number): Message[] {
   if (estimateMessages(messages) <= budgetTokens) return [...messages];
-  const first = messages[0]!;
+  const first = messages[0];
   let used = estimateTokens(first);
   let from = keepFrom;
   for (let i = keepFrom - 1; i >= 1; i--) {
     used += estimateTokens(messages[i]);
     if (used > budgetTokens) break;
-    if (messages[i]!.role === 'assistant') from = i;
+    if (messages[i].role === 'assistant') from = i;
   }
   return [first, ...messages.slice(from, keepFrom)];
 }

@@ -52,7 +52,7 @@ function setChanges(before: string[], after: string[]): Changes {
   return { added: after.filter((n) => !before.includes(n)), removed: before.filter((n) => !after.includes(n)), changed: [] };
 }
 
-const topOf = (id: string) => id.split('.')[0]!;
+const topOf = (id: string) => id.split('.')[0];
 
 /**
  * The difference of two charts.
@@ -122,7 +122,7 @@ export function viewMarks(view: ChartGraph, marks: ReadonlyMap<string, Change>):
   for (const edge of view.edges) {
     const members = 'members' in edge ? (edge.members as string[]) : [edge.id];
     const found = new Set(members.map((m) => marks.get(m)).filter((m): m is Change => m !== undefined));
-    if (found.size > 0) drawn.set(edge.id, found.size === 1 ? [...found][0]! : 'changed');
+    if (found.size > 0) drawn.set(edge.id, found.size === 1 ? [...found][0] : 'changed');
   }
   return drawn;
 }

@@ -75,7 +75,7 @@ export function heatLevel(count: number, max: number): number {
 /** What an arrow is drawn as: its transitions' kind when they agree, plain otherwise. */
 function arrowKind(edges: ChartEdge[]): EdgeKind | 'mixed' {
   const kinds = new Set(edges.map((e) => e.kind));
-  return kinds.size === 1 ? [...kinds][0]! : 'mixed';
+  return kinds.size === 1 ? [...kinds][0] : 'mixed';
 }
 
 const LEGEND_ROWS: Array<{ sample: 'on' | 'always' | 'error' | 'transient' | 'final' | 'root'; text: string }> = [
@@ -204,7 +204,7 @@ export async function toSvg(graph: ChartGraph, layout?: ChartLayout, options: Sv
   for (const [group, edges] of groups) {
     const kind = arrowKind(edges.map((e) => specs.get(e.id)).filter((e): e is ChartEdge => e !== undefined));
     out.push(
-      `<g class="arrow kind-${kind}${heat(edges.map((e) => e.id))}${mark(...edges.map((e) => e.id))}" data-group="${escapeXml(group)}"><path d="${sectionsPath(edges[0]!.sections)}"/></g>`,
+      `<g class="arrow kind-${kind}${heat(edges.map((e) => e.id))}${mark(...edges.map((e) => e.id))}" data-group="${escapeXml(group)}"><path d="${sectionsPath(edges[0].sections)}"/></g>`,
     );
   }
   for (const [, edges] of groups) {

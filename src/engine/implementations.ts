@@ -1,3 +1,4 @@
+import { fairTurn, yieldTurn } from '../system/fair-turns.js';
 import { randomUUID } from 'node:crypto';
 import { fromCallback, fromPromise } from 'xstate';
 import { decidePermissionAction, toolHookDue, validateCallAction, type CallModelInput } from '../../machines/query-engine.js';
@@ -52,6 +53,8 @@ export interface EngineServices {
   hooks?: readonly ResolvedHook[];
   /** Command hooks run inside it. */
   hookSandbox?: CommandSandbox;
+  /** Set over the inherited environment for bash and command hooks (the settings' `env`). */
+  commandEnv?: Readonly<Record<string, string>>;
   /** The agent path the streamed deltas carry (`main`, `main/task-1`). */
   agent?: string;
   /** A subagent's name (its agent file's): its hooks are told `agent_id` (the path) and `agent_type`, and its Stop is SubagentStop. */
@@ -68,8 +71,8 @@ export interface EngineServices {
 const RERUN_MODEL = 'the worker running this task stopped during this request: it is sent again';
 const RERUN_TOOL = 'the worker running this task stopped while this tool ran: it runs again (at least once)';
 
-/** With a model and tools that answer at once, nothing else (SIGINT, timers) would ever run. */
-const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
+/** With a model and tools that answer at once, nothing else (SIGINT, timers) would ever run; many tasks take turns. */
+const yieldToEventLoop = yieldTurn;
 
 /** The real actors and rules behind the chart's names, for `queryEngine.provide(...)`. */
 export function engineImplementations(services: EngineServices) {
@@ -91,6 +94,7 @@ export function engineImplementations(services: EngineServices) {
     transcriptPath: sink.dir ? transcriptPath(sink.dir) : null,
     ...(sink.dir ? { toolDurationMs: (callId: string) => toolDurationMs(sink.dir as string, callId) } : {}),
     cwd: workspace,
+    ...(services.commandEnv ? { env: services.commandEnv } : {}),
     ...(permissions.mode ? { permissionMode: permissions.mode } : {}),
     ...(services.agentType && services.agent ? { agent: { id: services.agent, type: services.agentType } } : {}),
   };
@@ -156,9 +160,19 @@ export function engineImplementations(services: EngineServices) {
     try {
       const result = await journal.step(
         `tool ${call.id}`,
-        () => tools.execute(call, { signal, workspace, readGate: readGateFor(call), ...(checkpoints ? { checkpoints } : {}) }),
+        () =>
+          tools.execute(call, {
+            signal,
+            workspace,
+            readGate: readGateFor(call),
+            ...(checkpoints ? { checkpoints } : {}),
+            ...(services.commandEnv ? { env: services.commandEnv } : {}),
+          }),
         () => note({ event: 'retry', state: 'execute_tool.running', turn: toolTurn, attempt: 1, delay_ms: 0, message: RERUN_TOOL, call }),
       );
+      // Many tasks' tools end together: each takes its turn, so the loop never stalls on all of them at once.
+      const turn = fairTurn();
+      if (turn) await turn;
       const sandboxed = result.sandboxed ? { sandboxed: true } : {};
       audit({ is_error: result.isError, aborted: signal.aborted, ...sandboxed, content: result.content.slice(0, 2000) });
       const duration_ms = clock.now() - started;

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { fairTurn } from '../system/fair-turns.js';
 import { createActor } from 'xstate';
 import type { EngineInput, SessionStartSource } from '../../machines/engine-context.js';
 import { compactionRecord } from '../context/run-compaction.js';
@@ -71,6 +72,8 @@ export interface QueryOptions {
   sessionStart?: SessionStartSource | null;
   /** Command hooks run inside this sandbox (the CLI's --sandbox, unless the settings say `"hooks": false`). */
   hookSandbox?: CommandSandbox;
+  /** Variables set over the inherited environment for the commands the task starts: bash and command hooks (the settings' `env`). */
+  commandEnv?: Readonly<Record<string, string>>;
   /** Sees every event as it happens, before it is yielded (the live inspector attaches here). */
   observe?: (event: AgentEvent) => void;
   /** Sees every line of the evidence log as it is written, with its JSON (the live inspector sends it as it is). */
@@ -130,6 +133,9 @@ export async function* query(userInput: string, options: QueryOptions): AsyncGen
   // Read once per task: the same system prompt every round is what lets the API cache it. While git
   // runs, the event loop is free for what the first request also waits for (the model client loading).
   const taskContext = await options.context;
+  // Many tasks' contexts are read together: each builds its chart in a turn of its own (fair-turns.ts).
+  const turn = fairTurn();
+  if (turn) await turn;
   const system = taskContext.system;
   const contextWindow = options.contextWindow ?? null;
   const hooks = options.hooks ?? [];
@@ -146,6 +152,7 @@ export async function* query(userInput: string, options: QueryOptions): AsyncGen
   const implementations = engineImplementations({
     hooks,
     ...(options.hookSandbox ? { hookSandbox: options.hookSandbox } : {}),
+    ...(options.commandEnv ? { commandEnv: options.commandEnv } : {}),
     ...(options.journal ? { journal: options.journal } : {}),
     model: options.model,
     tools,

@@ -123,6 +123,7 @@ function startChild(parent: SubagentParent, scope: Scope, input: SubagentInput):
   const implementations = engineImplementations({
     hooks,
     ...(options.hookSandbox ? { hookSandbox: options.hookSandbox } : {}),
+    ...(options.commandEnv ? { commandEnv: options.commandEnv } : {}),
     model,
     tools,
     permissions,

@@ -26,6 +26,8 @@ export interface HookSession {
   promptId?: string;
   /** The text of the model's last answer, for Stop and SubagentStop (`last_assistant_message`). */
   lastAssistantMessage?: () => string;
+  /** Set over the inherited environment for command hooks (the settings' `env`). */
+  env?: Readonly<Record<string, string>>;
 }
 
 /** What one event's hooks are run with: the chart's input, or an event run outside the chart with its own fields. */
@@ -138,7 +140,7 @@ export async function runHooks(options: {
           stdin: claudeJson,
           timeoutMs,
           signal,
-          env: { XAGENT_PROJECT_DIR: session.cwd, CLAUDE_PROJECT_DIR: session.cwd },
+          env: { ...session.env, XAGENT_PROJECT_DIR: session.cwd, CLAUDE_PROJECT_DIR: session.cwd },
           ...(options.sandbox ? { sandbox: options.sandbox } : {}),
         });
         exitCode = run.exitCode;

@@ -6,6 +6,7 @@
 export type { PermissionMode } from '../permissions/types.js';
 export type { AgentEvent, QueryResult } from '../engine/events.js';
 export type { StreamJsonEvent } from '../run/stream-json.js';
+export type { TaskOptions } from '../run/task-options.js';
 export type { Tool } from '../tools/types.js';
 export { FAULTS, UsageError, XagentError, type Fault } from '../errors/xagent-error.js';
 export type { CanUseTool, PermissionResult } from './can-use-tool.js';

@@ -1,32 +1,18 @@
 import { agentsOption, type AgentOption } from '../agents/agent-option.js';
 import type { AgentDefinition } from '../agents/definition.js';
-import { PERMISSION_MODES, type PermissionMode } from '../permissions/types.js';
 import type { RunSpec, SettingNames } from '../run/run-spec.js';
+import { checkTaskOptions, TASK_OPTION_NAMES, taskSpecPart, type TaskOptions } from '../run/task-options.js';
 import { UsageError } from '../errors/xagent-error.js';
 import type { Tool } from '../tools/types.js';
 import type { CanUseTool } from './can-use-tool.js';
 import { HookConfigError, resolveHooks, type HooksConfig, type ResolvedHook } from '../hooks/index.js';
 
-/** query()'s options; every one may be left out. */
-export interface QueryOptions {
-  /** The workspace: file tools stay inside it, bash runs there. Default process.cwd(). */
-  cwd?: string;
+/** query()'s options: a task's (TaskOptions: cwd, model, limits, mode, rules, prompts), and how this one runs; every one may be left out. */
+export interface QueryOptions extends TaskOptions {
   /** Custom tools made with tool(), added to the built-ins; one named like a built-in is an error. */
   tools?: readonly Tool[];
-  /** Default: the settings files' permissionMode, else 'default'. */
-  permissionMode?: PermissionMode;
-  /** Permission rules as in --allow / --deny, e.g. 'bash(npm test*)', 'roll_dice'. */
-  allow?: readonly string[];
-  deny?: readonly string[];
   /** Answers what the CLI would ask the person; without it such calls are denied and the task stops. */
   canUseTool?: CanUseTool;
-  /** Model id; default ANTHROPIC_MODEL, else the CLI's default. */
-  model?: string;
-  maxTurns?: number;
-  maxToolCalls?: number;
-  timeoutMs?: number;
-  /** Extended thinking budget in tokens, 0 = off (at least 1024 otherwise); default MAX_THINKING_TOKENS, else off. */
-  maxThinkingTokens?: number;
   /** Aborting it stops the task: the result's reason is user_abort. */
   signal?: AbortSignal;
   /** Continue a recorded session (every run is recorded under XAGENT_HOME, as by the CLI). */
@@ -41,8 +27,6 @@ export interface QueryOptions {
   inspect?: boolean | number;
   /** Called with the inspector's URL before the task starts. */
   onInspectorUrl?: (url: string) => void;
-  /** Replaces the built system prompt (environment, tool guidance, AGENTS.md files). */
-  systemPrompt?: string;
   /** false: ignore the settings files ($XAGENT_HOME and .xagent/); default true, as the CLI reads them. */
   readSettings?: boolean;
   /** Where ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL, ANTHROPIC_MODEL, XAGENT_HOME... are read; default process.env. */
@@ -74,17 +58,9 @@ export type McpServerOption =
   | { type: 'http'; url: string; headers?: Record<string, string> };
 
 const KNOWN: ReadonlyArray<keyof QueryOptions> = [
-  'cwd',
+  ...TASK_OPTION_NAMES,
   'tools',
-  'permissionMode',
-  'allow',
-  'deny',
   'canUseTool',
-  'model',
-  'maxTurns',
-  'maxToolCalls',
-  'timeoutMs',
-  'maxThinkingTokens',
   'signal',
   'session',
   'resume',
@@ -92,7 +68,6 @@ const KNOWN: ReadonlyArray<keyof QueryOptions> = [
   'at',
   'inspect',
   'onInspectorUrl',
-  'systemPrompt',
   'readSettings',
   'mcpServers',
   'hooks',
@@ -103,16 +78,12 @@ const KNOWN: ReadonlyArray<keyof QueryOptions> = [
 
 const NAMES: SettingNames = { cwd: 'cwd', model: 'model', maxThinkingTokens: 'maxThinkingTokens', contextWindow: 'contextWindow' };
 
-/** A limit given as an option, checked; undefined leaves it to the settings' `limits`, then DEFAULT_LIMITS. */
+/** A count given as an option (`at`), checked. */
 function positiveInt(value: number | undefined, what: string): number | undefined {
   if (value === undefined) return undefined;
   if (!Number.isSafeInteger(value) || value < 1)
     throw new UsageError(`${what} must be a whole number of at least 1 (got ${String(value)})`);
   return value;
-}
-
-function definedOnly<T extends object>(record: { [K in keyof T]: T[K] | undefined }): Partial<T> {
-  return Object.fromEntries(Object.entries(record).filter(([, value]) => value !== undefined)) as Partial<T>;
 }
 
 function inspectPort(value: boolean | number | undefined): number | null {
@@ -134,37 +105,20 @@ export function toRunSpec(prompt: string, options: QueryOptions): RunSpec {
   if (typeof options !== 'object' || options === null) throw new UsageError('query() options must be an object');
   const unknown = Object.keys(options).filter((key) => !(KNOWN as readonly string[]).includes(key));
   if (unknown.length > 0) throw new UsageError(`unknown option ${unknown.map((k) => `"${k}"`).join(', ')} (options: ${KNOWN.join(', ')})`);
-  if (options.permissionMode !== undefined && !PERMISSION_MODES.includes(options.permissionMode)) {
-    throw new UsageError(`permissionMode "${String(options.permissionMode)}" must be one of: ${PERMISSION_MODES.join(', ')}`);
-  }
-  const thinking = options.maxThinkingTokens;
-  if (thinking !== undefined && (!Number.isSafeInteger(thinking) || thinking < 0)) {
-    throw new UsageError(`maxThinkingTokens must be a whole number, 0 for off (got ${String(thinking)})`);
-  }
+  checkTaskOptions(options as Readonly<Record<string, unknown>>);
   if (options.tools !== undefined && !Array.isArray(options.tools)) throw new UsageError('tools must be an array of tool(...) definitions');
   for (const key of ['canUseTool', 'onInspectorUrl'] as const) {
     if (options[key] !== undefined && typeof options[key] !== 'function') throw new UsageError(`${key} must be a function`);
   }
   return {
-    cwd: options.cwd,
-    model: options.model,
-    limits: definedOnly({
-      maxTurns: positiveInt(options.maxTurns, 'maxTurns'),
-      maxToolCalls: positiveInt(options.maxToolCalls, 'maxToolCalls'),
-      timeoutMs: positiveInt(options.timeoutMs, 'timeoutMs'),
-    }),
+    ...taskSpecPart(options),
     // The events are stream-json's; the format only picks a CLI renderer, which the library does not use.
     format: 'stream-json',
-    permissionMode: options.permissionMode,
-    allow: options.allow ?? [],
-    deny: options.deny ?? [],
     inspectPort: inspectPort(options.inspect),
     session: sessionOption(options),
     prompt,
-    maxThinkingTokens: thinking === undefined ? undefined : String(thinking),
     extraTools: options.tools ?? [],
     readSettings: options.readSettings !== false,
-    systemPrompt: options.systemPrompt,
     ...(options.mcpServers !== undefined ? { mcpServers: options.mcpServers } : {}),
     ...(options.hooks !== undefined ? { hooks: hooksOption(options.hooks) } : {}),
     ...(options.agents !== undefined ? { agents: agentDefinitions(options.agents) } : {}),

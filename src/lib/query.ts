@@ -10,6 +10,7 @@ import { claudeCodeResultFold } from '../run/claude-result.js';
 import { canUseToolPrompt } from './can-use-tool.js';
 import { toRunSpec, type QueryOptions } from './options.js';
 import { whenDescriptorsFree } from '../system/descriptors.js';
+import { yieldTurn } from '../system/fair-turns.js';
 
 const discard = () =>
   new Writable({
@@ -32,8 +33,8 @@ const discard = () =>
  */
 export async function* query(prompt: string, options: QueryOptions = {}): AsyncGenerator<StreamJsonEvent, QueryResult> {
   // A task's setup (settings, session, model client) is a few ms of synchronous work: a thousand
-  // tasks started in one loop each take their own turn of the event loop, never one long stall.
-  await new Promise<void>((resolve) => setImmediate(resolve));
+  // tasks started in one loop take turns (fair-turns.ts), never one long stall.
+  await yieldTurn();
   const spec = toRunSpec(prompt, options);
   const env = options.env ?? process.env;
   const config = buildRunConfig(spec, env, createApiModel);

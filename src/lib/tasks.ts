@@ -2,7 +2,7 @@ import { waitForTask, submitTask } from '../restate/ingress-client.js';
 import type { TaskOutput } from '../restate/task-status.js';
 import { taskSpecOf } from '../restate/task-spec.js';
 import { ingressUrl } from '../restate/urls.js';
-import type { PermissionMode } from '../permissions/types.js';
+import { checkTaskOptions, type TaskOptions } from '../run/task-options.js';
 
 /** Where the Restate server's ingress is: `restateUrl`, else $RESTATE_INGRESS_URL, else http://127.0.0.1:8080. */
 export interface RestateOptions {
@@ -11,20 +11,8 @@ export interface RestateOptions {
   env?: NodeJS.ProcessEnv;
 }
 
-/** The run options of a durable task: those of `xagent submit`. */
-export interface SubmitOptions extends RestateOptions {
-  /** The workspace, as the workers see it; default process.cwd(). */
-  cwd?: string;
-  model?: string;
-  maxTurns?: number;
-  maxToolCalls?: number;
-  /** Working time in ms, waiting for an answer excluded. */
-  timeoutMs?: number;
-  permissionMode?: PermissionMode;
-  allow?: string[];
-  deny?: string[];
-  systemPrompt?: string;
-  appendSystemPrompt?: string;
+/** The options of a durable task: a task's (TaskOptions), and whether to trust the workspace. `cwd` is the workspace as the workers see it (default process.cwd()). */
+export interface SubmitOptions extends TaskOptions, RestateOptions {
   /** Use the workspace's project MCP servers, hooks and allow rules. */
   trust?: boolean;
 }
@@ -37,6 +25,7 @@ export interface SubmitOptions extends RestateOptions {
  */
 export async function submit(prompt: string, options: SubmitOptions = {}): Promise<string> {
   const env = options.env ?? process.env;
+  checkTaskOptions(options as Readonly<Record<string, unknown>>);
   const text = (n: number | undefined) => (n === undefined ? undefined : String(n));
   const spec = taskSpecOf(
     prompt,
@@ -47,10 +36,11 @@ export async function submit(prompt: string, options: SubmitOptions = {}): Promi
       maxToolCalls: text(options.maxToolCalls),
       timeout: text(options.timeoutMs),
       ...(options.permissionMode !== undefined ? { permissionMode: options.permissionMode } : {}),
-      allow: options.allow ?? [],
-      deny: options.deny ?? [],
+      allow: [...(options.allow ?? [])],
+      deny: [...(options.deny ?? [])],
       ...(options.systemPrompt !== undefined ? { systemPrompt: options.systemPrompt } : {}),
       ...(options.appendSystemPrompt !== undefined ? { appendSystemPrompt: options.appendSystemPrompt } : {}),
+      ...(options.maxThinkingTokens !== undefined ? { maxThinkingTokens: String(options.maxThinkingTokens) } : {}),
       trust: options.trust === true,
     },
     process.cwd(),

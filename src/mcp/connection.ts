@@ -24,6 +24,8 @@ export interface ConnectionOptions {
   startupTimeoutMs: number;
   toolTimeoutMs: number;
   sandbox?: CommandSandbox;
+  /** The settings' `env`, given to a stdio server below its own. */
+  env?: Readonly<Record<string, string>>;
 }
 
 export type ConnectionState = 'starting' | 'connected' | 'failed' | 'stopped';
@@ -105,7 +107,8 @@ export class McpConnection {
     return new ProcessTransport({
       command: config.command,
       args: config.args,
-      env: config.env,
+      // The settings' env first, then the server's own entry: the more specific one wins.
+      env: { ...this.options.env, ...config.env },
       cwd: this.options.cwd,
       sandbox: this.options.sandbox,
     });

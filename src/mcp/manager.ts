@@ -11,6 +11,8 @@ export interface McpManagerOptions {
   toolTimeoutMs: number;
   /** Stdio servers run inside it (--sandbox, unless the user's settings say "sandbox": {"mcpServers": false}). */
   sandbox?: CommandSandbox;
+  /** Every stdio server gets these (the settings' `env`), below its own `env` entry. */
+  env?: Readonly<Record<string, string>>;
   /** One line for the user, e.g. `xagent: MCP server "x" failed to start: ...`. */
   warn(line: string): void;
 }

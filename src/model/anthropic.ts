@@ -18,6 +18,7 @@ import { classifyFailure, finalError } from './anthropic-errors.js';
 import { ModelError } from './errors.js';
 import { nodeHttpFetch } from '../startup/http-fetch.js';
 import { fastStart } from '../startup/fast-start.js';
+import { fairTurn } from '../system/fair-turns.js';
 import { requestMaxTokens } from './request.js';
 import { RequestEncoder } from './request-encoder.js';
 import { abortReason, DEFAULT_RETRY_TIMING, retryDelayMs, sleep, type RetryTiming } from './retry-policy.js';
@@ -195,7 +196,12 @@ async function streamOnce({
   const stream = await sdk.messages.create(params, { signal, maxRetries: 0, body, headers: { 'content-type': 'application/json' } });
   const assembler = new ResponseAssembler(onTextDelta, onThinkingDelta);
   // The SDK ends iteration quietly when its request is aborted, so the signal is checked after the loop.
-  for await (const event of stream) assembler.handle(event);
+  for await (const event of stream) {
+    // A thousand answers arrive together: each task takes its turn, so the loop never stalls on all of them at once.
+    const turn = fairTurn();
+    if (turn) await turn;
+    assembler.handle(event);
+  }
   if (signal.aborted) throw abortReason(signal);
   return assembler.finish();
 }

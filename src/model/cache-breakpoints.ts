@@ -38,6 +38,6 @@ export function markSystem(system: string): SystemBlock[] {
 /** The last block that may carry a breakpoint (thinking blocks may not), or -1. */
 export function markableIndex(blocks: Message['content']): number {
   let index = blocks.length - 1;
-  while (index >= 0 && /thinking/.test(blocks[index]!.type)) index--;
+  while (index >= 0 && /thinking/.test(blocks[index].type)) index--;
   return index;
 }

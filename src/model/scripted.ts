@@ -39,8 +39,8 @@ export function parseModelScript(value: unknown, source = 'model script'): Model
     fail('expected {"responses": [...]}');
   }
   const responses = (value as ModelScript).responses;
-  responses.forEach((r, i) => {
-    if (typeof r !== 'object' || r === null) return fail(`responses[${i}] is not an object`);
+  for (const [i, r] of responses.entries()) {
+    if (typeof r !== 'object' || r === null) fail(`responses[${i}] is not an object`);
     if ('error' in r) {
       if (!(r.error?.type in ERROR_KINDS)) fail(`responses[${i}].error.type must be one of ${Object.keys(ERROR_KINDS).join(', ')}`);
     } else if ('text' in r) {
@@ -59,7 +59,7 @@ export function parseModelScript(value: unknown, source = 'model script'): Model
     if (r.delay_ms !== undefined && !(Number.isFinite(r.delay_ms) && r.delay_ms >= 0)) {
       fail(`responses[${i}].delay_ms must be a number >= 0`);
     }
-  });
+  }
   return { responses };
 }
 

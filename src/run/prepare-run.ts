@@ -15,6 +15,7 @@ import { openSessionForRun, type RunSession } from '../sessions/open-for-run.js'
 import { openSessionWriter } from '../sessions/session-writer.js';
 import { secretsFrom, startRunInspector, type RunInspector } from './run-inspector.js';
 import { rememberSecrets } from '../sessions/secret-fingerprints.js';
+import { fairTurn } from '../system/fair-turns.js';
 import type { Renderer } from '../terminal/renderer.js';
 import type { RunConfig } from './run-config.js';
 import type { McpManager } from '../mcp/manager.js';
@@ -136,6 +137,9 @@ export async function prepareRun(
         ? new SessionWriteError(error.path ?? path.join(sessionDir(config.home, session.sessionId), 'meta.json'), error, session.sessionId)
         : error;
     });
+    // Many tasks' meta.json writes end together: each opens its session files in a turn of its own.
+    const turn = fairTurn();
+    if (turn) await turn;
     // A disk that refuses the session's lines stops the task (not a lost transcript): the run ends with that error.
     let writeFailure: SessionWriteError | null = null;
     const stop = new AbortController();
@@ -143,7 +147,8 @@ export async function prepareRun(
     signal.addEventListener('abort', stopWith, { once: true });
     if (signal.aborted) stopWith();
     // The session remembers its secrets by fingerprint, so a later export without them in the environment still removes them.
-    rememberSecrets(sessionDir(config.home, session.sessionId), secretsFrom(process.env));
+    // Written while the task runs; on disk before the task's result is handed out.
+    const remembering = rememberSecrets(sessionDir(config.home, session.sessionId), secretsFrom(process.env));
     const sink = openSessionWriter(sessionDir(config.home, session.sessionId), session.sessionId, {
       onFailure: (failure) => {
         writeFailure = failure;
@@ -171,6 +176,7 @@ export async function prepareRun(
       sessionStart,
       ...(journal ? { journal } : {}),
       ...(config.sandbox && config.sandboxSettings.hooks ? { hookSandbox: config.sandbox } : {}),
+      commandEnv: config.env,
       observe: (event) => {
         partial.onEvent(event);
         inspect?.(event);
@@ -194,6 +200,7 @@ export async function prepareRun(
           if (event.reason === 'user_abort') session.interrupted(partial.text());
           renderer.finish(event);
           session.endTask(event);
+          await remembering;
           return event;
         }
         renderer.onEvent(event);
@@ -245,6 +252,7 @@ function startMcp(config: RunConfig, stderr: NodeJS.WritableStream): Promise<Mcp
         clientVersion: packageVersion(),
         startupTimeoutMs: timeouts.startupMs,
         toolTimeoutMs: timeouts.toolMs,
+        env: config.env,
         ...(sandbox ? { sandbox } : {}),
         warn: (line) => stderr.write(`${visible(line)}\n`),
       }),
@@ -274,6 +282,7 @@ async function runSessionEndHooks(
       transcriptPath: transcriptPath(session.dir),
       cwd: config.workspace,
       permissionMode: config.permissionMode,
+      env: config.env,
     },
     signal: new AbortController().signal,
     ...(config.sandbox && config.sandboxSettings.hooks ? { sandbox: config.sandbox } : {}),

@@ -30,6 +30,7 @@ import { parseDuration } from './parse-options.js';
 import type { McpServerConfig } from '../mcp/config.js';
 import { resolveMcpLayers } from './mcp-layers.js';
 import type { ResolvedHook } from '../hooks/index.js';
+import { commandEnv } from './command-env.js';
 
 export const OUTPUT_FORMATS = ['text', 'json', 'stream-json'] as const;
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
@@ -76,6 +77,8 @@ export interface RunConfig {
   mcpTimeouts?: McpTimeouts;
   /** The hooks of every settings file. */
   hooks: ResolvedHook[];
+  /** The settings' `env` (trusted files only): set over the inherited environment for bash, hooks and stdio MCP servers. */
+  env: Readonly<Record<string, string>>;
   /** Project-file items left out until the person trusts them (src/trust/); settleTrust asks or refuses. */
   untrusted?: UntrustedProject;
   /** The project is trusted: its instruction files may `@import` from the person's folders (~/.claude, $XAGENT_HOME). */
@@ -151,7 +154,9 @@ export function buildRunConfig(spec: RunSpec, env: NodeJS.ProcessEnv, createApiM
   const warn = (warning: string) => mcpWarnings.push(warning);
   // The user's own files (xagent's and Claude Code's) are never project files, even in a workspace that is the home folder.
   const where = { workspace, userSettingsFile: [userSettingsPath(home), path.join(defaultClaudeHome(env), 'settings.json')] };
-  mcpServers = resolveMcpLayers([...given, ...settings.mcpServers], env, where, warn);
+  // The settings' env is in the servers' environment, so a `${VAR}` in .mcp.json sees it too (as in Claude Code).
+  let settingsEnv = commandEnv(settings.env, env, warn);
+  mcpServers = resolveMcpLayers([...given, ...settings.mcpServers], { ...env, ...settingsEnv }, where, warn);
   const loaded = spec.readSettings === false ? { agents: [GENERAL_PURPOSE], problems: [] } : loadAgents({ workspace, home });
   let agents = withAgents(loaded.agents, spec.agents ?? []);
   // The trust gate filters what the loader returned by source; the full lists wait in `untrusted`.
@@ -169,10 +174,12 @@ export function buildRunConfig(spec: RunSpec, env: NodeJS.ProcessEnv, createApiM
           permissionMode: spec.permissionMode ?? settings.mode ?? 'default',
           outsideImports: true,
           agents,
+          env: settingsEnv,
         },
       };
       settings = { ...settings, rules: gated.rules, hooks: gated.hooks, mode: gated.mode };
-      mcpServers = resolveMcpLayers([...given, ...gated.mcpServers], env, where);
+      settingsEnv = commandEnv(gated.env, env);
+      mcpServers = resolveMcpLayers([...given, ...gated.mcpServers], { ...env, ...settingsEnv }, where);
       agents = gatedAgents.kept;
     }
   }
@@ -214,6 +221,7 @@ export function buildRunConfig(spec: RunSpec, env: NodeJS.ProcessEnv, createApiM
     mcpServers,
     mcpTimeouts: resolveMcpTimeouts(env),
     hooks: [...(spec.hooks ?? []), ...settings.hooks],
+    env: settingsEnv,
     ...(untrusted ? { untrusted } : {}),
     outsideImports,
     modelPrices: resolveModelPrices(settings.modelPrices, mcpWarnings),

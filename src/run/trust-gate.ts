@@ -13,7 +13,7 @@ export const TRUST_ENV = 'XAGENT_TRUST';
 /** What a run left out until the person trusts it: the items, and the config's values with them in. */
 export interface UntrustedProject {
   items: TrustItem[];
-  withThem: Pick<RunConfig, 'rules' | 'hooks' | 'mcpServers' | 'permissionMode' | 'agents'> & { outsideImports?: boolean };
+  withThem: Pick<RunConfig, 'rules' | 'hooks' | 'mcpServers' | 'permissionMode' | 'agents' | 'env'> & { outsideImports?: boolean };
 }
 
 /**
@@ -22,7 +22,7 @@ export interface UntrustedProject {
  */
 export function untrustedMessage(items: readonly TrustItem[]): string {
   return (
-    "this workspace's project files define MCP servers, hooks, allow rules or agents you have not trusted yet:\n" +
+    "this workspace's project files define MCP servers, hooks, allow rules, agents or environment variables you have not trusted yet:\n" +
     `${describeItems(items)}\n` +
     `Nothing from them runs or applies until you trust them: run xagent here once on a terminal to review them, ` +
     `or pass ${TRUST_FLAG} (or set ${TRUST_ENV}=1) to trust them for this run.`
@@ -43,7 +43,7 @@ export async function settleTrust(
   if (!untrusted) return config;
   if (!io.terminal) throw new UntrustedProjectError(untrustedMessage(untrusted.items));
   io.output.write(
-    `xagent: this workspace's project files would start MCP servers, run hooks, allow tools or define agents:\n${describeItems(untrusted.items)}\n` +
+    `xagent: this workspace's project files would start MCP servers, run hooks, allow tools, define agents or set environment variables:\n${describeItems(untrusted.items)}\n` +
       'Read them before you say yes: they run with your rights.\n',
   );
   const answer = await question(io, 'Trust them in this workspace (remembered until they change)? [y/N] ');

@@ -34,7 +34,7 @@ export function resumedLine(sessionId: string, messages: readonly Message[]): st
 /** The text the person last typed: the last user text that is neither a tool result nor the marker. */
 export function lastPrompt(messages: readonly Message[]): string {
   for (let i = messages.length - 1; i >= 0; i--) {
-    const message = messages[i]!;
+    const message = messages[i];
     if (message.role !== 'user') continue;
     const text = message.content
       .filter((b): b is TextBlock => b.type === 'text' && b.text !== INTERRUPT_MARKER)

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { writeFileAtomicSync } from '../system/atomic-write-sync.js';
+import { writeFileAtomic } from '../system/atomic-write.js';
 
 /**
  * What a session remembers of the secrets its run had (the API key, the auth token) so that a
@@ -25,16 +25,20 @@ export function fingerprintsOf(secrets: ReadonlyArray<string | undefined>): Secr
   return [...unique].map((secret) => ({ length: secret.length, head: secret.slice(0, HEAD), sha256: sha256(secret) }));
 }
 
-/** Adds the fingerprints of `secrets` to the session's file (written atomically, mode 0600); never throws. */
-export function rememberSecrets(sessionDir: string, secrets: ReadonlyArray<string | undefined>): void {
+/**
+ * Adds the fingerprints of `secrets` to the session's file (written atomically, mode 0600); never
+ * rejects. Without blocking: a thousand tasks starting at once each flush a file, and a synchronous
+ * flush each was a stall of seconds for every task of the process.
+ */
+export async function rememberSecrets(sessionDir: string, secrets: ReadonlyArray<string | undefined>): Promise<void> {
   const known = readSecretFingerprints(sessionDir);
   const added = fingerprintsOf(secrets).filter((f) => !known.some((k) => k.sha256 === f.sha256));
   if (added.length === 0) return;
-  try {
-    writeFileAtomicSync(path.join(sessionDir, FILE), `${JSON.stringify({ v: 1, fingerprints: [...known, ...added] })}\n`, { mode: 0o600 });
-  } catch {
+  await writeFileAtomic(path.join(sessionDir, FILE), `${JSON.stringify({ v: 1, fingerprints: [...known, ...added] })}\n`, {
+    mode: 0o600,
+  }).catch(() => {
     // Not remembered: an export made with the secret in the environment still removes it.
-  }
+  });
 }
 
 export function readSecretFingerprints(sessionDir: string): SecretFingerprint[] {

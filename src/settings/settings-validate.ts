@@ -4,6 +4,7 @@ import type { ResolvedHook } from '../hooks/types.js';
 import { parseSandboxLayer, SandboxSettingsError, type SandboxLayer } from '../sandbox/sandbox-settings.js';
 import { parseRules, RuleParseError, type PermissionRule } from '../permissions/rules.js';
 import { SettingsError } from './settings-error.js';
+import { parseEnvSection } from './settings-env.js';
 import { isObject } from './settings-read.js';
 import { PERMISSION_MODES, type PermissionMode } from '../permissions/types.js';
 
@@ -36,13 +37,15 @@ export interface CheckedSettings {
   modelPrices?: unknown;
   /** The file's `limits` value (xagent's files only), checked by src/run/settings-limits.ts. */
   limits?: unknown;
+  /** The file's `env` variables (both dialects), for what the run starts. */
+  env?: Record<string, string>;
   /** What was skipped, one line each, without the file name. */
   warnings: string[];
 }
 
 const BEHAVIORS: readonly PermissionBehavior[] = ['allow', 'deny', 'ask'];
 /** The keys xagent reads from Claude Code's files. */
-const CLAUDE_KEYS = ['permissions', 'hooks'];
+const CLAUDE_KEYS = ['permissions', 'hooks', 'env'];
 
 /** @throws SettingsError naming the file and the problem */
 export function validateSettings(data: unknown, source: SettingsFileSource): CheckedSettings {
@@ -82,6 +85,11 @@ export function validateSettings(data: unknown, source: SettingsFileSource): Che
   } catch (error) {
     if (error instanceof HookConfigError) throw new SettingsError(file, error.message);
     throw error;
+  }
+  if (data.env !== undefined) {
+    const env = parseEnvSection(data.env, file, claude);
+    checked.env = env.vars;
+    warnings.push(...env.warnings);
   }
   if (claude) return { ...checked, ...claudeMode(mode, project, warnings) };
   try {

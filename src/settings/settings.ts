@@ -12,6 +12,9 @@ import type { PermissionMode } from '../permissions/types.js';
 import { SettingsError } from './settings-error.js';
 import { isObject, readSettingsFile } from './settings-read.js';
 import { validateSettings, type SettingsFileSource } from './settings-validate.js';
+import type { EnvLayer } from './settings-env.js';
+
+export { mergeEnvLayers, type EnvLayer } from './settings-env.js';
 
 /**
  * Permission settings: `$XAGENT_HOME/settings.json` (the user's), `<workspace>/.xagent/settings.json`
@@ -49,6 +52,8 @@ export interface LoadedSettings {
   limits: Array<{ source: string; value: unknown }>;
   /** The hooks of every file (all of them run; see src/hooks/). */
   hooks: ResolvedHook[];
+  /** Each file's `env`, highest precedence first (`mergeEnvLayers` gives what a run's commands get). */
+  env: EnvLayer[];
   /** What was kept but does nothing, or skipped, one line each naming the file: shown once at start. */
   warnings: string[];
 }
@@ -160,6 +165,7 @@ function loadSettingsFiles({
   const hooks: ResolvedHook[] = [];
   const modelPrices: LoadedSettings['modelPrices'] = [];
   const limits: LoadedSettings['limits'] = [];
+  const env: EnvLayer[] = [];
   const warnings: string[] = [];
   let mode: PermissionMode | undefined;
   let modeSource: string | undefined;
@@ -178,6 +184,7 @@ function loadSettingsFiles({
     if (settings.mcpServers !== undefined) mcpServers.push({ source: source.file, value: settings.mcpServers });
     if (settings.modelPrices !== undefined) modelPrices.push({ source: source.file, value: settings.modelPrices });
     if (settings.limits !== undefined) limits.push({ source: source.file, value: settings.limits });
+    if (settings.env !== undefined) env.push({ source: source.file, vars: settings.env });
     rules.push(...settings.rules);
     if (settings.sandbox) sandbox.push(settings.sandbox);
     hooks.push(...settings.hooks);
@@ -186,7 +193,7 @@ function loadSettingsFiles({
       modeSource = source.file;
     }
   }
-  return { rules, mode, modeSource, files, sandbox, mcpServers, modelPrices, limits, hooks, warnings };
+  return { rules, mode, modeSource, files, sandbox, mcpServers, modelPrices, limits, hooks, env, warnings };
 }
 
 /** `.mcp.json`'s `mcpServers`, if the file exists; its other keys are not ours. */

@@ -27,7 +27,7 @@ export class HttpResponse {
     this.url = url;
     this.headers = new LiteHeaders();
     const raw = message.rawHeaders;
-    for (let i = 0; i + 1 < raw.length; i += 2) this.headers.append(raw[i]!, raw[i + 1]!);
+    for (let i = 0; i + 1 < raw.length; i += 2) this.headers.append(raw[i], raw[i + 1]);
     // A Response carries no body for these statuses (the Fetch standard's "null body status").
     const noBody = this.status === 101 || this.status === 204 || this.status === 205 || this.status === 304;
     if (noBody) message.resume();
@@ -39,7 +39,7 @@ export class HttpResponse {
   }
 
   get bodyUsed(): boolean {
-    return this.used || (this.body !== null && this.body.readableDidRead);
+    return this.used || this.body?.readableDidRead === true;
   }
 
   async text(): Promise<string> {

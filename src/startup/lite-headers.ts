@@ -24,10 +24,10 @@ export class LiteHeaders {
     if (isHeadersObject(init) || Array.isArray(init)) {
       for (const pair of init as Iterable<readonly string[]>) {
         if (pair.length !== 2) throw new TypeError('Headers: each header must be a [name, value] pair');
-        this.append(pair[0]!, pair[1]!);
+        this.append(pair[0], pair[1]);
       }
     } else {
-      for (const name of Object.keys(init)) this.append(name, (init as Record<string, string>)[name]!);
+      for (const name of Object.keys(init)) this.append(name, (init as Record<string, string>)[name]);
     }
   }
 

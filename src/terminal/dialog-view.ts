@@ -1,9 +1,7 @@
-import { readFileSync } from 'node:fs';
 import type { PermissionDecision, ToolCall } from '../../machines/types.js';
 import { answerChoices } from './answer.js';
-import { resolveToolPath } from '../permissions/path-glob.js';
 import { visible } from './visible.js';
-import { commonEnds } from './common-ends.js';
+import { editedText, editOf, fileTextForDiff, textDiff, type DiffLine } from './edit-diff.js';
 
 /**
  * What the permission dialog shows, as data: the terminal UI draws it, the permission layer
@@ -13,8 +11,8 @@ import { commonEnds } from './common-ends.js';
 export type DialogLine =
   | { kind: 'command'; text: string }
   | { kind: 'text'; text: string }
-  /** A diff line with the line number in the file (old numbering for `del`, new for `add`). */
-  | { kind: 'add' | 'del' | 'same'; line: number; text: string };
+  /** A line of a file's diff (edit-diff.ts). */
+  | DiffLine;
 
 export interface DialogView {
   /** `Run bash?`, `Edit src/a.ts?` */
@@ -33,32 +31,16 @@ function input(call: ToolCall): Record<string, unknown> {
   return call.input && typeof call.input === 'object' ? (call.input as Record<string, unknown>) : {};
 }
 
-/** The line in the file where `oldText` starts (1-based), or 1 when the file cannot be read or it is not there. */
-function startLine(workspace: string, file: string, oldText: string): number {
-  const resolved = resolveToolPath(file, workspace);
-  if (!resolved.inside) return 1;
-  try {
-    const content = readFileSync(resolved.absolute, 'utf8');
-    const at = content.indexOf(oldText);
-    return at < 0 ? 1 : content.slice(0, at).split('\n').length;
-  } catch {
-    return 1;
-  }
-}
-
-/** The edit as a diff with line numbers; lines both ends share are shown once as context. */
-export function numberedDiff(oldText: string, newText: string, first: number): DialogLine[] {
-  const before = oldText.split('\n');
-  const after = newText.split('\n');
-  const { head, tail } = commonEnds(before, after);
-  const lines: DialogLine[] = [];
-  for (let i = 0; i < head; i++) lines.push({ kind: 'same', line: first + i, text: visible(before[i]!) });
-  for (let i = head; i < before.length - tail; i++) lines.push({ kind: 'del', line: first + i, text: visible(before[i]!) });
-  for (let i = head; i < after.length - tail; i++) lines.push({ kind: 'add', line: first + i, text: visible(after[i]!) });
-  for (let i = before.length - tail; i < before.length; i++) {
-    lines.push({ kind: 'same', line: first + i + (after.length - before.length), text: visible(before[i]!) });
-  }
-  return lines;
+/**
+ * An edit_file call as the change it makes to the file, with 3 lines of context numbered as in the
+ * file; the old and new text alone when the file cannot be read or the old text is not in it (the
+ * tool will say so when it runs).
+ */
+function editLines(call: ToolCall, workspace: string): DiffLine[] {
+  const edit = editOf(call);
+  const before = fileTextForDiff(call, workspace);
+  const after = before === null ? null : editedText(before, edit);
+  return before !== null && after !== null ? textDiff(before, after).lines : textDiff(edit.old_string, edit.new_string).lines;
 }
 
 /**
@@ -80,14 +62,8 @@ export function dialogView(call: ToolCall, pending: PermissionDecision, workspac
           .map((text) => ({ kind: 'command', text })),
       };
     case 'edit_file': {
-      const oldText = String(fields.old_string ?? '');
-      const first = typeof fields.path === 'string' ? startLine(workspace, fields.path, oldText) : 1;
       const all: DialogLine[] = fields.replace_all === true ? [{ kind: 'text', text: '(every occurrence)' }] : [];
-      return {
-        ...base,
-        title: `Edit ${file ?? 'a file'}?`,
-        lines: [...all, ...numberedDiff(oldText, String(fields.new_string ?? ''), first)],
-      };
+      return { ...base, title: `Edit ${file ?? 'a file'}?`, lines: [...all, ...editLines(call, workspace)] };
     }
     case 'write_file': {
       const content = String(fields.content ?? '').split('\n');

@@ -4,8 +4,7 @@ import type { ToolCall, ToolResult, Validation } from '../../machines/types.js';
 import type { ToolSpec } from '../model/types.js';
 import { type InputValidator, precompiledValidator } from './builtin/input-validators.js';
 import { capResult } from './truncate.js';
-import type { FileCheckpoints, Tool } from './types.js';
-import type { ReadGate } from './read-gate.js';
+import type { Tool, ToolContext } from './types.js';
 import { inputDepthProblem } from './input-depth.js';
 import { VALIDATOR_OPTIONS } from './validator-options.js';
 
@@ -67,13 +66,10 @@ export class ToolRegistry {
    * Runs a validated call. Expected failures come back as results; unexpected ones throw.
    * Every result is capped at MAX_RESULT_CHARS, whatever the tool, so one call cannot flood the context.
    */
-  async execute(
-    call: ToolCall,
-    options: { signal: AbortSignal; workspace: string; checkpoints?: FileCheckpoints; readGate?: ReadGate },
-  ): Promise<ToolResult> {
+  async execute(call: ToolCall, options: Omit<ToolContext, 'input'>): Promise<ToolResult> {
     const tool = this.tools.get(call.name);
     if (!tool) throw new Error(`tool ${call.name} vanished between validation and execution`);
-    const { signal, workspace, checkpoints, readGate } = options;
+    const { signal, workspace, checkpoints, readGate, env } = options;
     return capResult(
       await tool.execute({
         input: call.input,
@@ -81,6 +77,7 @@ export class ToolRegistry {
         workspace,
         ...(checkpoints ? { checkpoints } : {}),
         ...(readGate ? { readGate } : {}),
+        ...(env ? { env } : {}),
       }),
     );
   }

@@ -10,6 +10,8 @@ export interface ToolContext {
   checkpoints?: FileCheckpoints;
   /** Whether a file grep or glob found may be shown (the Read rules); absent: every file may. */
   readGate?: ReadGate;
+  /** Set over the inherited environment for the commands a tool starts (the settings' `env`). */
+  env?: Readonly<Record<string, string>>;
 }
 
 /**

@@ -4,6 +4,7 @@ import type { PermissionRule } from '../permissions/rules.js';
 import type { PermissionMode } from '../permissions/types.js';
 import {
   agentItem,
+  envItem,
   hookItem,
   isProjectSource,
   modeItem,
@@ -20,13 +21,15 @@ export interface GatedSettings {
   hooks: ResolvedHook[];
   mcpServers: Array<{ source: string; value: unknown }>;
   mode?: PermissionMode;
+  /** Each file's `env` with a project file's untrusted variables left out (the user's files always stay). */
+  env: Array<{ source: string; vars: Readonly<Record<string, string>> }>;
   /** The items left out, in the order they are listed to the person; empty when all are trusted. */
   pending: TrustItem[];
 }
 
 /**
  * Filters what the settings loader returned by source: a project file's MCP servers, command
- * hooks, allow rules and acceptEdits mode stay only when their key is in `trusted`. Deny and ask
+ * hooks, allow rules, acceptEdits mode and `env` variables stay only when their key is in `trusted`. Deny and ask
  * rules, and everything from the user's own files, flags and code, always stay. Pure.
  * @example gateSettings(settings, { workspace: '/ws', userSettingsFile, trusted: new Set() }).pending.length // 3
  */
@@ -54,7 +57,12 @@ export function gateSettings(
   ) {
     mode = undefined;
   }
-  return { rules, hooks, mcpServers, ...(mode !== undefined ? { mode } : {}), pending };
+  const env = (settings.env ?? []).flatMap((layer) => {
+    if (!isProject(layer.source)) return [layer];
+    const kept = Object.entries(layer.vars).filter(([name, value]) => trusted.has(envItem(layer.source, name, value, workspace).key));
+    return kept.length === 0 ? [] : [{ source: layer.source, vars: Object.fromEntries(kept) }];
+  });
+  return { rules, hooks, mcpServers, ...(mode !== undefined ? { mode } : {}), env, pending };
 }
 
 /**

@@ -10,7 +10,7 @@ import type { PermissionMode } from '../permissions/types.js';
  * must not get on its first run without the person saying yes.
  */
 export interface TrustItem {
-  kind: 'mcp_server' | 'hook' | 'allow_rule' | 'permission_mode' | 'agent';
+  kind: 'mcp_server' | 'hook' | 'allow_rule' | 'permission_mode' | 'agent' | 'env';
   /** The file, relative to the workspace. */
   file: string;
   /** One line for the person: the server's command line, the hook's command, the rule. */
@@ -25,6 +25,8 @@ export interface SettingsForTrust {
   mcpServers: ReadonlyArray<{ source: string; value: unknown }>;
   mode?: PermissionMode;
   modeSource?: string;
+  /** Each file's `env` variables (settings' `env`), highest precedence first. */
+  env?: ReadonlyArray<{ source: string; vars: Readonly<Record<string, string>> }>;
 }
 
 /**
@@ -57,6 +59,10 @@ export function projectItems(settings: SettingsForTrust, workspace: string, user
   if (settings.mode === 'acceptEdits' && settings.modeSource && isProject(settings.modeSource)) {
     items.push(modeItem(settings.mode, settings.modeSource, workspace));
   }
+  for (const layer of settings.env ?? []) {
+    if (!isProject(layer.source)) continue;
+    for (const [name, value] of Object.entries(layer.vars)) items.push(envItem(layer.source, name, value, workspace));
+  }
   return items;
 }
 
@@ -79,6 +85,24 @@ export function ruleItem(rule: PermissionRule, workspace: string): TrustItem {
 
 export function modeItem(mode: PermissionMode, source: string, workspace: string): TrustItem {
   return item('permission_mode', rel(source, workspace), `permission mode ${mode}`, mode);
+}
+
+/**
+ * Variables that decide which program runs or what it loads before its own code: from a project
+ * file they change what every command, hook and server does, so the question says so.
+ */
+const RUNS_CODE =
+  /^(PATH|LD_\w+|DYLD_\w+|NODE_OPTIONS|NODE_PATH|BASH_ENV|ENV|SHELLOPTS|BASHOPTS|PROMPT_COMMAND|PYTHON(PATH|STARTUP|HOME)|PERL5(OPT|LIB)|RUBY(OPT|LIB)|JAVA_TOOL_OPTIONS|GIT_(SSH_COMMAND|EXEC_PATH|CONFIG\w*|ASKPASS|EDITOR|PAGER)|EDITOR|VISUAL|PAGER|SHELL)$/;
+
+/**
+ * A project file's `env` variable: given to bash, hooks and MCP servers only once trusted. The
+ * question names the variable, not its value (a local file may hold a token); the key covers the
+ * value, so a changed value asks again.
+ * @example envItem('/ws/.claude/settings.json', 'PATH', './bin:/usr/bin', '/ws').text // 'env PATH (changes which programs run)'
+ */
+export function envItem(source: string, name: string, value: string, workspace: string): TrustItem {
+  const note = RUNS_CODE.test(name) ? ' (changes which programs run)' : '';
+  return item('env', rel(source, workspace), `env ${name}${note}`, { name, value });
 }
 
 /**

@@ -5,6 +5,7 @@ import { InputBox } from './input-box.js';
 import { markdown } from './markdown-loader.js';
 import { PermissionDialog } from './permission-dialog.js';
 import { ChoiceDialog } from './choice-dialog.js';
+import { DiffLines } from './diff-lines.js';
 import type { Activity, Item, TuiState, TuiStore } from './store.js';
 import { subagentStatus } from './subagent-lines.js';
 import { visible } from '../terminal/visible.js';
@@ -104,6 +105,12 @@ function ItemView({ item, width }: { item: Item; width: number }) {
             <Text key={i} dimColor>{`    ${line}`}</Text>
           ))}
           {item.detail.length > 0 && <Text dimColor>{'    (Ctrl-O shows the whole output)'}</Text>}
+          {item.diff && item.diff.length > 0 && (
+            <Box paddingLeft={4} flexDirection="column">
+              <DiffLines lines={item.diff} />
+              {item.moreDiffLines ? <Text dimColor>{`… ${item.moreDiffLines} more lines`}</Text> : null}
+            </Box>
+          )}
         </Box>
       );
     case 'note': {

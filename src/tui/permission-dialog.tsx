@@ -1,6 +1,7 @@
 import { Box, Text, useInput } from 'ink';
 import { useRef, useState } from 'react';
 import type { DialogLine } from '../terminal/dialog-view.js';
+import { DiffLineView, lineNumberWidth } from './diff-lines.js';
 import type { DialogRequest } from './store.js';
 
 /**
@@ -69,11 +70,7 @@ export function PermissionDialog({ request }: { request: DialogRequest }) {
     <Box flexDirection="column" borderStyle="round" borderColor="yellow" paddingX={1}>
       <Text bold>{view.title}</Text>
       <Text dimColor>{`asked because ${view.reason}`}</Text>
-      <Box flexDirection="column" marginY={1}>
-        {view.lines.map((line, i) => (
-          <DialogLineView key={i} line={line} />
-        ))}
-      </Box>
+      <DialogLines lines={view.lines} />
       {feedback === null ? (
         options.map((option, i) => (
           <Text key={option.key} color={i === selected ? 'cyan' : undefined}>
@@ -95,31 +92,26 @@ export function PermissionDialog({ request }: { request: DialogRequest }) {
   );
 }
 
-function DialogLineView({ line }: { line: DialogLine }) {
-  switch (line.kind) {
-    case 'command':
-      return (
-        <Text>
-          <Text dimColor>$ </Text>
-          {line.text}
-        </Text>
-      );
-    case 'text':
-      return <Text>{line.text}</Text>;
-    case 'add':
-    case 'del':
-    case 'same': {
-      const sign = line.kind === 'add' ? '+' : line.kind === 'del' ? '-' : ' ';
-      const color = line.kind === 'add' ? 'green' : line.kind === 'del' ? 'red' : undefined;
-      return (
-        <Text color={color} dimColor={line.kind === 'same'}>
-          {`${String(line.line).padStart(4)} ${sign} ${line.text}`}
-        </Text>
-      );
-    }
-    default: {
-      const unreachable: never = line;
-      return unreachable;
-    }
-  }
+/** The dialog's lines in order: a command, plain text, or a file's diff lines (one number column). */
+function DialogLines({ lines }: { lines: readonly DialogLine[] }) {
+  const width = lineNumberWidth(lines);
+  return (
+    <Box flexDirection="column" marginY={1}>
+      {lines.map((line, i) => {
+        switch (line.kind) {
+          case 'command':
+            return (
+              <Text key={i}>
+                <Text dimColor>$ </Text>
+                {line.text}
+              </Text>
+            );
+          case 'text':
+            return <Text key={i}>{line.text}</Text>;
+          default:
+            return <DiffLineView key={i} line={line} width={width} />;
+        }
+      })}
+    </Box>
+  );
 }

@@ -2,6 +2,7 @@ import type { SubagentLine } from './subagent-lines.js';
 import type { ToolCall, Usage } from '../../machines/types.js';
 import type { PermissionAnswer } from '../terminal/answer.js';
 import type { DialogView } from '../terminal/dialog-view.js';
+import type { DiffLine } from '../terminal/edit-diff.js';
 
 /**
  * The terminal UI's state, outside React: the task runner and the slash commands change it,
@@ -12,7 +13,17 @@ import type { DialogView } from '../terminal/dialog-view.js';
 export type Item =
   | { id: number; kind: 'user'; text: string }
   | { id: number; kind: 'assistant'; text: string }
-  | { id: number; kind: 'tool'; label: string; summary: string; isError: boolean; detail: string[] }
+  | {
+      id: number;
+      kind: 'tool';
+      label: string;
+      summary: string;
+      isError: boolean;
+      detail: string[];
+      /** An applied edit's diff (its first lines) and how many lines of it are left out. */
+      diff?: DiffLine[];
+      moreDiffLines?: number;
+    }
   | { id: number; kind: 'note'; text: string; tone: 'info' | 'error' | 'warn' | 'dim' };
 
 export type Activity =

@@ -3,7 +3,9 @@ import { addUsage } from '../../machines/engine-context.js';
 import type { ToolCall } from '../../machines/types.js';
 import { compactLine, hookLine, retryLine } from '../terminal/event-lines.js';
 import { thinkingSummary } from '../terminal/text-renderer.js';
-import { describeActivity, summarizeResult } from '../terminal/tool-activity.js';
+import { describeActivity } from '../terminal/tool-activity.js';
+import { fileTextForDiff } from '../terminal/edit-diff.js';
+import { toolItem } from './tool-item.js';
 import { fromSubagent, type QueryResult } from '../engine/events.js';
 import { subagentLines, subagentStatus } from './subagent-lines.js';
 import { TASK_TOOL } from '../agents/task-input.js';
@@ -17,8 +19,9 @@ const estimateTokens = (chars: number) => Math.ceil(chars / 4);
 const STREAM_FLUSH_MS = 80;
 
 /** Task events as store updates: finished text and tool lines become items, the rest is live. */
-export function taskRenderer(store: TuiStore, config: Pick<RunConfig, 'limits'>): Renderer {
+export function taskRenderer(store: TuiStore, config: Pick<RunConfig, 'limits' | 'workspace'>): Renderer {
   let base = store.get().usage;
+  const before = new Map<string, string | null>();
   let pending = '';
   let thought = '';
   let flushTimer: NodeJS.Timeout | undefined;
@@ -65,18 +68,24 @@ export function taskRenderer(store: TuiStore, config: Pick<RunConfig, 'limits'>)
           break;
         case 'tool_start':
           runningCall = event.call;
+          // The file as it was, for the diff of what the call changes (null for other tools).
+          before.set(event.call.id, fileTextForDiff(event.call, config.workspace));
           store.update({ activity: { kind: 'tool', label: describeActivity(event.call), since: Date.now(), call: event.call } });
           break;
         case 'tool_result': {
           runningCall = undefined;
-          const label = describeActivity(event.call);
-          const { summary, detail } = summarizeResult(event.call, event.result);
+          const item = toolItem({
+            call: event.call,
+            result: event.result,
+            before: before.get(event.call.id) ?? null,
+            after: fileTextForDiff(event.call, config.workspace),
+          });
+          before.delete(event.call.id);
           // A subagent that answered: Claude Code's `Done (3 tool uses · 4.8k tokens · 3.0s)`; its line leaves the live area.
           const done = store.get().subagents.find((l) => l.callId === event.call.id);
           if (done) store.update({ subagents: store.get().subagents.filter((l) => l !== done) });
-          const told = done && !event.result.is_error ? subagentStatus(done, Date.now()) : summary;
-          store.add({ kind: 'tool', label, summary: told, isError: event.result.is_error, detail });
-          store.update({ activity: null, lastOutput: { label, content: event.result.content } });
+          store.add(done && !event.result.is_error ? { ...item, summary: subagentStatus(done, Date.now()) } : item);
+          store.update({ activity: null, lastOutput: { label: item.label, content: event.result.content } });
           break;
         }
         case 'thinking_delta':
@@ -116,6 +125,7 @@ export function taskRenderer(store: TuiStore, config: Pick<RunConfig, 'limits'>)
       flush();
       // An interrupted child never reaches `done` in the stream: the task's end clears every line.
       store.update({ subagents: [] });
+      before.clear();
       // A tool stopped mid-run (Esc, --timeout) sends no result: its line stays, saying what happened.
       if (runningCall) {
         const how =

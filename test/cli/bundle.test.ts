@@ -49,7 +49,7 @@ describe('the CLI bundle', () => {
     ]);
   });
 
-  it('compiles the CLI for -p runs into one CommonJS core without the terminal UI, elkjs or the MCP SDK', () => {
+  it('compiles the CLI for -p runs into one CommonJS core without the terminal UI, elkjs, the MCP SDK, esbuild or playwright', () => {
     const core = JSON.parse(readFileSync(coreMetaPath, 'utf8')) as Metafile;
     expect(Object.keys(core.outputs).filter((out) => out.endsWith('.cjs'))).toEqual(['dist/bin/core.cjs']);
     const inputs = Object.keys(core.outputs['dist/bin/core.cjs']!.inputs);
@@ -58,7 +58,7 @@ describe('the CLI bundle', () => {
     expect(inputs.some((input) => input.includes('node_modules/@anthropic-ai/sdk/'))).toBe(true);
     // Required from node_modules when a run needs them, or (the terminal UI) never in a -p run.
     const left = [
-      /node_modules\/(ink|react|react-reconciler|yoga-layout|elkjs|@modelcontextprotocol|@restatedev)\//,
+      /node_modules\/(ink|react|react-reconciler|yoga-layout|elkjs|@modelcontextprotocol|@restatedev|esbuild|playwright-core)\//,
       /^src\/tui\//,
       /^src\/restate\//,
     ];

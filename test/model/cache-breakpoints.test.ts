@@ -24,7 +24,7 @@ const conversation: Message[] = [
 function breakpoints(body: unknown): string[] {
   const found: string[] = [];
   const walk = (value: unknown, at: string) => {
-    if (Array.isArray(value)) value.forEach((v, i) => walk(v, `${at}.${i}`));
+    if (Array.isArray(value)) for (const [i, v] of value.entries()) walk(v, `${at}.${i}`);
     else if (typeof value === 'object' && value !== null) {
       for (const [key, v] of Object.entries(value)) key === 'cache_control' ? found.push(at) : walk(v, `${at}.${key}`);
     }

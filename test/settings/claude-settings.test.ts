@@ -67,8 +67,10 @@ describe("Claude Code's settings files", () => {
     const loaded = load();
     expect(loaded.mode).toBeUndefined();
     expect(loaded.rules.map((r) => r.text)).toEqual(['Read']);
+    // env is read (issue 39): it reaches bash, hooks and MCP servers.
+    expect(loaded.env).toEqual([{ source: files.claudeProject, vars: { FOO: '1' } }]);
     expect(loaded.warnings).toEqual([
-      `${files.claudeProject}: ignored (xagent does not use them): env, statusLine`,
+      `${files.claudeProject}: ignored (xagent does not use them): statusLine`,
       `${files.claudeProject}: "permissions.additionalDirectories" ignored: xagent's file tools stay inside the workspace`,
       `${files.claudeProject}: "permissions.defaultMode": "bypassPermissions" ignored: only your own settings or --permission-mode may turn it on`,
     ]);

@@ -36,6 +36,7 @@ describe('loadSettings', () => {
       modelPrices: [],
       limits: [],
       hooks: [],
+      env: [],
       warnings: [],
     });
   });

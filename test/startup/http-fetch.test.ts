@@ -108,3 +108,40 @@ describe('nodeHttpFetch (the SDK transport)', () => {
     await expect(chunks.next()).rejects.toThrow();
   });
 });
+
+describe('nodeHttpFetch on a kept-alive socket the server closed', () => {
+  it('sends the request again on a new socket instead of failing (the server dropped the idle connection as the request came)', async () => {
+    // The server answers the first request of each connection, and drops the connection when a second
+    // request comes on it: what a client sees when a server's keep-alive timeout ends as it reuses the socket.
+    const seen: string[] = [];
+    const connections = new WeakMap<object, number>();
+    const { url } = await serve((req, res) => {
+      const n = (connections.get(req.socket) ?? 0) + 1;
+      connections.set(req.socket, n);
+      if (n > 1) {
+        req.socket.destroy();
+        return;
+      }
+      let body = '';
+      req.on('data', (chunk: Buffer) => (body += chunk.toString()));
+      req.on('end', () => {
+        seen.push(body);
+        res.end(`answer to ${body}`);
+      });
+    });
+    const first = await nodeHttpFetch(`${url}/v1/messages`, { method: 'POST', body: 'one' });
+    expect(await first.text()).toBe('answer to one');
+    // The next request goes out on the kept-alive socket, which the server drops: sent again, answered.
+    const second = await nodeHttpFetch(`${url}/v1/messages`, { method: 'POST', body: 'two' });
+    expect(await second.text()).toBe('answer to two');
+    expect(seen).toEqual(['one', 'two']);
+  });
+
+  it('still fails a request whose fresh socket is refused', async () => {
+    const { url } = await serve((_req, res) => res.end());
+    server?.closeAllConnections();
+    await new Promise((resolve) => server?.close(resolve));
+    server = undefined;
+    await expect(nodeHttpFetch(`${url}/v1/messages`, { method: 'POST', body: 'x' })).rejects.toThrow('fetch failed');
+  });
+});

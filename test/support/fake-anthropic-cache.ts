@@ -67,7 +67,7 @@ export function promptBlocks(body: Json): PromptBlock[] {
       // The message boundary is part of the key: the same block in another message is another prefix.
       if (typeof message.content === 'string') blocks.push(promptBlock({ type: 'text', text: message.content }, role));
       else if (Array.isArray(message.content))
-        message.content.forEach((block: unknown, j) => blocks.push(promptBlock(block, `${role}${j}:`)));
+        for (const [j, block] of (message.content as unknown[]).entries()) blocks.push(promptBlock(block, `${role}${j}:`));
     });
   }
   return blocks;

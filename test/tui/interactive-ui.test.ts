@@ -65,7 +65,12 @@ const texts = (message: Message | undefined) =>
   });
 
 function getStatus(url: string): Promise<number> {
-  return new Promise((resolve, reject) => get(url, (res) => (res.resume(), resolve(res.statusCode ?? 0))).on('error', reject));
+  return new Promise((resolve, reject) =>
+    get(url, (res) => {
+      res.resume();
+      resolve(res.statusCode ?? 0);
+    }).on('error', reject),
+  );
 }
 
 describe.skipIf(!HAVE_SCRIPT && !process.env.CI)('the interactive terminal UI', () => {

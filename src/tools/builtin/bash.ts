@@ -60,13 +60,13 @@ export function createBashTool(options: { killGraceMs?: number; sandbox?: Comman
       additionalProperties: false,
     },
     readOnly: false,
-    async execute({ input, workspace, signal }) {
+    async execute({ input, workspace, signal, env: settingsEnv }) {
       const { command, timeout_ms: timeoutMs = DEFAULT_TIMEOUT_MS } = input as BashInput;
       if (signal.aborted) return fail('Interrupted before the command started; it did not run.');
 
       // The call's tag finds what left the process group (setsid, a daemon) once the call is over.
       const callTag = newCallTag();
-      const env: NodeJS.ProcessEnv = { ...process.env, [CALL_TAG]: callTag };
+      const env: NodeJS.ProcessEnv = { ...process.env, ...settingsEnv, [CALL_TAG]: callTag };
       const plain = { command: 'bash', args: ['-c', command], cwd: workspace, env, release: () => {} };
       let proc: typeof plain;
       try {
