@@ -88,7 +88,7 @@ describe('xagent -p against the Anthropic API', () => {
       'state:call_model.requesting',
       'turn_end',
       'state:validate_tool',
-      'state:execute_tool',
+      'state:execute_tool.running',
       'tool_start',
       'tool_result',
       'state:append_tool_result.collected',
