@@ -4,6 +4,7 @@ import { engineOverheadRows } from './engine-overhead.js';
 import { inspectorRows } from './inspector.js';
 import { manyTasksRows } from './many-tasks.js';
 import { sessionRows } from './session.js';
+import { subagentRows } from './subagents.js';
 import { FULL, runBenchmarks } from './suite.js';
 import { formatTable } from './table.js';
 import type { Row } from './table.js';
@@ -20,6 +21,8 @@ const only: Record<string, () => Promise<Row[]>> = {
   '--only-inspector': () => inspectorRows(config.inspector),
   '--only-sessions': () => sessionRows(config.session),
   '--only-many-tasks': () => manyTasksRows(config.manyTasks),
+  // Issue 36: XAGENT_BENCH_BASELINE=<another build's dist> puts that build's CPU per round beside this one's.
+  '--only-subagents': () => subagentRows({ rounds: 1000, runs: 5 }),
 };
 const chosen = Object.keys(only).filter((name) => process.argv.includes(name));
 const rows: Row[] = [];

@@ -10,14 +10,34 @@ import type { EngineError, PermissionDecision, ToolCall, ToolResult, ToolResultB
  * A batch: the calls of one response that may run together. From the call being worked on, the
  * longest run of calls that are valid, allowed by the rules without asking, concurrency-safe
  * (read-only tools, subagents) and have no PreToolUse or PostToolUse hook; a run of two or more is
- * a batch, which `append_tool_result.batch` runs as one invoked actor. Anything else (a write, a
+ * a batch, which `execute_tool.batch` runs as children of the chart, one per call (a tool call's
+ * `executeTool`, a task call's child chart), each with its own status. Anything else (a write, a
  * command, an ask, a hook) ends the run and goes one call at a time, in the model's order.
  */
 
-/** One call of a batch, with the rules' decision that let it in (always allow). */
+/** Where one call of a batch stands: waiting for a place, running as a child, or done with its outcome. */
+export type BatchStatus = 'waiting' | 'running' | 'done';
+
+/** One call of a batch, with the rules' decision that let it in (always allow), its status and, once done, its outcome. */
 export interface BatchCall {
   call: ToolCall;
   decision: PermissionDecision;
+  status: BatchStatus;
+  /** The child's agent path, for a task call once it started (`main/task-2`). */
+  agent?: string;
+  outcome?: BatchOutcome;
+}
+
+/** How many children of a batch run at once: subagents (each a whole agent), and the other calls (reads). */
+export const BATCH_LIMITS = { subagents: 4, tools: 10 } as const;
+
+/** The id of the child that runs the batch's i-th call (its done event is `xstate.done.actor.batch-<i>`). */
+export const batchChildId = (index: number) => `batch-${index}`;
+
+/** Which call of the batch a child's done or error event is about, by the child's id; -1 for another actor's. */
+export function batchIndexOf(eventType: string): number {
+  const match = /^xstate\.(?:done|error)\.actor\.batch-(\d+)$/.exec(eventType);
+  return match ? Number(match[1]) : -1;
 }
 
 /** What one call of a batch came to: its result, or what it threw (a code the model can fix, or a crash). */
@@ -57,7 +77,7 @@ export function planBatch(context: EngineContext, rules: BatchRules): BatchCall[
   for (const call of context.queue.slice(context.results.length, context.results.length + room)) {
     const decision = joins(context, call, rules);
     if (!decision) break;
-    batch.push({ call, decision });
+    batch.push({ call, decision, status: 'waiting' });
   }
   return batch.length >= 2 ? batch : [];
 }
@@ -77,19 +97,30 @@ export function batchFailure(failure: { code?: string; message: string }): Engin
   return toolFailure(Object.assign(new Error(failure.message), failure.code ? { code: failure.code } : {}));
 }
 
+/** What a child's error event says, as a batch outcome (its code kept: recovery.ts tells a fixable failure from a crash). */
+export function failureOf(error: unknown): BatchOutcome {
+  const code = (error as { code?: unknown } | null)?.code;
+  return { failure: { ...(typeof code === 'string' ? { code } : {}), message: error instanceof Error ? error.message : String(error) } };
+}
+
+/** Every call of the batch is done. */
+export function batchFinished(batch: readonly BatchCall[]): boolean {
+  return batch.every((b) => b.status === 'done');
+}
+
 /** A call of the batch crashed (not a failure the model can fix): the task stops with tool_error once all results are in. */
-export function batchCrashed(outcomes: readonly BatchOutcome[]): boolean {
-  return outcomes.some((o) => 'failure' in o && !isRecoverable(batchFailure(o.failure).code));
+export function batchCrashed(batch: readonly BatchCall[]): boolean {
+  return batch.some((b) => b.outcome !== undefined && 'failure' in b.outcome && !isRecoverable(batchFailure(b.outcome.failure).code));
 }
 
 /** One tool_result per call of the batch, in the model's order; the first crash, if any, for the stop to report. */
-export function batchResults(
-  batch: readonly BatchCall[],
-  outcomes: readonly BatchOutcome[],
-): { blocks: ToolResultBlock[]; crash: { call: ToolCall; error: EngineError } | null } {
+export function batchResults(batch: readonly BatchCall[]): {
+  blocks: ToolResultBlock[];
+  crash: { call: ToolCall; error: EngineError } | null;
+} {
   let crash: { call: ToolCall; error: EngineError } | null = null;
-  const blocks = batch.map(({ call }, i): ToolResultBlock => {
-    const outcome = outcomes[i] ?? { failure: { message: 'the batch gave no result for this call' } };
+  const blocks = batch.map(({ call, outcome: given }): ToolResultBlock => {
+    const outcome = given ?? { failure: { message: 'the batch gave no result for this call' } };
     if ('result' in outcome) {
       return { type: 'tool_result', tool_use_id: call.id, content: outcome.result.content, is_error: outcome.result.isError };
     }

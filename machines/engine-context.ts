@@ -1,7 +1,17 @@
 import { estimateMessages, type CompactionOutcome, type ContextBudget } from './context-budget.js';
 import { promptBlockedDecision, type HookEventName, type HookOutcome } from './hooks.js';
 import type { BatchCall } from './batch-steps.js';
-import type { EngineError, Message, PermissionDecision, StopReason, ToolCall, ToolResultBlock, Usage, Validation } from './types.js';
+import type {
+  EngineError,
+  Message,
+  PermissionDecision,
+  StopReason,
+  ToolCall,
+  ToolResult,
+  ToolResultBlock,
+  Usage,
+  Validation,
+} from './types.js';
 
 /**
  * The tool call being worked on, from validation to its result. It is replaced whole when the
@@ -62,7 +72,8 @@ export interface EngineContext {
   batch: BatchCall[];
   /** Why the last model request failed (the task then stops with model_error). */
   modelError: EngineError | null;
-  lastStopReason: string | null;
+  /** The last answer: the API's stop_reason and its text (a child's answer is its output). */
+  lastResponse: { stopReason: string | null; text: string };
   usage: Usage;
   stopReason: StopReason | null;
   prompt: PromptState;
@@ -74,6 +85,8 @@ export interface EngineContext {
    * and what this task tells SessionStart hooks (null: the session already started in this run).
    */
   hooks: { events: readonly HookEventName[]; stopActive: boolean; sessionStart: SessionStartSource | null };
+  /** This agent's path in the task's tree (`main`, `main/task-1`) and how many children it has started (their numbers). */
+  agent: { path: string; children: number };
 }
 
 /** What SessionStart hooks are told: a new session, or one resumed. */
@@ -99,6 +112,8 @@ export interface EngineInput {
    * Absent or null: a later task of the same run, and SessionStart does not run again.
    */
   sessionStart?: SessionStartSource | null;
+  /** This agent's path (`main/task-1` for a subagent, its `systemId`); default `main`. */
+  agent?: string;
 }
 
 /** What the chart emits as it changes the conversation; src/engine writes each to the transcript, in order. */
@@ -118,10 +133,23 @@ export interface EngineOutput {
   stoppedCall: ToolCall | null;
   /** The API's stop_reason of the last response (end_turn, max_tokens, refusal...). */
   modelStopReason: string | null;
+  /** The text of the last answer: a child's answer to its parent. */
+  answer: string;
+  /** The agent path that ran (`main/task-1`). */
+  agent: string;
 }
 
-/** The events sent to the chart from outside; invoked actors answer with XState's done/error events. */
-export type EngineEvent = { type: 'ABORT' } | { type: 'CLOCK.TICK'; now: number };
+/**
+ * The events sent to the chart from outside, and the done/error events of the children it spawns
+ * (a subagent, a batch's calls); invoked actors answer with XState's done/error events, typed by XState.
+ */
+export type EngineEvent = { type: 'ABORT' } | { type: 'CLOCK.TICK'; now: number } | ChildEvent;
+
+/** A spawned child answered: `subagent` (one task call), or `batch-<i>` (the batch's i-th call). */
+export type ChildEvent =
+  | { type: 'xstate.done.actor.subagent'; output: EngineOutput }
+  | { type: `xstate.done.actor.batch-${number}`; output: ToolResult | EngineOutput }
+  | { type: `xstate.error.actor.${'subagent' | `batch-${number}`}`; error: unknown };
 
 export function initialContext(input: EngineInput): EngineContext {
   return {
@@ -137,7 +165,7 @@ export function initialContext(input: EngineInput): EngineContext {
     current: null,
     batch: [],
     modelError: null,
-    lastStopReason: null,
+    lastResponse: { stopReason: null, text: '' },
     usage: { input_tokens: 0, output_tokens: 0 },
     stopReason: null,
     prompt: { hook: null, context: [] },
@@ -148,6 +176,7 @@ export function initialContext(input: EngineInput): EngineContext {
       compactedAtTurn: null,
     },
     hooks: { events: input.hooks ?? [], stopActive: false, sessionStart: input.sessionStart ?? null },
+    agent: { path: input.agent ?? 'main', children: 0 },
   };
 }
 

@@ -18,7 +18,9 @@ import {
   withDecision,
 } from './call-steps.js';
 import { closingResults, errorResult } from './pending-results.js';
-import { batchCrashed, batchResults, planBatchAction, type BatchOutcome } from './batch-steps.js';
+import { batchChildId, batchCrashed, batchFinished, batchResults, planBatchAction } from './batch-steps.js';
+import { startableBatchCalls, withBatchOutcome, type BatchChildEvent } from './batch-children.js';
+import { isSubagentCall, lastChildPath, nextChildPath, withChildStarted, type SubagentInput } from './subagent-steps.js';
 import { isRecoverable } from './recovery.js';
 import { limitGuards, ownLimits } from './task-limits.js';
 import type { StateTag } from './state-tags.js';
@@ -77,6 +79,75 @@ function change<P extends ParameterizedObject['params'] | undefined = undefined>
   return enqueueActions<EngineContext, EngineEvent, P, EngineEvent, never, never, never, never, EngineEmitted>(collect);
 }
 
+/** The actors the chart spawns as children (a batch's calls, a subagent) rather than invoking from a state config. */
+const executeToolLogic = fromPromise<ToolResult, { call: ToolCall }>(notProvided('executeTool'));
+/**
+ * A subagent: the same chart as a child of this one (src provides it with the agent's tools, rules
+ * and hooks), spawned with its agent path as `systemId`; its output is the child's EngineOutput.
+ */
+const subagentLogic = fromPromise<EngineOutput, SubagentInput>(notProvided('subagent'));
+type Spawned =
+  | { src: 'executeTool'; logic: typeof executeToolLogic; id: string | undefined }
+  | { src: 'subagent'; logic: typeof subagentLogic; id: string | undefined };
+
+/** An action that spawns or stops children (and assigns, sends); typed with the spawned actors only, like `change`. */
+function spawning(
+  collect: Parameters<
+    typeof enqueueActions<EngineContext, EngineEvent, undefined, EngineEvent, Spawned, never, never, never, EngineEmitted>
+  >[0],
+) {
+  return enqueueActions<EngineContext, EngineEvent, undefined, EngineEvent, Spawned, never, never, never, EngineEmitted>(collect);
+}
+
+/**
+ * How children are named: by their agent path as `systemId` (a running task: the child is found in
+ * the actor system by it), or without (xstate/graph's traversal explores every branch in one actor
+ * system, where a `systemId` can be registered only once).
+ */
+export interface ChildNaming {
+  systemIds: boolean;
+}
+
+/** The action that starts the current task call as a child chart. */
+export function startSubagentAction({ systemIds }: ChildNaming) {
+  return spawning(({ context, enqueue }) => {
+    const path = nextChildPath(context);
+    enqueue.assign(withChildStarted(context));
+    enqueue.spawnChild('subagent', {
+      id: 'subagent',
+      ...(systemIds ? { systemId: path } : {}),
+      input: { call: workingCall(context).call, path },
+    });
+  });
+}
+
+/** The action that starts the batch's waiting calls as children, as many as BATCH_LIMITS allow. */
+export function startBatchCallsAction({ systemIds }: ChildNaming) {
+  return spawning(({ context, enqueue }) => {
+    const starting = startableBatchCalls(context.batch);
+    if (starting.length === 0) return;
+    let agent = context.agent;
+    const batch = [...context.batch];
+    for (const index of starting) {
+      const entry = batch[index]!;
+      if (isSubagentCall(entry.call)) {
+        const path = nextChildPath({ ...context, agent });
+        agent = withChildStarted({ ...context, agent }).agent;
+        batch[index] = { ...entry, status: 'running', agent: path };
+        enqueue.spawnChild('subagent', {
+          id: batchChildId(index),
+          ...(systemIds ? { systemId: path } : {}),
+          input: { call: entry.call, path },
+        });
+      } else {
+        batch[index] = { ...entry, status: 'running' };
+        enqueue.spawnChild('executeTool', { id: batchChildId(index), input: { call: entry.call } });
+      }
+    }
+    enqueue.assign({ batch, agent });
+  });
+}
+
 export const setupEngine = setup({
   types: {
     context: {} as EngineContext,
@@ -94,8 +165,6 @@ export const setupEngine = setup({
       stopHooks: 'runHooks';
       preToolUseHooks: 'runHooks';
       askPermission: 'askPermission';
-      executeTool: 'executeTool';
-      executeBatch: 'executeBatch';
       postToolUseHooks: 'runHooks';
       deadline: 'deadline';
     },
@@ -103,9 +172,8 @@ export const setupEngine = setup({
   actors: {
     callModel: fromPromise<ModelResponse, CallModelInput>(notProvided('callModel')),
     askPermission: fromPromise<PermissionDecision, { call: ToolCall; decision: PermissionDecision }>(notProvided('askPermission')),
-    executeTool: fromPromise<ToolResult, { call: ToolCall }>(notProvided('executeTool')),
-    /** Runs the calls of a batch together; one outcome per call, in the calls' order. */
-    executeBatch: fromPromise<BatchOutcome[], { calls: ToolCall[] }>(notProvided('executeBatch')),
+    executeTool: executeToolLogic,
+    subagent: subagentLogic,
     /** Asks the model for a summary of the conversation; the chart swaps it in (applyCompaction). */
     compactContext: fromPromise<CompactionOutcome, CompactContextInput>(notProvided('compactContext')),
     /** Runs the hooks configured for one event (all matching ones, in parallel) and merges their answers. */
@@ -134,7 +202,11 @@ export const setupEngine = setup({
     permissionDenied: ({ context }) => context.current?.decision?.behavior === 'deny',
     queueHasMore: ({ context }) => context.results.length < context.queue.length,
     batchPlanned: ({ context }) => context.batch.length > 0,
-    batchCrashed: (_, params: { outcomes: BatchOutcome[] }) => batchCrashed(params.outcomes),
+    /** An allowed call that runs as a child chart (a `task` call). */
+    subagentAllowed: ({ context }) => context.current?.decision?.behavior === 'allow' && isSubagentCall(context.current.call),
+    batchFinished: ({ context }) => context.batch.length > 0 && batchFinished(context.batch),
+    // A crash stops the task once every call of the batch is in (the others' results are kept).
+    batchCrashed: ({ context }) => context.batch.length > 0 && batchFinished(context.batch) && batchCrashed(context.batch),
     responseHasToolCalls: (_, params: { response: ModelResponse }) => toolCalls(params.response).length > 0,
     responsePaused: (_, params: { response: ModelResponse }) => params.response.stopReason === 'pause_turn',
     toolErrorRecoverable: (_, params: { error: unknown }) => isRecoverable(toolFailure(params.error).code),
@@ -168,7 +240,7 @@ export const setupEngine = setup({
         truncatedIds: response.truncatedToolUseIds ?? [],
         results: [],
         current: null,
-        lastStopReason: response.stopReason,
+        lastResponse: { stopReason: response.stopReason, text: textOf(response) },
         // The API's own count: this prompt plus the answer, which the next prompt carries.
         budget: { ...context.budget, tokens: usageTokens(response.usage) },
       });
@@ -210,12 +282,34 @@ export const setupEngine = setup({
         ...(result.usage ? { usage: addUsage(context.usage, result.usage) } : {}),
       };
     }),
+    /** Starts the task call being worked on as a child chart, named by its agent path (its `systemId`). */
+    startSubagent: startSubagentAction({ systemIds: true }),
+    /** Leaving the state stops the child: told to abort first (it closes its calls and says why it stopped), then stopped. */
+    stopSubagent: spawning(({ context, enqueue, system }) => {
+      const child = system.get(lastChildPath(context));
+      if (child?.getSnapshot().status === 'active') enqueue.sendTo(child, { type: 'ABORT' });
+      enqueue.stopChild('subagent');
+    }),
+    /** Starts the batch's waiting calls as children, as many as BATCH_LIMITS allow; a task call's child gets its agent path. */
+    startBatchCalls: startBatchCallsAction({ systemIds: true }),
+    /** A child of the batch is done (or failed): its outcome is kept with its call, and a waiting call may take its place. */
+    recordBatchOutcome: assign(({ context, event }) => ({ batch: withBatchOutcome(context.batch, event as unknown as BatchChildEvent) })),
+    /** Leaving the batch stops its children still running (a subagent is told to abort first). */
+    stopBatch: spawning(({ context, enqueue, system }) => {
+      context.batch.forEach((entry, index) => {
+        if (entry.status !== 'running') return;
+        const child = entry.agent ? system.get(entry.agent) : undefined;
+        if (child?.getSnapshot().status === 'active') enqueue.sendTo(child, { type: 'ABORT' });
+        enqueue.stopChild(batchChildId(index));
+      });
+    }),
     /** A batch's results go in at once, in the model's order; a crash becomes `current`'s error for the stop to report. */
-    collectBatch: assign(({ context }, params: { outcomes: BatchOutcome[] }) => {
-      const { blocks, crash } = batchResults(context.batch, params.outcomes);
+    collectBatch: assign(({ context }) => {
+      const { blocks, crash } = batchResults(context.batch);
       let { budget, usage } = context;
       for (const block of blocks) budget = withResult({ ...context, budget }, block);
-      for (const outcome of params.outcomes) if ('result' in outcome && outcome.result.usage) usage = addUsage(usage, outcome.result.usage);
+      for (const { outcome } of context.batch)
+        if (outcome && 'result' in outcome && outcome.result.usage) usage = addUsage(usage, outcome.result.usage);
       const current = crash && context.current ? { ...context.current, call: crash.call, error: crash.error } : context.current;
       return {
         toolCallCount: context.toolCallCount + blocks.length,
@@ -268,6 +362,13 @@ export const setupEngine = setup({
     }),
   },
 });
+
+/** The text of an answer (a child's answer to its parent). */
+function textOf(response: ModelResponse): string {
+  let text = '';
+  for (const block of response.content) if (block.type === 'text') text += (block as { text: string }).text;
+  return text;
+}
 
 /**
  * The budget once a result is collected: its tokens count toward the next request from now on, so

@@ -55,7 +55,9 @@ export const queryEngine = setupEngine.createMachine({
     error: stopError(context),
     decision: stopDecision(context),
     stoppedCall: context.current?.call ?? null,
-    modelStopReason: context.lastStopReason,
+    modelStopReason: context.lastResponse.stopReason,
+    answer: context.lastResponse.text,
+    agent: context.agent.path,
   }),
 });
 

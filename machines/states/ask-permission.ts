@@ -37,6 +37,7 @@ export const askPermission = setupEngine.createStateConfig({
     deciding: {
       always: [
         { guard: 'ruleFailed', target: DONE, actions: { type: 'stop', params: { reason: 'tool_error' } } },
+        { guard: 'subagentAllowed', target: at('execute_tool.subagent') },
         { guard: 'permissionAllowed', target: at('execute_tool') },
         { guard: 'permissionDeniedWithFeedback', target: at('recover') },
         { guard: 'permissionDenied', target: DONE, actions: { type: 'stop', params: { reason: 'permission_denied' } } },

@@ -1,10 +1,10 @@
 import { TAG } from '../state-tags.js';
 import { HOOK_ACTOR_IDS, NO_OPINION, type HookOutcome } from '../hooks.js';
-import { workingCall } from '../engine-context.js';
+import { workingCall, type EngineContext, type EngineOutput } from '../engine-context.js';
+import { subagentResult } from '../subagent-steps.js';
 import { setupEngine } from '../engine-setup.js';
 import { hookInput } from '../hook-steps.js';
 import type { ToolResult } from '../types.js';
-import type { BatchOutcome } from '../batch-steps.js';
 import { at, DONE } from './targets.js';
 
 /** The states one tool call passes through besides ask_permission: checked, run, its result collected (or the error). */
@@ -34,47 +34,85 @@ export const validateTool = setupEngine.createStateConfig({
     { guard: 'maxToolCallsReached', target: DONE, actions: { type: 'stop', params: { reason: 'max_tool_calls' } } },
     { guard: 'ruleFailed', target: DONE, actions: { type: 'stop', params: { reason: 'tool_error' } } },
     { guard: 'callInvalid', target: at('recover') },
-    { guard: 'batchPlanned', target: at('append_tool_result.batch') },
+    { guard: 'batchPlanned', target: at('execute_tool.batch') },
     { guard: 'preToolUseDue', target: at('ask_permission.pre_tool_hooks') },
     { target: at('ask_permission.deciding') },
   ],
 });
 
-export const executeTool = setupEngine.createStateConfig({
-  tags: [TAG.tool],
-  invoke: {
-    id: 'executeTool',
-    src: 'executeTool',
-    input: ({ context }) => ({ call: workingCall(context).call }),
-    onDone: [
-      {
-        guard: 'postToolUseDue',
-        target: at('append_tool_result.post_tool_hooks'),
-        actions: { type: 'collectResult', params: ({ event }: { event: { output: ToolResult } }) => ({ result: event.output }) },
-      },
-      {
-        target: at('append_tool_result.collected'),
-        actions: { type: 'collectResult', params: ({ event }: { event: { output: ToolResult } }) => ({ result: event.output }) },
-      },
-    ],
-    onError: [
-      {
-        guard: { type: 'toolErrorRecoverable', params: failure },
-        target: at('recover'),
-        actions: { type: 'recordToolFailure', params: failure },
-      },
-      {
-        target: DONE,
-        actions: [
-          { type: 'recordToolFailure', params: failure },
-          { type: 'stop', params: { reason: 'tool_error' } },
-        ],
-      },
-    ],
-  },
+const toolResult = ({ event }: { event: { output: ToolResult } }) => ({ result: event.output });
+const childAnswer = ({ context, event }: { context: EngineContext; event: { output: EngineOutput } }) => ({
+  result: subagentResult(workingCall(context).call, event.output),
 });
 
-const outcomes = ({ event }: { event: { output: BatchOutcome[] } }) => ({ outcomes: event.output });
+/** Where a result goes once collected: the PostToolUse hooks that match the call, or straight on. */
+const collectedVia = <P>(params: P) =>
+  [
+    { guard: 'postToolUseDue', target: at('append_tool_result.post_tool_hooks'), actions: { type: 'collectResult', params } },
+    { target: at('append_tool_result.collected'), actions: { type: 'collectResult', params } },
+  ] as const;
+
+/** A call that failed: back to the model when it can fix it (recovery.ts), else the task stops. */
+const failedVia = [
+  {
+    guard: { type: 'toolErrorRecoverable', params: failure },
+    target: at('recover'),
+    actions: { type: 'recordToolFailure', params: failure },
+  },
+  {
+    target: DONE,
+    actions: [
+      { type: 'recordToolFailure', params: failure },
+      { type: 'stop', params: { reason: 'tool_error' } },
+    ],
+  },
+] as const;
+
+export const executeTool = setupEngine.createStateConfig({
+  tags: [TAG.tool],
+  initial: 'running',
+  states: {
+    /** Waits for one tool call. */
+    running: {
+      invoke: {
+        id: 'executeTool',
+        src: 'executeTool',
+        input: ({ context }) => ({ call: workingCall(context).call }),
+        onDone: collectedVia(toolResult),
+        onError: failedVia,
+      },
+    },
+    /**
+     * Waits for a subagent: the task call runs as a child chart in this actor system, named by its
+     * agent path (`systemId`), its answer its done event's output; leaving the state stops it.
+     */
+    subagent: {
+      entry: 'startSubagent',
+      exit: 'stopSubagent',
+      on: {
+        'xstate.done.actor.subagent': collectedVia(childAnswer),
+        'xstate.error.actor.subagent': failedVia,
+      },
+    },
+    /**
+     * Waits for a batch: calls the rules allowed that may run together (read-only tools, subagents),
+     * each a child with its own status (batch-children.ts), their results appended in the model's
+     * order once all are done; leaving the state stops the children still running.
+     */
+    batch: {
+      entry: 'startBatchCalls',
+      exit: 'stopBatch',
+      on: {
+        'xstate.done.actor.*': { actions: ['recordBatchOutcome', 'startBatchCalls'] },
+        'xstate.error.actor.*': { actions: ['recordBatchOutcome', 'startBatchCalls'] },
+      },
+      always: [
+        { guard: 'batchCrashed', target: DONE, actions: ['collectBatch', { type: 'stop', params: { reason: 'tool_error' } }] },
+        { guard: 'batchFinished', target: at('append_tool_result.collected'), actions: 'collectBatch' },
+      ],
+    },
+  },
+});
 
 export const appendToolResult = setupEngine.createStateConfig({
   initial: 'collected',
@@ -92,37 +130,6 @@ export const appendToolResult = setupEngine.createStateConfig({
     },
     /** The result is in: the next call, or every result back to the model. */
     collected: { always: afterResult },
-    /**
-     * Waits for a batch: calls the rules allowed that may run together (read-only tools, subagents),
-     * one invoked actor for all, their results appended in the model's order. Kept apart from
-     * execute_tool, whose single call and edge ids stay as they were.
-     */
-    batch: {
-      tags: [TAG.tool],
-      invoke: {
-        id: 'executeBatch',
-        src: 'executeBatch',
-        input: ({ context }) => ({ calls: context.batch.map((b) => b.call) }),
-        onDone: [
-          {
-            guard: { type: 'batchCrashed', params: outcomes },
-            target: DONE,
-            actions: [
-              { type: 'collectBatch', params: outcomes },
-              { type: 'stop', params: { reason: 'tool_error' } },
-            ],
-          },
-          { target: 'collected', actions: { type: 'collectBatch', params: outcomes } },
-        ],
-        onError: {
-          target: DONE,
-          actions: [
-            { type: 'recordToolFailure', params: failure },
-            { type: 'stop', params: { reason: 'tool_error' } },
-          ],
-        },
-      },
-    },
   },
 });
 

@@ -1,22 +1,16 @@
-import type { ToolResult } from '../../machines/types.js';
 import type { Tool } from '../tools/types.js';
 import type { AgentDefinition } from './definition.js';
-import { TASK_INPUT_SCHEMA, TASK_TOOL, type TaskInput } from './task-input.js';
+import { TASK_INPUT_SCHEMA, TASK_TOOL } from './task-input.js';
 
 /**
- * The `task` tool: starts a subagent with the prompt alone (none of this conversation) and gives
- * back its final answer. It only reads on its own (what the subagent does is checked call by call),
- * so the rules allow it like a read and it runs in a batch with the other task calls of a response.
- * @example createTaskTool({ agents, start: (agent, input, signal) => runSubagent(...) })
+ * The `task` tool as the model and the rules see it: its name, its description (the agents it may
+ * start) and its input schema. Its calls never run here: the chart runs each as a child chart of its
+ * actor system (`execute_tool.subagent`, or a batch's child), so `execute` only answers a call that
+ * reached it some other way. It only reads on its own (what the subagent does is checked call by
+ * call), so the rules allow it like a read and it runs in a batch with the other task calls of a response.
+ * @example createTaskTool({ agents })
  */
-export function createTaskTool({
-  agents,
-  start,
-}: {
-  agents: readonly AgentDefinition[];
-  /** Runs the subagent; given every call, an unknown agent too, so the n-th task call of an agent is always its child `task-n`. */
-  start: (agent: AgentDefinition | null, input: TaskInput, signal: AbortSignal) => Promise<ToolResult>;
-}): Tool {
+export function createTaskTool({ agents }: { agents: readonly AgentDefinition[] }): Tool {
   const list = agents.map((a) => `- ${a.name}: ${a.description}${a.tools ? ` (tools: ${a.tools.join(', ')})` : ''}`).join('\n');
   return {
     name: TASK_TOOL,
@@ -27,9 +21,9 @@ export function createTaskTool({
     ].join('\n'),
     inputSchema: TASK_INPUT_SCHEMA as unknown as Record<string, unknown>,
     readOnly: true,
-    execute: async ({ input, signal }) => {
-      const task = input as TaskInput;
-      return start(agents.find((a) => a.name === task.subagent_type) ?? null, task, signal);
-    },
+    execute: async () => ({
+      content: 'A task call runs as a child of the engine, not as a tool; this run cannot start subagents.',
+      isError: true,
+    }),
   };
 }

@@ -23,9 +23,7 @@ import type { SessionSink } from '../sessions/session-writer.js';
 import type { EvidenceBody, EvidenceRecord } from '../sessions/records.js';
 import type { CompactContextInput, CompactionOutcome } from '../../machines/context-budget.js';
 import { runCompaction } from '../context/run-compaction.js';
-import { planBatchAction, type BatchOutcome } from '../../machines/batch-steps.js';
-import { BATCH_CONCURRENCY, runBatch, TASK_CONCURRENCY } from './run-batch.js';
-import { TASK_TOOL } from '../agents/task-input.js';
+import { planBatchAction } from '../../machines/batch-steps.js';
 import { immediateJournal, type StepJournal } from './step-journal.js';
 import { sessionCheckpoints } from '../rewind/checkpointer.js';
 import type { TaskLedger } from './task-ledger.js';
@@ -170,7 +168,7 @@ export function engineImplementations(services: EngineServices) {
             ...(checkpoints ? { checkpoints } : {}),
             ...(services.commandEnv ? { env: services.commandEnv } : {}),
           }),
-        () => note({ event: 'retry', state: 'execute_tool', turn: toolTurn, attempt: 1, delay_ms: 0, message: RERUN_TOOL, call }),
+        () => note({ event: 'retry', state: 'execute_tool.running', turn: toolTurn, attempt: 1, delay_ms: 0, message: RERUN_TOOL, call }),
       );
       // Many tasks' tools end together: each takes its turn, so the loop never stalls on all of them at once.
       const turn = fairTurn();
@@ -244,12 +242,6 @@ export function engineImplementations(services: EngineServices) {
         return decision;
       }),
       executeTool: fromPromise<ToolResult, { call: ToolCall }>(({ input: { call }, signal }) => runTool(call, signal)),
-      // The calls of a batch run together (subagents at most TASK_CONCURRENCY at once); each outcome is kept, none throws.
-      executeBatch: fromPromise<BatchOutcome[], { calls: ToolCall[] }>(({ input: { calls }, signal }) =>
-        runBatch(calls, (call) => runTool(call, signal), {
-          limitOf: (call) => (call.name === TASK_TOOL ? TASK_CONCURRENCY : BATCH_CONCURRENCY),
-        }),
-      ),
       compactContext: fromPromise<CompactionOutcome, CompactContextInput>(async ({ input, signal }) => {
         await yieldToEventLoop();
         const { reason, turn } = input;

@@ -11,7 +11,7 @@ import { noSessionRecord, type EvidenceListener, type SessionSink } from '../ses
 import type { ToolRegistry } from '../tools/registry.js';
 import type { CommandSandbox } from '../tools/types.js';
 import type { TaskContext } from '../context/task-context.js';
-import { costUsd, type PriceSettings } from '../model/cost.js';
+import type { PriceSettings } from '../model/cost.js';
 import { estimateTokens } from '../../machines/context-budget.js';
 import { AsyncQueue } from './async-queue.js';
 import type { StepJournal } from './step-journal.js';
@@ -19,17 +19,18 @@ import { systemClock, type Clock } from './clock.js';
 import { TaskClock } from './task-clock.js';
 import { eventOf, type AgentEvent, type QueryResult } from './events.js';
 import { engineImplementations, type Note } from './implementations.js';
-import type { ResultFields } from '../sessions/records.js';
 import { chartFingerprint } from '../../machines/chart-fingerprint.js';
 import { DEFAULT_LIMITS } from './limits.js';
 import { stepOf } from '../sessions/step.js';
-import { observeMicrosteps, type Microstep } from './step-adapter.js';
+import type { Microstep } from './step-adapter.js';
 import { hookEventsOf, type ResolvedHook } from '../hooks/index.js';
 import type { AgentDefinition } from '../agents/definition.js';
-import { MAIN_AGENT, startsSubagents, type AgentScope } from './subagents.js';
+import { agentTools, DialogTurns, MAIN_AGENT, taskToolFor } from './subagents.js';
+import { AgentInspection } from './agent-inspection.js';
+import { subagentLogic } from './subagent-logic.js';
+import { outcomeOf, resultFields, type AgentOutcome } from './result-fields.js';
 import { TaskLedger } from './task-ledger.js';
 import { keepConversation } from './conversation.js';
-import { subagentHooks } from '../hooks/subagent-hooks.js';
 
 export { DEFAULT_LIMITS } from './limits.js';
 
@@ -86,8 +87,6 @@ export interface QueryOptions {
   agents?: readonly AgentDefinition[];
   /** The model a subagent's file names (`sonnet`, a model id); absent: subagents use this task's model. */
   modelFor?: (model: string) => ModelClient;
-  /** Where this task stands in a tree of agents: set by the task tool for a subagent; absent: `main`. */
-  agent?: AgentScope;
   /** Where model rounds and tool calls run: at once by default; a durable runner (src/restate/) journals them. */
   journal?: StepJournal;
 }
@@ -102,8 +101,7 @@ export async function* query(userInput: string, options: QueryOptions): AsyncGen
   const sink: SessionSink = options.session ?? noSessionRecord(sessionId);
   const stopListening = options.onEvidence ? sink.listen(options.onEvidence) : undefined;
   const queue = new AsyncQueue<AgentEvent>();
-  const scope = options.agent ?? null;
-  const agentPath = scope?.path ?? MAIN_AGENT;
+  const agentPath = MAIN_AGENT;
   const emit = (event: AgentEvent) => {
     options.observe?.(event);
     queue.push(event);
@@ -140,23 +138,17 @@ export async function* query(userInput: string, options: QueryOptions): AsyncGen
   if (turn) await turn;
   const system = taskContext.system;
   const contextWindow = options.contextWindow ?? null;
-  // A subagent runs its tool hooks and SubagentStop (in the place of Stop); its prompt is no user's, so no UserPromptSubmit.
-  const { hooks, events: hookEvents } = scope ? subagentHooks(options.hooks ?? []) : { hooks: options.hooks ?? [], events: null };
+  const hooks = options.hooks ?? [];
   const budget = {
     maxTurns: options.maxTurns ?? DEFAULT_LIMITS.maxTurns,
     maxToolCalls: options.maxToolCalls ?? DEFAULT_LIMITS.maxToolCalls,
     timeoutMs: options.timeoutMs ?? DEFAULT_LIMITS.timeoutMs,
   };
   // The limits are the task's: every agent of it counts in one ledger, the main agent's.
-  const ledger = scope?.ledger ?? new TaskLedger(budget, deadlineClock);
-  const tools = startsSubagents({
-    options: { ...options, clock, sessionId },
-    scope,
-    sink,
-    emit,
-    ledger,
-    run: query,
-  });
+  const ledger = new TaskLedger(budget, deadlineClock);
+  // With agents, the task tool is one more tool; its calls run as children of this chart (subagent-logic.ts).
+  const delegates = (options.agents ?? []).length > 0;
+  const tools = delegates ? agentTools(options.tools, null, () => taskToolFor(options.agents ?? [])) : options.tools;
   const implementations = engineImplementations({
     hooks,
     ...(options.hookSandbox ? { hookSandbox: options.hookSandbox } : {}),
@@ -170,7 +162,6 @@ export async function* query(userInput: string, options: QueryOptions): AsyncGen
     clock,
     deadlineClock,
     agent: agentPath,
-    ...(scope ? { agentType: scope.type } : {}),
     ledger,
     conversation: messages,
     sink,
@@ -186,6 +177,22 @@ export async function* query(userInput: string, options: QueryOptions): AsyncGen
     note(stepOf({ state: microstep.state, via: microstep.entered, context: microstep.context }));
   };
 
+  // One inspection for the task's actor system: each agent's states go to its own lines.
+  const inspection = new AgentInspection(onMicrostep);
+  const subagent = delegates
+    ? subagentLogic({
+        options: { ...options, clock, sessionId },
+        path: agentPath,
+        depth: 0,
+        sink,
+        emit,
+        note,
+        ledger,
+        dialog: new DialogTurns(),
+        inspection,
+      })
+    : null;
+
   const input: EngineInput = {
     sessionId,
     userInput,
@@ -194,7 +201,7 @@ export async function* query(userInput: string, options: QueryOptions): AsyncGen
     startedAt,
     contextWindow,
     baseTokens: estimateTokens(system) + estimateTokens(tools.specs()),
-    hooks: hookEvents ?? hookEventsOf(hooks),
+    hooks: hookEventsOf(hooks),
     sessionStart: options.sessionStart === undefined ? 'startup' : options.sessionStart,
   };
   // The log's first line: what a replay needs to know of the task, and which chart ran it.
@@ -211,7 +218,8 @@ export async function* query(userInput: string, options: QueryOptions): AsyncGen
     },
     new Date(startedAt).toISOString(),
   );
-  const actor = createActor(queryEngine.provide(implementations), { input, inspect: observeMicrosteps(onMicrostep) });
+  const provided = subagent ? { ...implementations, actors: { ...implementations.actors, subagent } } : implementations;
+  const actor = createActor(queryEngine.provide(provided), { input, inspect: inspection.inspect });
   // The conversation and the transcript follow what the chart says it changed, in the order it changed it.
   keepConversation(actor, messages, {
     message: (message) => {
@@ -227,22 +235,14 @@ export async function* query(userInput: string, options: QueryOptions): AsyncGen
     tool_calls: Math.max(toolCalls, ledger.spent.toolCalls),
   });
   let result: QueryResult | undefined;
-  const finish = (
-    outcome: Pick<QueryResult, 'reason' | 'turns' | 'tool_calls' | 'usage' | 'error' | 'decision' | 'call' | 'model_stop_reason'>,
-  ) => {
-    const { reason, turns, tool_calls, usage, ...rest } = outcome;
-    const fields: ResultFields = {
-      reason,
-      is_error: reason !== 'final_answer',
+  const finish = (outcome: AgentOutcome) => {
+    const fields = resultFields(outcome, {
       text: answer,
-      turns,
-      tool_calls,
-      usage,
-      total_cost_usd: options.model.modelId ? costUsd(options.model.modelId, usage, options.prices) : null,
-      duration_ms: clock.now() - startedAt,
-      trace_path: sink.tracePath,
-      ...rest,
-    };
+      model: options.model,
+      ...(options.prices ? { prices: options.prices } : {}),
+      durationMs: clock.now() - startedAt,
+      tracePath: sink.tracePath,
+    });
     sink.record({ agent: agentPath, event: 'result', ...fields }, iso());
     const ended: QueryResult = { type: 'result', ...fields, session_id: sessionId, agent: agentPath };
     result = ended;
@@ -254,16 +254,7 @@ export async function* query(userInput: string, options: QueryOptions): AsyncGen
     complete: () => {
       const output = actor.getSnapshot().output!;
       // The main agent reports the task's counts (its subagents' included), which its limits measured.
-      const counts = scope ? { turns: output.turn, tool_calls: output.toolCallCount } : taskCounts(output.turn, output.toolCallCount);
-      finish({
-        reason: output.reason,
-        ...counts,
-        usage: output.usage,
-        ...(output.error ? { error: output.error } : {}),
-        ...(output.decision ? { decision: output.decision } : {}),
-        ...(output.stoppedCall ? { call: output.stoppedCall } : {}),
-        ...(output.modelStopReason ? { model_stop_reason: output.modelStopReason } : {}),
-      });
+      finish(outcomeOf(output, taskCounts(output.turn, output.toolCallCount)));
     },
     // The chart routes every expected failure to `done`; this is a throw from an injected rule
     // (a tool schema that does not compile, a policy that crashes). It still ends with a reason.
@@ -271,7 +262,7 @@ export async function* query(userInput: string, options: QueryOptions): AsyncGen
       const { context } = actor.getSnapshot();
       finish({
         reason: 'tool_error',
-        ...(scope ? { turns: context.turn, tool_calls: context.toolCallCount } : taskCounts(context.turn, context.toolCallCount)),
+        ...taskCounts(context.turn, context.toolCallCount),
         usage: context.usage,
         error: { code: 'TOOL_FAILED', message: `internal error: ${error instanceof Error ? error.message : String(error)}` },
       });

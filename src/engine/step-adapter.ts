@@ -62,15 +62,22 @@ function taken(transition: AnyTransitionDefinition): TakenTransition {
   };
 }
 
+/** The root actor of the system (the main agent's chart). */
+const isRoot = (event: InspectionEvent) => event.actorRef.sessionId === event.rootId;
+
 /**
- * An `inspect` callback that reports each microstep of the root actor. The first state is entered by
- * the initial transition, which XState reports as no microstep: it is reported first, `via` `xstate.init`.
+ * An `inspect` callback that reports each microstep of one actor of the system: the root by
+ * default, or the one `owns` picks (a subagent's chart). The first state is entered by the initial
+ * transition, which XState reports as no microstep: it is reported first, `via` `xstate.init`.
  * @example createActor(machine, { inspect: observeMicrosteps((m) => m.entered && console.log(m.state)) })
  */
-export function observeMicrosteps(onMicrostep: (microstep: Microstep) => void): (event: InspectionEvent) => void {
+export function observeMicrosteps(
+  onMicrostep: (microstep: Microstep) => void,
+  owns: (event: InspectionEvent) => boolean = isRoot,
+): (event: InspectionEvent) => void {
   let initialSeen = false;
   return (event) => {
-    if (event.actorRef.sessionId !== event.rootId) return;
+    if (!owns(event)) return;
     if (event.type === '@xstate.snapshot' && !initialSeen) {
       // An initial state with no eventless transition: the first snapshot is that state.
       const snapshot = event.snapshot as unknown as { value: unknown; context: EngineContext };

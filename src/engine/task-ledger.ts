@@ -52,6 +52,15 @@ export class TaskLedger {
     return { turns: this.turns, toolCalls: this.toolCalls };
   }
 
+  /** What is left of the task's limits: a subagent's budget, given as its input. */
+  left(): TaskBudget {
+    return {
+      maxTurns: Math.max(0, this.budget.maxTurns - this.turns),
+      maxToolCalls: Math.max(0, this.budget.maxToolCalls - this.toolCalls),
+      timeoutMs: this.timeLeft(),
+    };
+  }
+
   /** The task's time left on its clock (the person's waits excluded), at least 1 ms: a subagent's deadline. */
   timeLeft(): number {
     return Math.max(1, this.deadlineAt - this.clock.now());

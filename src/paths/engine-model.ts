@@ -4,10 +4,23 @@ import { COMPACTION_THRESHOLD, nearWindow } from '../../machines/context-budget.
 import type { EngineInput } from '../../machines/engine-context.js';
 import { HOOK_EVENTS } from '../../machines/hooks.js';
 import { decidePermissionAction, queryEngine, toolHookDue, validateCallAction } from '../../machines/query-engine.js';
+import { startBatchCallsAction, startSubagentAction } from '../../machines/engine-setup.js';
 import { planBatchAction } from '../../machines/batch-steps.js';
 import type { ModelResponse, PermissionDecision, ToolCall, Validation } from '../../machines/types.js';
 import { statePath } from '../engine/step-adapter.js';
-import { CONTEXT_WINDOW, HOOKED_ANSWER, LIMITS, outcomesOf, type PathEvent, type Perm, rootEvents } from './path-events.js';
+import {
+  batchToolEvents,
+  CONTEXT_WINDOW,
+  HOOKED_ANSWER,
+  LIMITS,
+  outcomesOf,
+  subagentEvents,
+  type PathEvent,
+  type Perm,
+  rootEvents,
+} from './path-events.js';
+import { isSubagentCall, lastChildPath } from '../../machines/subagent-steps.js';
+import { batchChildId } from '../../machines/batch-steps.js';
 
 export { ALL_VARIANTS, CONTEXT_WINDOW, HOOKED_ANSWER, LIMITS, NEAR_WINDOW_USAGE, type PathEvent, type Perm } from './path-events.js';
 
@@ -56,9 +69,10 @@ export function hookMatches(call: ToolCall): boolean {
   return (call.input as { hooked?: unknown } | null)?.hooked === true;
 }
 
-/** "echo" with `{text: string}` is the only valid tool; "nope" does not exist; the schema of "broken" does not compile. */
+/** "echo" with `{text: string}` and "task" with `{subagent_type: string}` are the valid tools; "nope" does not exist; the schema of "broken" does not compile. */
 export function validateEcho(call: ToolCall): Validation {
   if (call.name === 'broken') throw new Error('the schema of "broken" does not compile');
+  if (call.name === 'task' && typeof (call.input as { subagent_type?: unknown } | null)?.subagent_type === 'string') return { ok: true };
   if (call.name !== 'echo') {
     return { ok: false, error: { code: 'TOOL_NOT_FOUND', message: `No tool named "${call.name}". Available tools: echo.` } };
   }
@@ -107,6 +121,9 @@ export const testMachine = queryEngine.provide({
       preToolUse: hookMatches,
       postToolUse: hookMatches,
     }),
+    // The traversal explores every branch in one actor system: children go unnamed there (engine-setup.ts).
+    startSubagent: startSubagentAction({ systemIds: false }),
+    startBatchCalls: startBatchCallsAction({ systemIds: false }),
   },
   guards: {
     preToolUseDue: toolHookDue('PreToolUse', hookMatches),
@@ -135,14 +152,32 @@ function activeNode(snapshot: EngineSnapshot): AnyStateNode {
   return node;
 }
 
-/** The ids of the actors the active state invokes (read from the chart: every wait is a state that invokes one). */
+/**
+ * The ids of the actors the active state waits for: the ones it invokes (read from the chart), and
+ * the children it spawned that still run (a subagent; a batch's calls, by their status).
+ */
 export function invokedIn(snapshot: EngineSnapshot): string[] {
-  return activeNode(snapshot).invoke.map((i) => i.id);
+  return [...activeNode(snapshot).invoke.map((i) => i.id), ...spawnedIn(snapshot)];
 }
 
-/** The outcomes of what the snapshot waits for: the actors its state invokes. */
+/** The children the state spawned (read from its entry actions, by name) and that still run. */
+function spawnedIn(snapshot: EngineSnapshot): string[] {
+  const entry = activeNode(snapshot).entry.map((a: unknown) => (typeof a === 'string' ? a : (a as { type?: unknown }).type));
+  if (entry.includes('startSubagent')) return ['subagent'];
+  if (!entry.includes('startBatchCalls')) return [];
+  return snapshot.context.batch.flatMap((b, i) => (b.status === 'running' ? [batchChildId(i)] : []));
+}
+
+/** The outcomes of what the snapshot waits for: the actors its state invokes, and its running children. */
 function waitingOn(snapshot: EngineSnapshot): PathEvent[] {
-  return invokedIn(snapshot).flatMap((id) => outcomesOf(id, snapshot.context.turn, snapshot.context.batch.length));
+  const { context } = snapshot;
+  return invokedIn(snapshot).flatMap((id) => {
+    if (id === 'subagent') return subagentEvents(id, lastChildPath(context));
+    const index = /^batch-(\d+)$/.exec(id);
+    if (!index) return outcomesOf(id, context.turn);
+    const entry = context.batch[Number(index[1])]!;
+    return isSubagentCall(entry.call) ? subagentEvents(id, entry.agent ?? '', `${id}-`) : batchToolEvents(Number(index[1]));
+  });
 }
 
 /**
@@ -157,7 +192,7 @@ export function routingView(snapshot: EngineSnapshot) {
     turn: c.turn,
     toolCallCount: c.toolCallCount,
     queue: c.queue,
-    batch: c.batch.map((b) => b.call.id),
+    batch: c.batch.map((b) => [b.call.id, b.status, b.outcome ? ('result' in b.outcome ? b.outcome.result.isError : 'failed') : null]),
     truncatedIds: c.truncatedIds,
     results: c.results.map((r) => ({ id: r.tool_use_id, isError: r.is_error === true })),
     current: c.current && {

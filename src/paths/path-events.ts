@@ -3,7 +3,7 @@ import { toolFailure } from '../../machines/call-steps.js';
 import type { HookOutcome } from '../../machines/hooks.js';
 import { isRecoverable } from '../../machines/recovery.js';
 import type { ContentBlock, EngineErrorCode, ModelResponse, PermissionDecision, ToolResult } from '../../machines/types.js';
-import type { BatchOutcome } from '../../machines/batch-steps.js';
+import type { EngineOutput } from '../../machines/engine-context.js';
 
 /**
  * What each invoked actor of the chart can answer in the generated paths, one event per outcome,
@@ -13,7 +13,7 @@ import type { BatchOutcome } from '../../machines/batch-steps.js';
 /** An event of a generated path: a machine event, or the done/error of an invoked actor. */
 export type PathEvent = EventObject & {
   variant: string;
-  output?: ModelResponse | PermissionDecision | ToolResult | HookOutcome | BatchOutcome[] | null;
+  output?: ModelResponse | PermissionDecision | ToolResult | HookOutcome | EngineOutput | null;
   error?: unknown;
   now?: number;
 };
@@ -71,6 +71,9 @@ export function modelEvents(turn: number): PathEvent[] {
   const echo = (n: number, perm: Perm) => toolUse(id(n), 'echo', { text: `hi ${n}`, perm });
   const hooked = (perm: Perm) => toolUse(id(1), 'echo', { text: 'hi 1', perm, hooked: true });
   const safe = (n: number, perm: Perm) => toolUse(id(n), 'echo', { text: `hi ${n}`, perm, safe: true });
+  // A task call runs as a child chart (execute_tool.subagent, or a batch's child).
+  const task = (n: number, perm: Perm, extra: Record<string, unknown> = {}) =>
+    toolUse(id(n), 'task', { description: 'look', prompt: 'look it up', subagent_type: 'scout', perm, ...extra });
   return [
     done('callModel', 'text', response([{ type: 'text', text: 'All done.' }], 'end_turn')),
     done('callModel', 'text-hooked', response([{ type: 'text', text: HOOKED_ANSWER }], 'end_turn')),
@@ -91,6 +94,12 @@ export function modelEvents(turn: number): PathEvent[] {
     done('callModel', 'batch', response([safe(1, 'allow'), safe(2, 'allow')], 'tool_use')),
     done('callModel', 'refused-then-batch', response([echo(1, 'plan'), safe(2, 'allow'), safe(3, 'allow')], 'tool_use')),
     done('callModel', 'denied-before-batch', response([echo(1, 'deny'), safe(2, 'allow'), safe(3, 'allow')], 'tool_use')),
+    // The parent-child interplay: a child started at once, after the person allowed it, after a PreToolUse hook.
+    done('callModel', 'call-task', response([task(1, 'allow')], 'tool_use')),
+    done('callModel', 'call-task-ask', response([task(1, 'ask')], 'tool_use')),
+    done('callModel', 'call-task-hooked', response([task(1, 'ask', { hooked: true })], 'tool_use')),
+    // A batch of a read and a subagent: two children, each with its own status and outcome.
+    done('callModel', 'batch-with-task', response([safe(1, 'allow'), task(2, 'allow', { safe: true })], 'tool_use')),
     done('callModel', 'truncated', response([echo(1, 'allow')], 'max_tokens', { truncatedToolUseIds: [id(1)] })),
     done('callModel', 'pause-turn', response([{ type: 'text', text: 'Still searching...' }], 'pause_turn')),
     done('callModel', 'call-near-window', response([echo(1, 'allow')], 'tool_use', { usage: NEAR_WINDOW_USAGE })),
@@ -136,20 +145,44 @@ const toolEvents: PathEvent[] = [
   failed('executeTool', 'tool-crash', withCode('disk on fire')),
 ];
 
-/** A batch's outcomes, one per call of a batch of `size`: all well, one is_error result, one the model can fix, one crash, the actor failing. */
-function batchEvents(size: number): PathEvent[] {
-  const ok = { result: { content: 'echo: hi', isError: false } };
-  const last = (outcome: BatchOutcome): BatchOutcome[] => [...Array.from({ length: size - 1 }, () => ok), outcome];
+/** A child chart's output (the answer comes back as its done event's output). */
+function childOutput(reason: EngineOutput['reason'], agent: string): EngineOutput {
+  return {
+    reason,
+    turn: 1,
+    toolCallCount: 1,
+    usage,
+    error: null,
+    decision: null,
+    stoppedCall: null,
+    modelStopReason: reason === 'final_answer' ? 'end_turn' : 'tool_use',
+    answer: reason === 'final_answer' ? 'found it' : 'still looking',
+    agent,
+  };
+}
+
+/** What a subagent (a child chart) can come to: an answer, a stop on the task's limits, an agent that does not exist, a crash. */
+export function subagentEvents(id: string, agent: string, prefix = ''): PathEvent[] {
   return [
-    done('executeBatch', 'batch-ok', last(ok)),
-    done('executeBatch', 'batch-one-is-error', last({ result: { content: 'no such file', isError: true } })),
-    done(
-      'executeBatch',
-      'batch-one-invalid',
-      last({ failure: { code: 'TOOL_INPUT_INVALID', message: 'the tool says TOOL_INPUT_INVALID' } }),
-    ),
-    done('executeBatch', 'batch-one-crashes', last({ failure: { message: 'disk on fire' } })),
-    failed('executeBatch', 'batch-fails', withCode('the batch runner crashed')),
+    done(id, `${prefix}child-answers`, childOutput('final_answer', agent)),
+    done(id, `${prefix}child-stops-on-limit`, childOutput('max_tool_calls', agent)),
+    ...(prefix
+      ? []
+      : [
+          failed(id, 'child-unknown-agent', withCode('No agent named "scout". Available: general-purpose.', 'TOOL_INPUT_INVALID')),
+          failed(id, 'child-crashes', withCode('the child chart threw')),
+        ]),
+  ];
+}
+
+/** What the i-th call of a batch can come to, as its own child: a tool's result, is_error, a failure the model can fix, a crash. */
+export function batchToolEvents(index: number): PathEvent[] {
+  const id = `batch-${index}`;
+  return [
+    done(id, `${id}-tool-ok`, { content: 'echo: hi', isError: false }),
+    done(id, `${id}-tool-is-error`, { content: 'no such file', isError: true }),
+    failed(id, `${id}-tool-invalid`, withCode('the tool says TOOL_INPUT_INVALID', 'TOOL_INPUT_INVALID')),
+    failed(id, `${id}-tool-crash`, withCode('disk on fire')),
   ];
 }
 
@@ -200,9 +233,8 @@ export const rootEvents: PathEvent[] = [
  * The outcomes of the actor an invocation runs, by the invocation's id. A wait the model has no
  * outcomes for is an error here, not a silent dead end: a new wait in the chart needs its events.
  */
-export function outcomesOf(invocationId: string, turn: number, batchSize = 2): PathEvent[] {
+export function outcomesOf(invocationId: string, turn: number): PathEvent[] {
   if (invocationId === 'callModel') return modelEvents(turn);
-  if (invocationId === 'executeBatch') return batchEvents(batchSize);
   if (invocationId === 'askPermission') return promptEvents;
   if (invocationId === 'compactContext') return compactEvents;
   if (invocationId === 'executeTool') return toolEvents;
@@ -215,7 +247,10 @@ export const ALL_VARIANTS = [
   ...modelEvents(0),
   ...promptEvents,
   ...toolEvents,
-  ...batchEvents(2),
+  ...subagentEvents('subagent', 'main/task-1'),
+  ...batchToolEvents(0),
+  ...batchToolEvents(1),
+  ...subagentEvents('batch-1', 'main/task-1', 'batch-1-'),
   ...compactEvents,
   ...Object.values(hookEvents).flat(),
   ...rootEvents,

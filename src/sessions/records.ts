@@ -79,7 +79,7 @@ export type TraceAnnotation =
       ts: string;
       session_id: string;
       /** execute_tool: a durable task's tool call that runs again because its worker died while it ran (src/restate/). */
-      state: 'call_model' | 'call_model.requesting' | 'execute_tool';
+      state: 'call_model' | 'call_model.requesting' | 'execute_tool.running';
       turn: number;
       attempt: number;
       delay_ms: number;

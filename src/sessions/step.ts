@@ -28,7 +28,7 @@ export interface Step {
   decision?: PermissionDecision;
   error?: EngineError;
   reason?: StopReason;
-  /** In `append_tool_result.batch`: the calls running together, each with the rules' decision that let it in. */
+  /** In `execute_tool.batch`: the calls running together, each with the rules' decision that let it in. */
   batch?: Array<{ call: ToolCall; decision: PermissionDecision }>;
 }
 

@@ -137,6 +137,8 @@ export function registerBuiltinCommands(deps: BuiltinDeps): void {
     name: 'model',
     args: '[model-id]',
     description: 'show or change the model for the next tasks',
+    // A task reads the model when it starts: switching while one runs changes the next, as /config model does.
+    whileRunning: true,
     run: ({ controller, print }, args) => {
       if (!args) return print(`Model: ${controller.config.modelLabel}`);
       const { text, tone } = switchModel(controller, args);

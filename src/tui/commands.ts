@@ -64,10 +64,10 @@ export async function runCommand(line: string, context: CommandContext): Promise
     );
     return;
   }
-  // Typed while a task runs (or while it finishes, its answer already shown): it runs when the task ends, as Claude Code queues input.
   if (context.controller.busy && !command.whileRunning) {
+    // Typed as an answer streams in, or while the task writes its session: it runs next, not lost.
     context.print(`/${command.name} runs when the running task ends (Esc stops the task).`, 'dim');
-    while (context.controller.busy) await context.controller.settle();
+    await context.controller.whenIdle();
   }
   try {
     await command.run(context, args.trim());

@@ -51,6 +51,9 @@ export function startTui(run: PreparedRun, options: TuiOptions): TuiHandle {
   registerConfigCommands();
   registerRewindCommand();
   const history: string[] = [];
+  /** The tasks typed so far, one after another: each starts when the one before it has ended. */
+  let tasks: Promise<unknown> = Promise.resolve();
+  let queued = 0;
 
   let leave: () => void = () => undefined;
   const left = new Promise<void>((resolve) => (leave = resolve));
@@ -64,36 +67,32 @@ export function startTui(run: PreparedRun, options: TuiOptions): TuiHandle {
     width: () => Math.max(20, (stdout.columns || 80) - 1),
   };
 
-  // What was typed, run one after another in the order typed (Claude Code queues input the same way).
-  let queue: Promise<void> = Promise.resolve();
-  let queued = 0;
-  const enqueue = (what: string, job: () => Promise<unknown>) => {
-    // Typed while a task runs, or finishes with its answer already shown: said, then run when it ends.
-    if (controller.busy || queued > 0) store.update({ hint: `Queued: ${what} runs when the running task ends (Esc stops the task).` });
-    queued++;
-    queue = queue
-      .then(async () => {
-        while (controller.busy) await controller.settle();
-        await job();
-      })
-      // Never a broken queue: what is typed next still runs.
-      .catch((error: unknown) => store.note(`xagent: ${error instanceof Error ? error.message : String(error)}`, 'error'))
-      .finally(() => queued--);
-  };
   const submit = (text: string) => {
     if (history.at(-1) !== text) history.push(text);
     if (text.startsWith('/')) {
       store.add({ kind: 'user', text });
       const { command } = findCommand(text);
-      // /help, /cost and the like answer at once (an unknown name too: it says so).
-      if (!command || command.whileRunning) void runCommand(text, context);
-      else enqueue(`/${command.name}`, () => runCommand(text, context));
+      const run = () => runCommand(text, context);
+      // Behind tasks typed before it, a command such as /clear waits its turn too: it runs after them, in the order typed.
+      if (command && !command.whileRunning && queued > 0) tasks = tasks.then(run, run);
+      else void run();
       return;
     }
-    enqueue('your message', async () => {
+    // A task typed while one runs waits its turn, as in Claude Code: it starts when the running one
+    // (and any typed before it) ends; Esc stops the running one.
+    const waits = controller.busy || queued > 0;
+    if (waits) {
+      queued += 1;
+      store.update({ hint: `Queued (${queued}): runs when the running task ends. Esc stops the running task.` });
+    }
+    const start = async () => {
+      await controller.whenIdle();
       await markdownReady;
+      if (waits) queued -= 1;
+      store.update({ hint: queued > 0 ? `Queued (${queued}): runs when the running task ends.` : '' });
       await controller.runTask(text);
-    });
+    };
+    tasks = tasks.then(start, start);
   };
 
   store.note(

@@ -103,7 +103,7 @@ describe('subagents in the CLI', () => {
     expect(events.every((e) => typeof e.agent === 'string')).toBe(true);
     expect(new Set(events.map((e) => e.agent))).toEqual(new Set(['main', 'main/task-1', 'main/task-2', 'main/task-3']));
     // The three task calls ran together, as one batch of the main chart.
-    expect(events.filter((e) => e.type === 'state' && e.name === 'append_tool_result.batch' && e.agent === 'main')).toHaveLength(1);
+    expect(events.filter((e) => e.type === 'state' && e.name === 'execute_tool.batch' && e.agent === 'main')).toHaveLength(1);
     // The session's log holds every agent's lines; its transcript is the main conversation, valid.
     const dir = sessionDirOf(home);
     const log = readFileSync(path.join(dir, 'trace.jsonl'), 'utf8')

@@ -83,7 +83,7 @@ describe('subagents through query()', () => {
     expect(run.result.reason).toBe('final_answer');
     expect(run.result.text).toBe('found echo: alpha | found echo: beta | found echo: gamma');
     // The three task calls ran as one batch; each child had its own conversation, starting from its prompt alone.
-    expect(run.states.filter((s) => s === 'append_tool_result.batch')).toHaveLength(1);
+    expect(run.states.filter((s) => s === 'execute_tool.batch')).toHaveLength(1);
     const childFirst = model.requests.filter((r) => r.length === 1 && r.first.startsWith('word:'));
     expect(childFirst).toHaveLength(3);
     // A scout has only its tools; the general-purpose agent has the run's tools and a task tool of its own (depth 1 < 2).

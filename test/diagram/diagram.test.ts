@@ -45,7 +45,10 @@ describe('diagrams generated from the engine chart', () => {
       // The person's wait tells the deadline to stand still (sendTo), and to go on when it ends.
       entry: ['pauseDeadline'],
     });
-    expect(graph.nodes.find((n) => n.id === 'execute_tool')).toMatchObject({ invoke: ['executeTool'] });
+    expect(graph.nodes.find((n) => n.id === 'execute_tool.running')).toMatchObject({ invoke: ['executeTool'] });
+    // A subagent and a batch's calls are children the state spawns on entry (and stops on exit).
+    expect(graph.nodes.find((n) => n.id === 'execute_tool.subagent')).toMatchObject({ entry: ['startSubagent'] });
+    expect(graph.nodes.find((n) => n.id === 'execute_tool.batch')).toMatchObject({ entry: ['startBatchCalls'] });
     expect(graph.nodes.filter((n) => n.initial && !n.parent).map((n) => n.id)).toEqual(['build_context']);
     expect(graph.nodes.filter((n) => n.final).map((n) => n.id)).toEqual(['done']);
     expect(graph.invoke).toEqual(['deadline']);
@@ -56,7 +59,7 @@ describe('diagrams generated from the engine chart', () => {
       ['validate_tool:always[maxToolCallsReached]>done', 'done', 'maxToolCallsReached', ['stop(max_tool_calls)']],
       ['validate_tool:always[ruleFailed]>done', 'done', 'ruleFailed', ['stop(tool_error)']],
       ['validate_tool:always[callInvalid]>recover', 'recover', 'callInvalid', []],
-      ['validate_tool:always[batchPlanned]>append_tool_result.batch', 'append_tool_result.batch', 'batchPlanned', []],
+      ['validate_tool:always[batchPlanned]>execute_tool.batch', 'execute_tool.batch', 'batchPlanned', []],
       ['validate_tool:always[preToolUseDue]>ask_permission.pre_tool_hooks', 'ask_permission.pre_tool_hooks', 'preToolUseDue', []],
       ['validate_tool:always>ask_permission.deciding', 'ask_permission.deciding', undefined, []],
     ]);
@@ -71,8 +74,12 @@ describe('diagrams generated from the engine chart', () => {
       actions: [],
       kind: 'always',
     });
-    // Every wait is a state now: no transition stays in its state or re-enters it, so no self-loop is drawn.
-    expect(graph.edges.filter((e) => e.internal || e.reenter || e.from === e.to)).toEqual([]);
+    // Every wait is a state: the only transitions that stay are the batch's, recording each child's answer
+    // (its children are spawned, one per call); none re-enters its state.
+    expect(graph.edges.filter((e) => e.internal || e.reenter || e.from === e.to).map((e) => e.id)).toEqual([
+      'execute_tool.batch:xstate.done.actor.*',
+      'execute_tool.batch:xstate.error.actor.*',
+    ]);
     expect(new Set(graph.edges.map((e) => e.id)).size).toBe(graph.edges.length);
     // One edge per transition the machine defines (counted from XState's own state nodes, not mirrored here).
     expect(graph.edges).toHaveLength(definedTransitions(queryEngine.root));
@@ -97,7 +104,10 @@ describe('diagrams generated from the engine chart', () => {
   it('renders SVG states and edges the inspector can find by data attributes', async () => {
     const svg = await renderDiagram('svg');
     for (const node of graph.nodes) expect(svg).toContain(`data-state="${node.id}"`);
-    for (const edge of graph.edges) expect(svg).toContain(`data-edge="${escapeXml(edge.id)}"`);
+    // A targetless transition is no arrow: it is listed in its state's box, as UML draws internal transitions.
+    for (const edge of graph.edges.filter((e) => !e.internal || e.kind === 'root'))
+      expect(svg).toContain(`data-edge="${escapeXml(edge.id)}"`);
+    expect(svg).toContain('done(*) / recordBatchOutcome, startBatchCalls');
     expect(svg.startsWith('<svg xmlns="http://www.w3.org/2000/svg"')).toBe(true);
   });
 
@@ -115,6 +125,7 @@ describe('diagrams generated from the engine chart', () => {
       'build_context',
       'call_model',
       'ask_permission',
+      'execute_tool',
       'append_tool_result',
     ]);
     const outside = layout.nodes.flatMap((n) => {

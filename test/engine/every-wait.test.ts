@@ -19,7 +19,7 @@ describe('every wait is a state of its own', () => {
     const waits = [
       'ask_permission.pre_tool_hooks',
       'ask_permission.asking_user',
-      'execute_tool',
+      'execute_tool.running',
       'build_context.compacting',
       'call_model.stop_hooks',
     ];

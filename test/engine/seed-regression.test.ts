@@ -19,7 +19,7 @@ describe('seed regression: invalid tool input, corrected, then an answer', () =>
     'call_model.requesting',
     'validate_tool',
     'ask_permission.deciding',
-    'execute_tool',
+    'execute_tool.running',
     'append_tool_result.collected',
     'call_model.requesting',
     'done',
@@ -43,7 +43,7 @@ describe('seed regression: invalid tool input, corrected, then an answer', () =>
     expect(recover.error?.code).toBe('TOOL_INPUT_INVALID');
     expect(recover.error?.message).toContain('input.text');
     expect(recover.call).toEqual({ id: 'toolu_1', name: 'echo', input: { text: 42 } });
-    const executed = run.trace.find((l) => l.state === 'execute_tool')!;
+    const executed = run.trace.find((l) => l.state === 'execute_tool.running')!;
     expect(executed.call?.input).toEqual({ text: 'hello' });
     expect(executed.decision?.behavior).toBe('allow');
     const done = run.trace.at(-1)!;

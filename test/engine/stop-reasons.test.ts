@@ -43,7 +43,7 @@ describe('stop reasons through query()', () => {
     const invalid = { type: 'tool_use', id: 't1', name: 'echo', input: { text: 42 } };
     const run = await runTask([{ content: [invalid, echo('b', 't2')] }, { content: [echo('c', 't3')] }], { maxTurns: 2 });
     expect(run.trace.find((l) => l.state === 'recover')).toMatchObject({ call: { id: 't1' }, error: { code: 'TOOL_INPUT_INVALID' } });
-    expect(run.trace.filter((l) => l.state === 'execute_tool').map((l) => [l.call?.id, l.error])).toEqual([
+    expect(run.trace.filter((l) => l.state === 'execute_tool.running').map((l) => [l.call?.id, l.error])).toEqual([
       ['t2', undefined],
       ['t3', undefined],
     ]);
@@ -68,7 +68,7 @@ describe('stop reasons through query()', () => {
     const run = await runTask([{ content: [echo('a', 't1'), echo('b', 't2')] }], { permissions: deny });
     expect(run.result).toMatchObject({ reason: 'permission_denied', decision: { decidedBy: 'deny rule "echo" from --deny' } });
     expect(run.trace.find((l) => l.state === 'ask_permission.deciding')?.decision?.behavior).toBe('deny');
-    expect(run.states).not.toContain('execute_tool');
+    expect(run.states).not.toContain('execute_tool.running');
     expect(unpairedToolUses(run.messages)).toEqual([]);
     expect(JSON.stringify(run.messages.at(-1))).toContain('deny rule \\"echo\\" from --deny');
   });
@@ -144,7 +144,7 @@ describe('stop reasons through query()', () => {
     const run = await runTask([{ content: [slow('t1'), slow('t2'), echo('third', 't3')] }], {
       tools: new ToolRegistry(testTools(log)),
       signal: controller.signal,
-      onEvent: (e) => e.type === 'state' && e.name === 'append_tool_result.batch' && setTimeout(() => controller.abort(), 10),
+      onEvent: (e) => e.type === 'state' && e.name === 'execute_tool.batch' && setTimeout(() => controller.abort(), 10),
     });
     expect(run.result.reason).toBe('user_abort');
     expect(log.aborted).toEqual(['slow', 'slow']);

@@ -23,8 +23,8 @@ describe('several tool calls in one response', () => {
     expect(results.content.map((b) => (b as { tool_use_id: string }).tool_use_id)).toEqual(['a', 'b', 'c']);
     expect(run.messages).toHaveLength(4);
     // Three read-only calls the rules allow run together: one batch, not three executions one by one.
-    expect(run.states.filter((s) => s === 'append_tool_result.batch')).toHaveLength(1);
-    expect(run.states).not.toContain('execute_tool');
+    expect(run.states.filter((s) => s === 'execute_tool.batch')).toHaveLength(1);
+    expect(run.states).not.toContain('execute_tool.running');
   });
 
   it('gives an invalid call in the middle an is_error result while the others still run', async () => {
@@ -45,7 +45,7 @@ describe('several tool calls in one response', () => {
       'call_model.requesting',
       'validate_tool',
       'ask_permission.deciding',
-      'execute_tool',
+      'execute_tool.running',
       'append_tool_result.collected',
       'validate_tool',
       'recover',
@@ -94,7 +94,7 @@ describe('permission decisions in the loop', () => {
     const run = await runTask([{ content: [use('a', 'echo', { text: 'x' })] }, { text: 'ok' }], { permissions: askThenAllow });
     expect(asked).toEqual(['a']);
     expect(run.trace.find((l) => l.state === 'ask_permission.asking_user')?.decision?.behavior).toBe('ask');
-    expect(run.trace.find((l) => l.state === 'execute_tool')?.decision).toEqual({ behavior: 'allow', decidedBy: 'the user: yes' });
+    expect(run.trace.find((l) => l.state === 'execute_tool.running')?.decision).toEqual({ behavior: 'allow', decidedBy: 'the user: yes' });
     expect(run.result.reason).toBe('final_answer');
   });
 

@@ -35,7 +35,7 @@ describe('function hooks through query()', () => {
     const hooks: HooksConfig = { PreToolUse: [{ hooks: [{ type: 'function', callback: () => ({ decision: 'allow' }) }] }] };
     const allowed = await runTask([echoCall, { text: 'ok' }], { hooks, permissions: asks });
     expect(allowed.audit).toHaveLength(1);
-    expect(allowed.trace.find((l) => l.state === 'execute_tool')?.decision?.decidedBy).toBe('hook PreToolUse: function');
+    expect(allowed.trace.find((l) => l.state === 'execute_tool.running')?.decision?.decidedBy).toBe('hook PreToolUse: function');
     const refused = await runTask([echoCall, { text: 'ok' }], { hooks, permissions: deniesByRule });
     expect(refused.result).toMatchObject({ reason: 'permission_denied', decision: { decidedBy: 'rule: deny echo' } });
     expect(refused.audit).toEqual([]);

@@ -128,7 +128,7 @@ describe('hooks through the CLI', () => {
     const r = await run([bashCall('touch allowed.txt'), { text: 'ok' }]);
     expect(r.code).toBe(0);
     expect(existsSync(path.join(api.workspace, 'allowed.txt'))).toBe(true);
-    expect(traceOf(r.json).find((l) => l.state === 'execute_tool')).toMatchObject({
+    expect(traceOf(r.json).find((l) => l.state === 'execute_tool.running')).toMatchObject({
       decision: { behavior: 'allow', decidedBy: expect.stringMatching(/^hook PreToolUse: /) },
     });
   });

@@ -39,7 +39,7 @@ const EXPECTED = [
   'call_model.requesting',
   'validate_tool',
   'ask_permission.deciding',
-  'execute_tool',
+  'execute_tool.running',
   'append_tool_result.collected',
   'call_model.requesting',
   'done',
@@ -104,7 +104,9 @@ describe.skipIf(!browserTestsRun)('the inspector in a browser', () => {
     await run;
     const lit = await page.evaluate(() => (window as unknown as { __lit: string[] }).__lit);
     // The resting states are lit while the engine waits in them; transient ones may pass within one frame.
-    expect(isSubsequence(['call_model.requesting', 'execute_tool', 'call_model.requesting', 'done'], lit), lit.join(' > ')).toBe(true);
+    expect(isSubsequence(['call_model.requesting', 'execute_tool.running', 'call_model.requesting', 'done'], lit), lit.join(' > ')).toBe(
+      true,
+    );
     expect(lit.every((name) => EXPECTED.includes(name))).toBe(true);
     await expect.poll(() => page.locator('svg [data-state="done"]').getAttribute('class')).toContain('current');
   });
@@ -140,9 +142,9 @@ describe.skipIf(!browserTestsRun)('the inspector in a browser', () => {
 
   it('moves the highlight, and its parent box, with the scrubber and the step buttons, and follows live again on request', async () => {
     const lit = () => page.locator('svg').first().getAttribute('data-current');
-    const executeStep = EXPECTED.indexOf('execute_tool');
+    const executeStep = EXPECTED.indexOf('execute_tool.running');
     await page.locator('#scrubber').fill(String(executeStep));
-    await expect.poll(lit).toBe('execute_tool');
+    await expect.poll(lit).toBe('execute_tool.running');
     await expect(page.locator('svg [data-state="execute_tool"]').getAttribute('class')).resolves.toContain('current');
     await expect(page.locator('svg [data-state="done"]').getAttribute('class')).resolves.not.toContain('current');
     // The task has not stopped at that step; one step earlier the call was still being decided.

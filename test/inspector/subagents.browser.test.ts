@@ -91,15 +91,15 @@ describe.skipIf(!browserTestsRun)('the inspector and subagents', () => {
   it("opens a running child's chart from its task card, live, lit where the child is", async () => {
     const svg = page.locator('#chart svg');
     // The main chart waits in the batch that runs the two task calls.
-    await expect.poll(() => svg.getAttribute('data-current'), { timeout: 15_000 }).toBe('append_tool_result.batch');
+    await expect.poll(() => svg.getAttribute('data-current'), { timeout: 15_000 }).toBe('execute_tool.batch');
     await openChild(page, 'main/task-2');
     // The child's own chart: it runs its slow tool, and its tool card is its own.
-    await expect.poll(() => svg.getAttribute('data-current'), { timeout: 10_000 }).toBe('execute_tool');
+    await expect.poll(() => svg.getAttribute('data-current'), { timeout: 10_000 }).toBe('execute_tool.running');
     await expect.poll(() => page.locator('[data-testid="tool-call"]:visible').getAttribute('data-tool-name')).toBe('slow');
     await page.screenshot({ path: path.join(ARTIFACTS, 'inspector-subagent-live.png') });
     // Back to the main agent: its chart still waits in the batch.
     await page.locator('[data-testid="agent-main"]').click();
-    await expect.poll(() => svg.getAttribute('data-current')).toBe('append_tool_result.batch');
+    await expect.poll(() => svg.getAttribute('data-current')).toBe('execute_tool.batch');
     expect(await page.locator('[data-testid="agent-bar"]').isVisible()).toBe(false);
     await expect.poll(() => page.locator('#mode').textContent(), { timeout: 20_000 }).toBe('finished');
     await expect.poll(() => svg.getAttribute('data-current')).toBe('done');
@@ -118,8 +118,8 @@ describe.skipIf(!browserTestsRun)('the inspector and subagents', () => {
     const trail = await exported
       .locator('[data-testid="trail-item"]')
       .evaluateAll((items) => items.map((i) => (i as HTMLElement).dataset.state));
-    expect(trail).toContain('execute_tool');
-    expect(trail).not.toContain('append_tool_result.batch');
+    expect(trail).toContain('execute_tool.running');
+    expect(trail).not.toContain('execute_tool.batch');
     await exported.screenshot({ path: path.join(ARTIFACTS, 'inspector-subagent-export.png') });
     await exported.context().close();
   }, 30_000);

@@ -41,7 +41,7 @@ describe('the timing strip', () => {
         'ask_permission.asking_user',
         'ask_permission.deciding',
         'validate_tool',
-        'append_tool_result.batch',
+        'execute_tool.batch',
       ].map((name) => timing.timeKind({ kind: 'state', tags: stateTags(name) })),
     ).toEqual(['model', 'model', 'hooks', 'hooks', 'tool', 'person', 'engine', 'engine', 'tool']);
   });

@@ -85,7 +85,7 @@ describe.skipIf(!browserTestsRun)('the inspector while a run waits for the perso
     await expect.poll(async () => (await firstRound(page)).person ?? 0, { timeout: 8_000 }).toBeGreaterThan(3_000);
     await page.screenshot({ path: path.join(ARTIFACTS, 'inspector-dialog.png') });
     // Once answered, the tool runs and nobody is waited for.
-    await expect.poll(() => svg.getAttribute('data-current'), { timeout: 15_000 }).toBe('execute_tool');
+    await expect.poll(() => svg.getAttribute('data-current'), { timeout: 15_000 }).toBe('execute_tool.running');
     expect(await waiting.isVisible()).toBe(false);
     expect(await page.locator('svg [data-state="ask_permission"]').getAttribute('class')).not.toContain('current-parent');
   }, 30_000);

@@ -41,7 +41,7 @@ describe('MCP over stdio: server-everything', () => {
     // Exactly like a built-in: a trace line for the call's states, the permission decision named, an audit line.
     const files = sessionFiles(api.home);
     const trace = jsonLines(files.trace);
-    const executed = trace.filter((line) => line.state === 'execute_tool');
+    const executed = trace.filter((line) => line.state === 'execute_tool.running');
     expect(executed.map((line) => [(line.call as { name: string }).name, line.decision])).toEqual([
       ['mcp__everything__echo', { behavior: 'allow', decidedBy: 'allow rule "mcp__everything" from --allow' }],
       ['mcp__everything__get-sum', { behavior: 'allow', decidedBy: 'allow rule "mcp__everything" from --allow' }],

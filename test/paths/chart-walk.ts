@@ -52,10 +52,29 @@ function sourcesOf(impl: ActionImpl): string[] {
   return [];
 }
 
+/** Whether an action's source (an enqueueActions, an assign) matches. */
+function actionsSay(machine: AnyStateMachine, actions: readonly unknown[], pattern: RegExp): boolean {
+  return actions.some((action) => {
+    const impl = resolve(machine, action);
+    return impl !== undefined && sourcesOf(impl).some((source) => pattern.test(source));
+  });
+}
+
 /**
- * Actions that spawn an actor instead of a state invoking it: `spawnChild`, or an assign /
- * enqueueActions that uses the `spawn` it is handed. What an assigner does is only visible in its
- * source, so that is what is read (the chart names every action; `.provide()` keeps names).
+ * A state that owns its children: it spawns them on entry (a subagent named by its agent path,
+ * `systemId`, which `invoke` cannot compute; a batch's calls, one each) and stops them on exit, so
+ * leaving it stops them as leaving an invoking state would. Only such a state may spawn, on entry
+ * or on its own transitions that stay (the batch starts a waiting call when another is done).
+ */
+export function ownsChildren(machine: AnyStateMachine, node: AnyStateNode): boolean {
+  return actionsSay(machine, node.entry, /\.spawnChild\(/) && actionsSay(machine, node.exit, /\.stopChild\(/);
+}
+
+/**
+ * Actions that spawn an actor outside a state that owns it: `spawnChild`, or an assign /
+ * enqueueActions that uses the `spawn` it is handed, anywhere but in the entry (or a transition
+ * that stays) of a state that stops what it spawned on exit. What an assigner does is only
+ * visible in its source, so that is what is read (the chart names every action; `.provide()` keeps names).
  * @example spawnsOutsideInvoke(queryEngine) // []
  */
 export function spawnsOutsideInvoke(machine: AnyStateMachine): string[] {
@@ -66,17 +85,21 @@ export function spawnsOutsideInvoke(machine: AnyStateMachine): string[] {
       if (impl.type === 'xstate.spawnChild') return [`${where}: spawnChild`];
       return sourcesOf(impl).some((source) => /\bspawn(Child)?\b/.test(source)) ? [`${where}: spawns inside ${String(impl.type)}`] : [];
     });
-  const inStates = allStates(machine.root).flatMap((node) => [
-    ...named(`${nameOf(node)} entry`, node.entry),
+  const nodes = allStates(machine.root);
+  const owners = new Set(nodes.filter((node) => ownsChildren(machine, node)).map(nameOf));
+  const inStates = nodes.flatMap((node) => [
+    ...(owners.has(nameOf(node)) ? [] : named(`${nameOf(node)} entry`, node.entry)),
     ...named(`${nameOf(node)} exit`, node.exit),
   ]);
-  const onTransitions = chartTransitions(machine).flatMap(({ edge, transition }) => named(edge.id, transition.actions));
+  const onTransitions = chartTransitions(machine).flatMap(({ edge, transition }) =>
+    edge.internal && owners.has(edge.from) ? [] : named(edge.id, transition.actions),
+  );
   return [...inStates, ...onTransitions];
 }
 
 /**
  * Every state that can rest (a leaf, not final, no unguarded `always` to leave by) waits for
- * something, so it invokes exactly one actor; every other state invokes none, since an actor
+ * something, so it invokes exactly one actor (or owns the children it spawns); every other state invokes none, since an actor
  * invoked by a state passed through would be started and stopped at once. The root may invoke
  * what lives for the whole run (the deadline).
  * @example invocationsOutOfPlace(queryEngine) // []
@@ -89,6 +112,8 @@ export function invocationsOutOfPlace(machine: AnyStateMachine): string[] {
       const passesThrough = node.always?.some((t) => !t.guard) ?? false;
       const waits = leaf && node.type !== 'final' && !passesThrough;
       const ids = node.invoke.map((i) => i.id);
+      // A state that owns the children it spawns waits for them instead (a subagent, a batch's calls).
+      if (waits && ids.length === 0 && ownsChildren(machine, node)) return [];
       if (waits && ids.length !== 1) return [`${nameOf(node)} waits but invokes ${ids.length} actors [${ids}]`];
       if (!waits && ids.length > 0) return [`${nameOf(node)} does not wait but invokes [${ids}]`];
       return [];

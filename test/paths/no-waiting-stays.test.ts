@@ -23,7 +23,7 @@ describe('the chart has no waiting stays', () => {
     expect(waitingStays(queryEngine)).toEqual([]);
   });
 
-  it('spawns nothing: every actor is invoked by a state', () => {
+  it('spawns nothing outside a state that owns it: every actor is invoked by a state, or spawned and stopped by one', () => {
     expect(spawnsOutsideInvoke(queryEngine)).toEqual([]);
   });
 
@@ -38,10 +38,10 @@ describe('the chart has no waiting stays', () => {
 
 describe('the walker notices a chart that breaks those rules', () => {
   it('flags a targetless always that waits on a guard', () => {
-    const stays = variant('execute_tool', (s) => ({ ...s, always: [{ guard: 'maxTurnsReached' }] }));
+    const stays = variant('recover', (s) => ({ ...s, always: [{ guard: 'maxTurnsReached' }] }));
     expect(waitingStays(stays)).toEqual([
-      'execute_tool:always[maxTurnsReached]: stays and does nothing',
-      'execute_tool:always[maxTurnsReached]: an eventless transition that stays',
+      'recover:always[maxTurnsReached]: stays and does nothing',
+      'recover:always[maxTurnsReached]: an eventless transition that stays',
     ]);
   });
 
@@ -71,14 +71,14 @@ describe('the walker notices a chart that breaks those rules', () => {
         ...config,
         states: {
           ...config.states,
-          execute_tool: { ...config.states.execute_tool, invoke: undefined },
+          validate_tool: { ...config.states.validate_tool, always: undefined },
           recover: { ...config.states.recover, invoke: { id: 'stray', src: 'runHooks' } },
         },
       } as never,
       queryEngine.implementations as never,
     );
     expect(invocationsOutOfPlace(broken)).toEqual([
-      'execute_tool waits but invokes 0 actors []',
+      'validate_tool waits but invokes 0 actors []',
       'recover does not wait but invokes [stray]',
     ]);
   });

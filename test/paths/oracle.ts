@@ -5,7 +5,8 @@ import type { HookEventName, HookOutcome } from '../../machines/hooks.js';
 import type { EngineStatePath } from '../../machines/query-engine.js';
 import { isRecoverable } from '../../machines/recovery.js';
 import type { ModelResponse, PermissionDecision, StopReason, ToolCall, ToolResult, ToolUseBlock } from '../../machines/types.js';
-import type { BatchOutcome } from '../../machines/batch-steps.js';
+import type { EngineOutput } from '../../machines/engine-context.js';
+import { isSubagentCall } from '../../machines/subagent-steps.js';
 import {
   concurrencySafe,
   CONTEXT_WINDOW,
@@ -47,8 +48,8 @@ export class Oracle {
   private toolCalls = 0;
   private queue: Queued[] = [];
   private results: string[] = [];
-  /** The calls running together in append_tool_result.batch. */
-  private batch = 0;
+  /** The calls running together in execute_tool.batch: each one's result once its child answered (is_error, crashed). */
+  private batch: Array<{ isError: boolean; crashed: boolean } | null> = [];
   /** The prompt is only sent once the UserPromptSubmit hooks let it. */
   private transcript: string[][] = [];
   /** Text blocks the prompt's message gets: the prompt, then one per hook context. */
@@ -137,41 +138,59 @@ export class Oracle {
         return this.userDecided(event.output as PermissionDecision);
       case 'xstate.error.actor.askPermission':
         return this.stop('permission_denied');
-      case 'xstate.done.actor.executeBatch': {
-        const outcomes = event.output as BatchOutcome[];
-        this.toolCalls += this.batch;
-        this.batch = 0;
-        let crashed = false;
-        for (const outcome of outcomes) {
-          if ('result' in outcome) this.result(outcome.result.isError);
-          else {
-            this.result(true);
-            if (!isRecoverable(toolFailure(Object.assign(new Error(outcome.failure.message), outcome.failure)).code)) crashed = true;
-          }
-        }
-        return crashed ? this.stop('tool_error') : this.route();
-      }
-      case 'xstate.error.actor.executeBatch':
+      case 'xstate.done.actor.subagent':
+        // A child's answer is its call's result; a child that stopped (a limit) is an is_error result.
         this.toolCalls++;
-        this.batch = 0;
-        return this.stop('tool_error');
+        this.result((event.output as EngineOutput).reason !== 'final_answer');
+        return this.afterResult();
+      case 'xstate.error.actor.subagent':
+        this.toolCalls++;
+        if (!isRecoverable(toolFailure(event.error).code)) return this.stop('tool_error');
+        this.result(true);
+        return this.route();
       case 'xstate.done.actor.executeTool':
         this.toolCalls++;
         this.result((event.output as ToolResult).isError);
-        if (this.hooks.has('PostToolUse') && hookMatches(this.queue[this.results.length - 1]!.call)) {
-          this.state = 'append_tool_result.post_tool_hooks';
-          return;
-        }
-        return this.route();
+        return this.afterResult();
       case 'xstate.error.actor.executeTool':
         this.toolCalls++;
         // recovery.ts decides, on the code the tool's failure carries.
         if (!isRecoverable(toolFailure(event.error).code)) return this.stop('tool_error');
         this.result(true);
         return this.route();
-      default:
-        throw new Error(`the oracle does not know ${event.type}`);
+      default: {
+        // One child of the batch answered: its result waits for the others, in the model's order.
+        const child = /^xstate\.(done|error)\.actor\.batch-(\d+)$/.exec(event.type);
+        if (!child) throw new Error(`the oracle does not know ${event.type}`);
+        return this.batchChildAnswered(Number(child[2]), event, child[1] === 'done');
+      }
     }
+  }
+
+  /** A result is in: the PostToolUse hooks that match its call, or on. */
+  private afterResult(): void {
+    if (this.hooks.has('PostToolUse') && hookMatches(this.queue[this.results.length - 1]!.call)) {
+      this.state = 'append_tool_result.post_tool_hooks';
+      return;
+    }
+    this.route();
+  }
+
+  private batchChildAnswered(index: number, event: PathEvent, done: boolean): void {
+    const call = this.queue[this.results.length + index]!.call;
+    if (done) {
+      const output = event.output as ToolResult | EngineOutput;
+      const isError = isSubagentCall(call) ? (output as EngineOutput).reason !== 'final_answer' : (output as ToolResult).isError;
+      this.batch[index] = { isError, crashed: false };
+    } else {
+      this.batch[index] = { isError: true, crashed: !isRecoverable(toolFailure(event.error).code) };
+    }
+    if (this.batch.some((b) => b === null)) return;
+    const outcomes = this.batch as Array<{ isError: boolean; crashed: boolean }>;
+    this.toolCalls += outcomes.length;
+    this.batch = [];
+    for (const outcome of outcomes) this.result(outcome.isError);
+    return outcomes.some((o) => o.crashed) ? this.stop('tool_error') : this.route();
   }
 
   /** After the session is open: the prompt's own hooks, or the prompt goes out. */
@@ -224,7 +243,7 @@ export class Oracle {
   /** Where a decision leads: run, ask the person, go back to the model, or stop. */
   private decided(decision: PermissionDecision): void {
     if (decision.behavior === 'allow') {
-      this.state = 'execute_tool';
+      this.state = this.runs();
       return;
     }
     if (decision.behavior === 'ask') {
@@ -238,7 +257,7 @@ export class Oracle {
 
   private userDecided(decision: PermissionDecision): void {
     if (decision.behavior === 'allow') {
-      this.state = 'execute_tool';
+      this.state = this.runs();
       return;
     }
     if (decision.behavior === 'deny' && decision.continueWithFeedback) {
@@ -262,8 +281,8 @@ export class Oracle {
       }
       const together = this.runTogether();
       if (together >= 2) {
-        this.batch = together;
-        this.state = 'append_tool_result.batch';
+        this.batch = Array.from({ length: together }, () => null);
+        this.state = 'execute_tool.batch';
         return;
       }
       const decision = ruleOf(() => policyFromInput(call));
@@ -294,6 +313,11 @@ export class Oracle {
       n++;
     }
     return n;
+  }
+
+  /** Where an allowed call runs: a task call as a child chart, any other as one tool. */
+  private runs(): EngineStatePath {
+    return isSubagentCall(this.queue[this.results.length]!.call) ? 'execute_tool.subagent' : 'execute_tool.running';
   }
 
   private nextModelCall(): void {

@@ -5,7 +5,8 @@ import type { DeadlineEvent } from '../../machines/engine-setup.js';
 import type { Message, ModelResponse, PermissionDecision, ToolCall, ToolResult } from '../../machines/types.js';
 import type { CompactContextInput, CompactionOutcome } from '../../machines/context-budget.js';
 import type { HookOutcome, HookRunInput } from '../../machines/hooks.js';
-import type { BatchOutcome } from '../../machines/batch-steps.js';
+import type { EngineOutput } from '../../machines/engine-context.js';
+import type { SubagentInput } from '../../machines/subagent-steps.js';
 import { observeMicrosteps, statePath, type Microstep } from '../../src/engine/step-adapter.js';
 import { unpairedToolUses } from '../support/engine-harness.js';
 import type { Coverage } from './coverage.js';
@@ -92,15 +93,10 @@ export async function replay(path: EnginePath, coverage: Coverage): Promise<void
             const { call, decision } = input as { call: ToolCall; decision: PermissionDecision };
             if (decision.behavior !== 'ask') fail(name, stepIndex, `asked the user about ${call.id} without an ask decision`);
           }
-          if (id === 'executeTool') {
+          // A tool call, a subagent, a batch's child: each runs only with an allow decision.
+          if (id === 'executeTool' || id === 'subagent' || id.startsWith('batch-')) {
             const { call } = input as { call: ToolCall };
-            if (decisions.get(call.id)?.behavior !== 'allow') fail(name, stepIndex, `executed ${call.id} without an allow decision`);
-          }
-          if (id === 'executeBatch') {
-            const { calls } = input as { calls: ToolCall[] };
-            for (const call of calls)
-              if (decisions.get(call.id)?.behavior !== 'allow')
-                fail(name, stepIndex, `ran ${call.id} in a batch without an allow decision`);
+            if (decisions.get(call.id)?.behavior !== 'allow') fail(name, stepIndex, `ran ${call.id} (${id}) without an allow decision`);
           }
           invocations.push({
             id,
@@ -117,7 +113,7 @@ export async function replay(path: EnginePath, coverage: Coverage): Promise<void
       callModel: controlled<ModelResponse, CallModelInput>(),
       askPermission: controlled<PermissionDecision, { call: ToolCall; decision: PermissionDecision }>(),
       executeTool: controlled<ToolResult, { call: ToolCall }>(),
-      executeBatch: controlled<BatchOutcome[], { calls: ToolCall[] }>(),
+      subagent: controlled<EngineOutput, SubagentInput>(),
       compactContext: controlled<CompactionOutcome, CompactContextInput>(),
       runHooks: controlled<HookOutcome, HookRunInput>(),
       deadline: fromCallback<DeadlineEvent, { startedAt: number; timeoutMs: number }>(() => undefined),
@@ -140,7 +136,7 @@ export async function replay(path: EnginePath, coverage: Coverage): Promise<void
     if (to === 'recover') {
       coverage.outcome(`recover from ${from} after ${context.current?.error?.code}${from === 'ask_permission' ? ` by ${who}` : ''}`);
     }
-    if (to === 'execute_tool') coverage.outcome(`execute_tool allowed by ${who}`);
+    if (to === 'execute_tool' && !state.endsWith('.batch')) coverage.outcome(`execute_tool allowed by ${who}`);
     if (to === 'append_tool_result') coverage.outcome(`tool result ${context.results.at(-1)?.is_error ? 'is_error' : 'ok'}`);
     if (to === 'done' && context.stopReason === 'permission_denied') coverage.outcome(`permission_denied by ${who}`);
     if (source === 'call_model.stop_hooks' && to === 'call_model' && context.hooks.stopActive)
@@ -158,7 +154,7 @@ export async function replay(path: EnginePath, coverage: Coverage): Promise<void
     for (const { call, decision } of context.batch) decisions.set(call.id, decision);
     if (context.turn > context.maxTurns) fail(name, stepIndex, `turn ${context.turn} > maxTurns`);
     if (context.toolCallCount > context.maxToolCalls) fail(name, stepIndex, `toolCallCount ${context.toolCallCount} > maxToolCalls`);
-    if (state === 'execute_tool') {
+    if (state === 'execute_tool.running' || state === 'execute_tool.subagent') {
       const current = context.current;
       if (current?.decision?.behavior !== 'allow') fail(name, stepIndex, `entered execute_tool for ${current?.call.id} without allow`);
     }
@@ -189,7 +185,9 @@ export async function replay(path: EnginePath, coverage: Coverage): Promise<void
     if (JSON.stringify(live.map((i) => i.id)) !== JSON.stringify(wanted)) {
       fail(name, stepIndex, `in ${state}, running actors are [${live.map((i) => i.id)}], the state invokes [${wanted}]`);
     }
-    const children = Object.keys(snapshot.children).filter((id) => !ROOT_INVOKED.includes(id));
+    const children = Object.entries(snapshot.children)
+      .filter(([id, child]) => !ROOT_INVOKED.includes(id) && child?.getSnapshot().status === 'active')
+      .map(([id]) => id);
     if (JSON.stringify(children) !== JSON.stringify(wanted)) fail(name, stepIndex, `in ${state}, the actor's children are [${children}]`);
     const drained = context.queue.length === 0 || snapshot.status === 'done';
     const settledMessages = drained ? transcript : transcript.slice(0, -1);
@@ -213,7 +211,7 @@ export async function replay(path: EnginePath, coverage: Coverage): Promise<void
       const { event, state } = path.steps[stepIndex]!;
       const step = event as EventObject & { output?: unknown; error?: unknown; variant?: string };
       const before = invocations.filter((i) => !i.settled && !i.signal.aborted);
-      const actorEvent = /^xstate\.(done|error)\.actor\.(\w+)$/.exec(step.type);
+      const actorEvent = /^xstate\.(done|error)\.actor\.([\w-]+)$/.exec(step.type);
       if (actorEvent) {
         const id = actorEvent[2]!;
         const invocation = before.find((i) => i.id === id);

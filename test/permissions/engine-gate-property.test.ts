@@ -71,14 +71,14 @@ describe('the permission gate in the engine, over random calls and rule sets', (
         permissions: createPermissionPolicy({ mode, rules, workspace, prompt: r.next() < 0.5 ? prompt : undefined }),
         workspace,
       });
-      const entered = run.trace.filter((l) => l.state === 'execute_tool');
+      const entered = run.trace.filter((l) => l.state === 'execute_tool.running');
       for (const line of entered) {
         expect(line.decision?.behavior, `seed ${seed}: ${JSON.stringify(line.call)}`).toBe('allow');
         const asked = run.trace.find((l) => l.state.startsWith('ask_permission.') && l.call?.id === line.call?.id);
         expect(asked, `seed ${seed}: no permission step for ${line.call?.id}`).toBeDefined();
       }
       // Read-only calls the rules allow outright may run together: the batch's line carries each one's decision.
-      const batched = run.trace.flatMap((l) => (l.state === 'append_tool_result.batch' ? (l.batch ?? []) : []));
+      const batched = run.trace.flatMap((l) => (l.state === 'execute_tool.batch' ? (l.batch ?? []) : []));
       for (const { call, decision } of batched) expect(decision.behavior, `seed ${seed}: ${JSON.stringify(call)}`).toBe('allow');
       expect(executed).toHaveLength(entered.length + batched.length);
       executedTotal += executed.length;

@@ -56,7 +56,7 @@ describe('xagent --sandbox (real bwrap)', () => {
 
     const result = events.at(-1) as { trace_path: string };
     const trace = jsonLines(readFileSync(result.trace_path, 'utf8'));
-    const executing = trace.find((line) => line.state === 'execute_tool') as { decision: { behavior: string; decidedBy: string } };
+    const executing = trace.find((line) => line.state === 'execute_tool.running') as { decision: { behavior: string; decidedBy: string } };
     expect(executing.decision.behavior).toBe('allow');
     expect(executing.decision.decidedBy).toMatch(/^sandbox: /);
     const audit = jsonLines(readFileSync(path.join(path.dirname(result.trace_path), 'audit.jsonl'), 'utf8'));
