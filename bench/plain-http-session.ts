@@ -52,13 +52,18 @@ function post(url: URL, messages: Array<{ role: string; content: unknown }>): Pr
   });
 }
 
-/** post(), once more when a kept-alive socket was closed under it (the server's keep-alive timeout, as fetch retries). */
+/**
+ * post(), again when a kept-alive socket was closed under it (the server's keep-alive timeout ran out
+ * while this process was busy), as xagent's transport does: at 10,000 tasks at once several idle
+ * sockets in a row can be stale.
+ */
 async function postAgain(url: URL, messages: Array<{ role: string; content: unknown }>): Promise<Block[]> {
-  try {
-    return await post(url, messages);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ECONNRESET') throw error;
-    return post(url, messages);
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await post(url, messages);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ECONNRESET' || attempt >= 10) throw error;
+    }
   }
 }
 

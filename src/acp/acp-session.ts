@@ -38,7 +38,17 @@ export class AcpSession {
     private readonly editorWrites?: EditorWrites,
   ) {
     this.mode = run.config.permissionMode;
-    const ask = editorPermissionPrompt({ client, sessionId: this.id, workspace: run.config.workspace, note });
+    const ask = editorPermissionPrompt({
+      client,
+      sessionId: this.id,
+      workspace: run.config.workspace,
+      note,
+      // As the terminal UI's option: accept edits from now on, and the editor's mode picker says so.
+      acceptEdits: () => {
+        this.setMode('acceptEdits');
+        void this.send({ sessionUpdate: 'current_mode_update', currentModeId: 'acceptEdits' });
+      },
+    });
     this.prompt = async (request) => {
       const outcome = await ask(request);
       this.added.push(...outcome.savedRules);

@@ -7,6 +7,7 @@ import { onOutputClosed } from './output-closed.js';
 import { prepareRun } from '../run/prepare-run.js';
 import { policyFor } from '../run/run-config.js';
 import { settleTrust } from '../run/trust-gate.js';
+import { mcpPermissionPrompt, promptToolProblem } from '../run/mcp-permission-prompt.js';
 import type { RunFlags } from '../run/add-run-flags.js';
 import { resolveRunConfig } from '../run/run-flags.js';
 import { exitCodeOf, rendererFor } from './run-print.js';
@@ -31,12 +32,21 @@ export async function runPrint(args: string[], raw: RunFlags): Promise<number> {
   let prompt = config.prompt;
   if (!prompt && !stdinIsTerminal) prompt = (await readStdin()).trim();
   if (!prompt) throw new UsageError('no prompt: give it as an argument (xagent -p "task") or on stdin');
-  // A person can answer `ask` only where both the keyboard and the screen are a terminal.
-  const askPerson =
-    stdinIsTerminal && process.stderr.isTTY
+  const run = await prepareRun(config, { stderr: process.stderr });
+  const promptToolWarning = config.permissionPromptTool && promptToolProblem(config.permissionPromptTool, config.mcpServers ?? []);
+  if (promptToolWarning) process.stderr.write(`xagent: warning: ${promptToolWarning}\n`);
+  // --permission-prompt-tool answers in place of a person; else a person can answer `ask` only where
+  // both the keyboard and the screen are a terminal.
+  const askPerson = config.permissionPromptTool
+    ? mcpPermissionPrompt({
+        tool: config.permissionPromptTool,
+        tools: () => run.tools(),
+        workspace: config.workspace,
+        stopOnDenial: raw.stopOnDenial === true,
+      })
+    : stdinIsTerminal && process.stderr.isTTY
       ? createTerminalPrompt({ input: process.stdin, output: process.stderr, workspace: config.workspace })
       : undefined;
-  const run = await prepareRun(config, { stderr: process.stderr });
   const controller = new AbortController();
   const uninstallSignals = installAbortSignals({ onAbort: () => controller.abort(), stderr: process.stderr });
   const stopWatchingOutput = onOutputClosed(() => controller.abort());

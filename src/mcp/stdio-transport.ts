@@ -78,6 +78,8 @@ export class ProcessTransport implements Transport {
     const env: Record<string, string> = {};
     for (const key of INHERITED_ENV) if (process.env[key] !== undefined) env[key] = process.env[key] as string;
     Object.assign(env, this.spec.env);
+    // The run's tag finds what the server leaves behind: no settings or config entry may change it.
+    if (process.env[RUN_TAG] !== undefined) env[RUN_TAG] = process.env[RUN_TAG] as string;
     const wrapped = this.spec.sandbox
       ? this.spec.sandbox.wrap({ command: this.spec.command, args: this.spec.args, cwd: this.spec.cwd, env })
       : { command: this.spec.command, args: this.spec.args, cwd: this.spec.cwd, env, release() {} };

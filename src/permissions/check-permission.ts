@@ -18,7 +18,7 @@ export interface CheckPermissionInput {
   sandbox?: boolean;
 }
 
-const EDIT_TOOLS = new Set(['write_file', 'edit_file']);
+export const EDIT_TOOLS: ReadonlySet<string> = new Set(['write_file', 'edit_file']);
 
 /** The decision's `decidedBy` for a bash call that runs because the sandbox contains it. */
 export const SANDBOX_DECIDED_BY = 'sandbox: bash runs inside the OS sandbox (no deny or ask rule matched)';

@@ -42,6 +42,8 @@ export interface RunFlags {
   trust?: boolean;
   /** --stop-on-denial: in -p, a refused call stops the task (permission_denied, exit 6) instead of going back to the model. */
   stopOnDenial?: boolean;
+  /** --permission-prompt-tool mcp__<server>__<tool>: in -p, that MCP tool answers what a person would be asked. */
+  permissionPromptTool?: string;
 }
 
 /** The limits' defaults as --help shows them, from the one DEFAULT_LIMITS. */
@@ -77,6 +79,11 @@ export const RUN_FLAGS: readonly RunFlagDeclaration[] = [
   {
     flags: '--stop-on-denial',
     description: 'stop the task when a call is refused (permission_denied, exit 6) instead of telling the model and going on',
+    for: ['print'],
+  },
+  {
+    flags: '--permission-prompt-tool <mcp-tool>',
+    description: "an MCP tool (mcp__<server>__<tool>) answers the permission questions, with Claude Code's input and output",
     for: ['print'],
   },
   { flags: '--permission-mode <mode>', description: `${PERMISSION_MODES.join(', ')} (default: settings, else default)` },

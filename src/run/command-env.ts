@@ -1,5 +1,6 @@
 import { mergeEnvLayers, type EnvLayer } from '../settings/settings.js';
 import { AGENT_CREDENTIALS, PASS_CREDENTIALS_ENV } from './agent-credentials.js';
+import { CALL_TAG, RUN_TAG } from '../system/process-group.js';
 
 /**
  * The settings' `env` as a run's commands get it (bash, hooks, stdio MCP servers): every file's
@@ -15,6 +16,12 @@ export function commandEnv(
   warn: (warning: string) => void = () => undefined,
 ): Record<string, string> {
   const merged = mergeEnvLayers(layers);
+  // The tags that find what a run or a call left running are xagent's to set.
+  for (const name of [RUN_TAG, CALL_TAG]) {
+    if (!(name in merged)) continue;
+    delete merged[name];
+    warn(`env.${name} ignored: xagent sets it to stop what a run leaves running`);
+  }
   if (env[PASS_CREDENTIALS_ENV] === '1') return merged;
   for (const name of AGENT_CREDENTIALS) {
     if (!(name in merged)) continue;

@@ -2,6 +2,7 @@ import { DEFAULT_LIMITS, type TaskLimits } from '../engine/limits.js';
 import { PERMISSION_MODES, type PermissionMode } from '../permissions/types.js';
 import type { RunFlags } from './add-run-flags.js';
 import { parseChoice, parseDuration, parsePositiveInt, splitToolList } from './parse-options.js';
+import { UsageError } from '../errors/xagent-error.js';
 
 /**
  * The run flags every task command shares, typed and checked: the one parse behind `-p`, the
@@ -27,7 +28,12 @@ export interface ParsedRunFlags {
   contextWindow?: string;
   /** --trust, or XAGENT_TRUST=1. */
   trust: boolean;
+  /** --permission-prompt-tool: the MCP tool (`mcp__<server>__<tool>`) that answers permission questions in -p. */
+  permissionPromptTool?: string;
 }
+
+/** What --permission-prompt-tool takes: an MCP tool's name. */
+const PROMPT_TOOL_NAME = /^mcp__[A-Za-z0-9_-]+__\S+$/;
 
 /**
  * Parses the shared run flags; `defaults` fills the limits neither a flag nor the settings' `limits` give (`-p`'s DEFAULT_LIMITS, or
@@ -57,5 +63,13 @@ export function parseRunFlags(raw: RunFlags, env: NodeJS.ProcessEnv, defaults: T
     ...optional('maxThinkingTokens', raw.maxThinkingTokens),
     ...optional('contextWindow', raw.contextWindow),
     trust: raw.trust === true || env.XAGENT_TRUST === '1',
+    ...optional('permissionPromptTool', raw.permissionPromptTool === undefined ? undefined : promptTool(raw.permissionPromptTool)),
   };
+}
+
+function promptTool(name: string): string {
+  if (PROMPT_TOOL_NAME.test(name)) return name;
+  throw new UsageError(
+    `--permission-prompt-tool ${JSON.stringify(name)} is not an MCP tool's name: give mcp__<server>__<tool>, a tool of a server in .mcp.json or the settings`,
+  );
 }

@@ -89,6 +89,8 @@ export interface RunConfig {
   warnings: string[];
   /** The agents the task tool may start: the built-in one, the agent files', the library's (src/agents/). */
   agents: AgentDefinition[];
+  /** --permission-prompt-tool: the MCP tool that answers permission questions in -p (print-mode.ts builds its prompt). */
+  permissionPromptTool?: string;
 }
 
 /** The `modelPrices` of every settings file; a model's price comes from the highest file that sets it. */
@@ -232,6 +234,7 @@ export function buildRunConfig(spec: RunSpec, env: NodeJS.ProcessEnv, createApiM
       ...loaded.problems.map((p) => `agent file ${p.file}: ${p.problem}; skipped`),
     ],
     agents,
+    ...(spec.permissionPromptTool ? { permissionPromptTool: spec.permissionPromptTool } : {}),
   };
 }
 

@@ -62,6 +62,8 @@ export interface RunSpec {
   /** Hooks given in code (the library's `hooks`, function hooks too), run with those of the settings files. */
   hooks?: readonly ResolvedHook[];
   names?: SettingNames;
+  /** --permission-prompt-tool: the MCP tool that answers permission questions in -p. */
+  permissionPromptTool?: string;
   /**
    * The trust gate (src/trust/): undefined leaves it off (the library: the program decides what it
    * reads); false keeps untrusted project items out until settleTrust; true trusts them (--trust).

@@ -59,8 +59,9 @@ export async function runCommand(line: string, context: CommandContext): Promise
     return;
   }
   if (context.controller.busy && !command.whileRunning) {
-    context.print(`/${name} waits until the running task ends (Esc stops it).`, 'warn');
-    return;
+    // Typed as an answer streams in, or while the task writes its session: it runs next, not lost.
+    context.print(`/${name} runs when the running task ends (Esc stops the task).`, 'dim');
+    await context.controller.whenIdle();
   }
   try {
     await command.run(context, args.trim());

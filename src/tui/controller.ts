@@ -64,6 +64,11 @@ export class TuiController {
     return this.running !== null;
   }
 
+  /** Resolves once no task runs (at once when none does); a task that fails counts as ended. */
+  async whenIdle(): Promise<void> {
+    while (this.running) await this.running.finished.catch(() => undefined);
+  }
+
   /** The permission mode for the rest of the session: the policy decides with it from the next call on. */
   setMode(mode: PermissionMode): void {
     this.modeChangedInSession = true;

@@ -51,6 +51,9 @@ export function startTui(run: PreparedRun, options: TuiOptions): TuiHandle {
   registerConfigCommands();
   registerRewindCommand();
   const history: string[] = [];
+  /** The tasks typed so far, one after another: each starts when the one before it has ended. */
+  let tasks: Promise<unknown> = Promise.resolve();
+  let queued = 0;
 
   let leave: () => void = () => undefined;
   const left = new Promise<void>((resolve) => (leave = resolve));
@@ -69,11 +72,21 @@ export function startTui(run: PreparedRun, options: TuiOptions): TuiHandle {
       void runCommand(text, context);
       return;
     }
-    if (controller.busy) {
-      store.update({ hint: 'A task is running: wait for it, or Esc to stop it first.' });
-      return;
+    // A task typed while one runs waits its turn, as in Claude Code: it starts when the running one
+    // (and any typed before it) ends; Esc stops the running one.
+    const waits = controller.busy || queued > 0;
+    if (waits) {
+      queued += 1;
+      store.update({ hint: `Queued (${queued}): runs when the running task ends. Esc stops the running task.` });
     }
-    void markdownReady.then(() => controller.runTask(text));
+    const start = async () => {
+      await controller.whenIdle();
+      await markdownReady;
+      if (waits) queued -= 1;
+      store.update({ hint: queued > 0 ? `Queued (${queued}): runs when the running task ends.` : '' });
+      await controller.runTask(text);
+    };
+    tasks = tasks.then(start, start);
   };
 
   store.note(

@@ -79,6 +79,25 @@ describe('inspector server', () => {
     expect(JSON.parse(events.find((e) => e.event === 'record')!.data)).toMatchObject({ i: 1, text: 'second' });
   });
 
+  it('sends the records gathered for the next write before the stream ends when the server closes (the result reaches the page)', async () => {
+    const { port, auth, history } = await start();
+    const events: Array<{ event: string; data: string }> = [];
+    const ended = new Promise<void>((resolve) => {
+      void readSse(port, auth, (seen) => {
+        events.splice(0, events.length, ...seen);
+        if (seen.length === 1) {
+          // Connected: these wait for the next write, and the server closes before it is due.
+          for (let n = 0; n < 100; n++) history.append({ kind: 'text', text: `line ${n}` });
+          void server?.close();
+        }
+        if (seen.some((e) => e.event === 'record' && JSON.parse(e.data).text === 'line 99')) resolve();
+        return false;
+      });
+    });
+    await ended;
+    expect(events.filter((e) => e.event === 'record')).toHaveLength(100);
+  });
+
   it('resends only what a reconnecting client missed (Last-Event-ID)', async () => {
     const { port, auth, history } = await start();
     history.append({ kind: 'text', text: 'second' });

@@ -57,6 +57,14 @@ describe("settings' env: reading and merging", () => {
     expect(settings.warnings.join('\n')).not.toContain('ignored (xagent does not use them): env');
   });
 
+  it('keeps the tags that find leftover processes out of reach of a settings file', () => {
+    const warnings: string[] = [];
+    expect(commandEnv([{ source: 's', vars: { XAGENT_RUN_TAG: 'x', XAGENT_CALL_TAG: 'y', A: '1' } }], {}, (w) => warnings.push(w))).toEqual(
+      { A: '1' },
+    );
+    expect(warnings).toHaveLength(2);
+  });
+
   it("withholds the agent's credentials from what commands get, saying where they were set", () => {
     const warnings: string[] = [];
     const layers = [{ source: '/u/.claude/settings.json', vars: { ANTHROPIC_API_KEY: 'sk-ant-x', ANTHROPIC_AUTH_TOKEN: 't', KEEP: '1' } }];
