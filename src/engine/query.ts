@@ -78,8 +78,8 @@ export interface QueryOptions {
   observe?: (event: AgentEvent) => void;
   /** Sees every line of the evidence log as it is written, with its JSON (the live inspector sends it as it is). */
   onEvidence?: EvidenceListener;
-  /** Sees every microstep of the engine, targetless ones too (coverage, benchmarks). */
-  onMicrostep?: (microstep: Microstep) => void;
+  /** Sees every microstep of every agent's chart (the main agent's, each subagent's, by agent path), targetless ones too (coverage, benchmarks). */
+  onMicrostep?: (microstep: Microstep, agent: string) => void;
   /**
    * The agents the `task` tool may start (`loadAgents`, the built-in general-purpose one among
    * them). Absent or empty: the task has no task tool.
@@ -172,7 +172,7 @@ export async function* query(userInput: string, options: QueryOptions): AsyncGen
 
   // Transient states (validate_tool, recover...) appear only in microsteps, never in snapshots.
   const onMicrostep = (microstep: Microstep) => {
-    options.onMicrostep?.(microstep);
+    options.onMicrostep?.(microstep, agentPath);
     if (!microstep.entered) return;
     note(stepOf({ state: microstep.state, via: microstep.entered, context: microstep.context }));
   };

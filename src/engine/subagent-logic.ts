@@ -181,6 +181,7 @@ function startChild(parent: SubagentParent, scope: Scope, input: SubagentInput):
   );
   const self = scope.self as AnyActorRef;
   parent.inspection.watch(self, (microstep) => {
+    options.onMicrostep?.(microstep, path);
     if (microstep.entered) note(stepOf({ state: microstep.state, via: microstep.entered, context: microstep.context }));
   });
   keepConversation(self as Parameters<typeof keepConversation>[0], messages);

@@ -79,9 +79,19 @@ describe('subagents through query()', () => {
       { agent: 'general-purpose', word: 'beta' },
       { agent: 'scout', word: 'gamma' },
     ]);
-    const run = await runTask([], { model, agents: [GENERAL_PURPOSE, scout] });
+    // Every agent's chart reports its steps, each context deep-frozen by the harness (nothing changes a snapshot in place).
+    const frozenBy = new Map<string, boolean>();
+    const onMicrostep = (m: { context: object }, agent: string) =>
+      frozenBy.set(agent, (frozenBy.get(agent) ?? true) && Object.isFrozen(m.context));
+    const run = await runTask([], { model, agents: [GENERAL_PURPOSE, scout], onMicrostep });
     expect(run.result.reason).toBe('final_answer');
     expect(run.result.text).toBe('found echo: alpha | found echo: beta | found echo: gamma');
+    expect([...frozenBy.entries()].sort()).toEqual([
+      ['main', true],
+      ['main/task-1', true],
+      ['main/task-2', true],
+      ['main/task-3', true],
+    ]);
     // The three task calls ran as one batch; each child had its own conversation, starting from its prompt alone.
     expect(run.states.filter((s) => s === 'execute_tool.batch')).toHaveLength(1);
     const childFirst = model.requests.filter((r) => r.length === 1 && r.first.startsWith('word:'));

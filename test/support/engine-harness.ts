@@ -111,7 +111,7 @@ export function deepFreeze<T>(value: T): T {
 
 /**
  * Runs one task with a scripted model and collects everything it produced. The chart's context is
- * deep-frozen at every step (XState v6's development mode): every engine test also checks that no
+ * deep-frozen at every step, every subagent's too (XState v6's development mode): every engine test also checks that no
  * action changes a snapshot in place.
  */
 export async function runTask(responses: ScriptedResponse[], options: HarnessOptions = {}): Promise<Run> {
@@ -136,9 +136,10 @@ export async function runTask(responses: ScriptedResponse[], options: HarnessOpt
     sessionId,
     session: openSessionWriter(sessionDir, sessionId),
     messages,
-    onMicrostep: (microstep) => {
+    // Every agent's chart: the subagents' contexts are frozen too.
+    onMicrostep: (microstep, agent) => {
       deepFreeze(microstep.context);
-      queryOptions.onMicrostep?.(microstep);
+      queryOptions.onMicrostep?.(microstep, agent);
     },
   });
   let result: QueryResult | undefined;
