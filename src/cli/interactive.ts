@@ -74,6 +74,15 @@ export function startInteractive(run: PreparedRun, io: InteractiveIO): Interacti
   const permissions = policyFor(config, createTerminalPrompt({ lines, output: io.errorOutput, workspace: config.workspace }));
   const commands = contextCommands(config, run.session, () => run.tools());
 
+  // Lines typed while a task runs wait their turn (as in Claude Code), each run as if typed after it ended.
+  const typedAhead: string[] = [];
+  const nextLine = () => {
+    if (closed) return;
+    const line = typedAhead.shift();
+    if (line === undefined) rl.prompt();
+    else rl.emit('line', line);
+  };
+
   const runTask = async (prompt: string) => {
     const controller = new AbortController();
     const finished = run.runTask({
@@ -90,7 +99,7 @@ export function startInteractive(run: PreparedRun, io: InteractiveIO): Interacti
       io.errorOutput.write(`xagent: ${error instanceof Error ? error.message : String(error)}\n`);
     } finally {
       running = null;
-      if (!closed) rl.prompt();
+      nextLine();
     }
   };
 
@@ -105,7 +114,7 @@ export function startInteractive(run: PreparedRun, io: InteractiveIO): Interacti
       io.errorOutput.write(`xagent: /compact failed: ${error instanceof Error ? error.message : String(error)}\n`);
     } finally {
       running = null;
-      if (!closed) rl.prompt();
+      nextLine();
     }
   };
 
@@ -132,25 +141,28 @@ export function startInteractive(run: PreparedRun, io: InteractiveIO): Interacti
       reply(line);
       return;
     }
-    if (running) return;
+    if (running) {
+      typedAhead.push(line);
+      return;
+    }
     const text = line.trim();
     if (text === '/exit' || text === '/quit') return rl.close();
     if (text === '/help') io.errorOutput.write(`${HELP}\n`);
     if (text === '/cost') {
       io.errorOutput.write(`${commands.cost()}\n`);
-      return rl.prompt();
+      return nextLine();
     }
     if (text === '/context') {
       // Asks git, as a task's start does (never rejects).
       return void commands.context().then((shown) => {
         io.errorOutput.write(`${shown}\n`);
-        if (!closed) rl.prompt();
+        nextLine();
       });
     }
     if (text === '/compact') return void runCompact();
     if (!text || text.startsWith('/')) {
       if (text && text !== '/help') io.errorOutput.write(`Unknown command ${text}. ${HELP}\n`);
-      return rl.prompt();
+      return nextLine();
     }
     void runTask(text);
   });

@@ -64,4 +64,29 @@ describe.skipIf(!HAVE_SCRIPT && !process.env.CI)('the line prompt on a terminal 
     expect(fake.disconnected).toEqual([3]);
     expect(existsSync(path.join(workspace, '.xagent'))).toBe(false);
   });
+  it('keeps a line typed while a task runs and runs it after, in the order typed', async () => {
+    // The first answer takes about 3 s (three deltas 1 s apart); two lines are typed meanwhile.
+    fake = await startFakeAnthropic([{ text: 'slow answer done', eventDelayMs: 1000 }, { text: 'Second.' }, { text: 'Third.' }]);
+    const env = {
+      PATH: process.env.PATH ?? '',
+      HOME: tempDir(),
+      TERM: 'dumb',
+      XAGENT_HOME: tempDir(),
+      ANTHROPIC_API_KEY: 'sk-ant-test',
+      ANTHROPIC_BASE_URL: fake.url,
+    };
+    const pty = startInPty(`${process.execPath} ${CLI}`, env, tempDir('xagent-ws-'));
+    let at = await pty.waitFor('› ');
+    pty.type('one\r');
+    at = await pty.waitFor('Thinking', at);
+    pty.type('two\r');
+    pty.type('/cost\r');
+    pty.type('three\r');
+    await pty.waitFor('Third.', at);
+    const lastUser = (n: number) => JSON.stringify((fake?.requests[n]?.body as { messages: Message[] }).messages.at(-1));
+    expect([lastUser(0), lastUser(1), lastUser(2)].map((text) => /"(one|two|three)"/.exec(text)?.[1])).toEqual(['one', 'two', 'three']);
+    expect(pty.screen()).toContain('Cost: $');
+    pty.type('\x04');
+    expect(await pty.exited).toBe(0);
+  });
 });
