@@ -5,6 +5,7 @@ import { InputBox } from './input-box.js';
 import { markdown } from './markdown-loader.js';
 import { PermissionDialog } from './permission-dialog.js';
 import { ChoiceDialog } from './choice-dialog.js';
+import { TranscriptView } from './transcript-view.js';
 import { DiffLines } from './diff-lines.js';
 import type { Activity, Item, TuiState, TuiStore } from './store.js';
 import { subagentStatus } from './subagent-lines.js';
@@ -18,8 +19,10 @@ export interface AppProps {
   onLeave(): void;
   /** Shift-Tab: the next permission mode. */
   onCycleMode(): void;
-  /** Ctrl-O: the last tool's whole output. */
+  /** Ctrl-O: the last tool's whole output, or a subagent's transcript. */
   onExpand(): void;
+  /** Esc or Ctrl-O in a subagent's transcript: back to the input. */
+  onCloseTranscript(): void;
   /** Esc Esc on an empty prompt: /rewind. */
   onRewind(): void;
   history: string[];
@@ -37,31 +40,38 @@ function tail(text: string, lines: number, width: number): string {
 }
 
 /** The whole screen: finished items (printed once), the live turn, the dialog or the input, the status line. */
-export function App({ store, onSubmit, onInterrupt, onLeave, onCycleMode, onExpand, onRewind, history }: AppProps) {
+export function App({ store, onSubmit, onInterrupt, onLeave, onCycleMode, onExpand, onCloseTranscript, onRewind, history }: AppProps) {
   const state = useSyncExternalStore(store.subscribe, store.get);
   const { stdout } = useStdout();
   const width = Math.max(40, (stdout.columns || 80) - 2);
+  // A question to the person comes first: the transcript waits behind it.
+  const transcript = state.dialog || state.choice ? null : state.transcript;
   return (
     <Box flexDirection="column">
       <Static items={state.items}>{(item) => <ItemView key={item.id} item={item} width={width} />}</Static>
-      {state.streaming && (
+      {transcript && <TranscriptView view={transcript} onClose={onCloseTranscript} />}
+      {!transcript && state.streaming && (
         <Box paddingLeft={2}>
           <Text>{tail(state.streaming, LIVE_LINES, width - 2)}</Text>
         </Box>
       )}
-      {state.subagents.map((line) => (
-        <Box key={line.agent} flexDirection="column">
-          <Text>⏺ {visible(line.title)}</Text>
-          <Box paddingLeft={2}>
-            <Text dimColor>⎿ {visible(subagentStatus(line, Date.now()))}</Text>
+      {!transcript &&
+        state.subagents.map((line) => (
+          <Box key={line.agent} flexDirection="column">
+            <Text>⏺ {visible(line.title)}</Text>
+            <Box paddingLeft={2}>
+              <Text dimColor>⎿ {visible(subagentStatus(line, Date.now()))}</Text>
+            </Box>
           </Box>
-        </Box>
-      ))}
-      {state.activity && !state.dialog && <ActivityLine activity={state.activity} tokens={state.usage.output_tokens + state.turnTokens} />}
+        ))}
+      {state.activity && !state.dialog && !transcript && (
+        <ActivityLine activity={state.activity} tokens={state.usage.output_tokens + state.turnTokens} />
+      )}
       {state.dialog && <PermissionDialog key={state.items.length} request={state.dialog} />}
       {state.choice && !state.dialog && <ChoiceDialog key={state.choice.title.join('\n')} request={state.choice} />}
       <InputBox
-        active={!state.dialog && !state.choice}
+        active={!state.dialog && !state.choice && !transcript}
+        {...(transcript ? { waitingFor: 'reading the transcript above (Esc closes)' } : {})}
         history={history}
         hint={state.hint}
         setHint={(hint) => store.update({ hint })}

@@ -13,6 +13,7 @@ import type { PermissionMode } from '../permissions/types.js';
 import type { TuiStore } from './store.js';
 import { taskRenderer } from './task-renderer.js';
 import { sessionTotals } from './session-totals.js';
+import { addToTranscripts, type AgentTranscripts } from './agent-transcript.js';
 
 /** What Shift-Tab cycles through, in order. */
 const CYCLED_MODES: readonly PermissionMode[] = ['default', 'acceptEdits', 'plan'];
@@ -37,6 +38,8 @@ export class TuiController {
   modeChangedInSession = false;
   private running: { controller: AbortController; finished: Promise<QueryResult> } | null = null;
   private readonly cleanups: Array<() => unknown> = [];
+  /** The running task's subagent transcripts, by agent path (paths are numbered again in each task). */
+  private transcripts: AgentTranscripts = new Map();
 
   constructor(
     private readonly initial: PreparedRun,
@@ -85,9 +88,21 @@ export class TuiController {
     return next;
   }
 
-  /** Ctrl-O: prints the last tool's whole output (up to EXPANDED_LINES lines) into the transcript. */
+  /**
+   * Ctrl-O. On a subagent (the last one still running, else the last tool line's when it was a
+   * subagent's task call): opens its transcript over the input. Otherwise: prints the last tool's
+   * whole output (up to EXPANDED_LINES lines) into the transcript.
+   */
   expandLastOutput(): void {
-    const last = this.store.get().lastOutput;
+    const { subagents, lastOutput } = this.store.get();
+    const running = [...subagents].reverse().find((line) => line.doneMs === null);
+    const entries = running && this.transcripts.get(running.agent);
+    const view = running && entries ? { title: running.title, agent: running.agent, entries } : lastOutput?.subagent;
+    if (view) {
+      this.store.update({ transcript: view });
+      return;
+    }
+    const last = lastOutput;
     if (!last) {
       this.store.update({ hint: "No tool output yet: Ctrl-O shows the last tool call's whole output." });
       return;
@@ -100,6 +115,22 @@ export class TuiController {
         : [];
     this.store.note([`⏺ ${last.label} · the whole output, ${lines.length} lines:`, ...shown, ...more].join('\n'));
   }
+
+  /** Esc or Ctrl-O in the transcript view: back to the input. */
+  closeTranscript(): void {
+    this.store.update({ transcript: null });
+  }
+
+  /** A subagent's evidence line: onto its transcript, and onto the open view when that shows this task's agent. */
+  private readonly onEvidence = (record: EvidenceRecord): void => {
+    const before = this.transcripts;
+    this.transcripts = addToTranscripts(before, record);
+    if (this.transcripts === before) return;
+    const view = this.store.get().transcript;
+    const entries = view && this.transcripts.get(view.agent);
+    if (view && entries && before.get(view.agent) === view.entries && entries !== view.entries)
+      this.store.update({ transcript: { ...view, entries } });
+  };
 
   /** Stops the running task (Esc, Ctrl-C); true if there was one. */
   interrupt(): boolean {
@@ -183,15 +214,21 @@ export class TuiController {
     store.update({ running: true, hint: '' });
     const controller = new AbortController();
     const feeds = this.inspectors.map((inspector) => inspector.observerFor(prompt));
+    this.transcripts = new Map();
     const finished = this.run.runTask({
       prompt,
       permissions: this.policy,
       signal: controller.signal,
-      renderer: taskRenderer(this.store, this.config),
+      renderer: taskRenderer(this.store, this.config, (agent) => this.transcripts.get(agent)),
+      onEvidence: (record: EvidenceRecord, line: string) => {
+        this.onEvidence(record);
+        for (const feed of feeds) feed.evidence(record, line);
+      },
       ...(feeds.length > 0
         ? {
-            observe: (event: AgentEvent) => feeds.forEach((feed) => feed(event)),
-            onEvidence: (record: EvidenceRecord, line: string) => feeds.forEach((feed) => feed.evidence(record, line)),
+            observe: (event: AgentEvent) => {
+              for (const feed of feeds) feed(event);
+            },
           }
         : {}),
     });

@@ -23,6 +23,8 @@ export interface InputBoxProps {
   onExpand(): void;
   /** Typing is kept, but keys go to the dialog while it is open. */
   active: boolean;
+  /** What the empty box says while it is not active (a dialog's question by default). */
+  waitingFor?: string;
   history: string[];
   hint: string;
   setHint(hint: string): void;
@@ -42,6 +44,7 @@ export function InputBox({
   onCycleMode,
   onExpand,
   active,
+  waitingFor = 'waiting for your answer above',
   history,
   hint,
   setHint,
@@ -189,7 +192,7 @@ export function InputBox({
       <Box borderStyle="round" borderColor={active ? 'cyan' : 'gray'} paddingX={1}>
         <Text>
           <Text color="cyan">› </Text>
-          {value ? '' : <Text dimColor>{active ? '' : 'waiting for your answer above'}</Text>}
+          {value ? '' : <Text dimColor>{active ? '' : waitingFor}</Text>}
           {before}
           <Text inverse>{atLineEnd ? ' ' : at}</Text>
           {atLineEnd ? `\n${after}` : after}

@@ -117,6 +117,7 @@ export function startTui(run: PreparedRun, options: TuiOptions): TuiHandle {
       onLeave={() => leave()}
       onCycleMode={() => controller.cycleMode()}
       onExpand={() => controller.expandLastOutput()}
+      onCloseTranscript={() => controller.closeTranscript()}
       onRewind={() => submit('/rewind')}
     />,
     {

@@ -1,4 +1,5 @@
 import type { SubagentLine } from './subagent-lines.js';
+import type { TranscriptEntry } from './agent-transcript.js';
 import type { ToolCall, Usage } from '../../machines/types.js';
 import type { PermissionAnswer } from '../terminal/answer.js';
 import type { DialogView } from '../terminal/dialog-view.js';
@@ -48,6 +49,13 @@ export interface ChoiceRequest {
   pick(index: number | null): void;
 }
 
+/** A subagent's transcript open over the input (Ctrl-O): its title (`scout(Read the source)`), agent path and entries. */
+export interface TranscriptView {
+  title: string;
+  agent: string;
+  entries: readonly TranscriptEntry[];
+}
+
 export interface TuiState {
   items: Item[];
   /** The text of the model turn streaming now. */
@@ -70,8 +78,10 @@ export interface TuiState {
   price: { known: boolean; text: string };
   /** A hint under the input (Ctrl-C again to leave). */
   hint: string;
-  /** The last tool's call and whole output, for Ctrl-O. */
-  lastOutput: { label: string; content: string } | null;
+  /** The last tool's call and whole output, for Ctrl-O; for a subagent's task call, the subagent's transcript as it ended. */
+  lastOutput: { label: string; content: string; subagent?: TranscriptView } | null;
+  /** The subagent transcript Ctrl-O opened, shown instead of the input until Esc or Ctrl-O. */
+  transcript: TranscriptView | null;
   /** The subagents running now, one line each. */
   subagents: SubagentLine[];
 }
@@ -98,6 +108,7 @@ export class TuiStore {
       costUsd: null,
       hint: '',
       lastOutput: null,
+      transcript: null,
       subagents: [],
       ...initial,
     };

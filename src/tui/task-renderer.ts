@@ -14,12 +14,20 @@ import { visible } from '../terminal/visible.js';
 import type { Renderer } from '../terminal/renderer.js';
 import type { RunConfig } from '../run/run-config.js';
 import type { TuiStore } from './store.js';
+import type { TranscriptEntry } from './agent-transcript.js';
 
 const estimateTokens = (chars: number) => Math.ceil(chars / 4);
 const STREAM_FLUSH_MS = 80;
 
-/** Task events as store updates: finished text and tool lines become items, the rest is live. */
-export function taskRenderer(store: TuiStore, config: Pick<RunConfig, 'limits' | 'workspace'>): Renderer {
+/**
+ * Task events as store updates: finished text and tool lines become items, the rest is live.
+ * `transcriptOf` gives a subagent's transcript so far (by agent path): a finished subagent's is kept for Ctrl-O.
+ */
+export function taskRenderer(
+  store: TuiStore,
+  config: Pick<RunConfig, 'limits' | 'workspace'>,
+  transcriptOf: (agent: string) => readonly TranscriptEntry[] | undefined = () => undefined,
+): Renderer {
   let base = store.get().usage;
   const before = new Map<string, string | null>();
   let pending = '';
@@ -85,7 +93,10 @@ export function taskRenderer(store: TuiStore, config: Pick<RunConfig, 'limits' |
           const done = store.get().subagents.find((l) => l.callId === event.call.id);
           if (done) store.update({ subagents: store.get().subagents.filter((l) => l !== done) });
           store.add(done && !event.result.is_error ? { ...item, summary: subagentStatus(done, Date.now()) } : item);
-          store.update({ activity: null, lastOutput: { label: item.label, content: event.result.content } });
+          // The child's lines are all in by its task call's result (its result line is written first).
+          const entries = done && transcriptOf(done.agent);
+          const subagent = done && entries ? { subagent: { title: done.title, agent: done.agent, entries } } : {};
+          store.update({ activity: null, lastOutput: { label: item.label, content: event.result.content, ...subagent } });
           break;
         }
         case 'thinking_delta':
