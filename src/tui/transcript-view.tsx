@@ -13,7 +13,7 @@ const rows = (line: string, width: number) => (line.length <= width ? [line] : (
 /**
  * A subagent's transcript in place of the input (Ctrl-O on a subagent, as Claude Code's Ctrl-O
  * transcript view): its prompt, texts, tool calls and end, from the top. ↑/↓ (or k/j) scroll a
- * line, PgUp/PgDn (or space) a page, Home/End (or g/G) to either end; Esc, q or Ctrl-O closes.
+ * line, PgUp/PgDn (or space) a page, Home/End (or g/G) to either end; Esc, q, Ctrl-O or Ctrl-C closes.
  * A running subagent's view grows as it works; at the bottom, it follows the new lines.
  */
 export function TranscriptView({ view, onClose }: { view: View; onClose(): void }) {
@@ -34,7 +34,8 @@ export function TranscriptView({ view, onClose }: { view: View; onClose(): void 
     redraw((n) => n + 1);
   };
   useInput((input, key) => {
-    if (key.escape || input === 'q' || (key.ctrl && input === 'o')) return onClose();
+    // Ctrl-C too: the input, which owns Ctrl-C, takes no keys while the view is open.
+    if (key.escape || input === 'q' || (key.ctrl && (input === 'o' || input === 'c'))) return onClose();
     if (key.upArrow || input === 'k') return scrollTo(top.current - 1);
     if (key.downArrow || input === 'j') return scrollTo(top.current + 1);
     if (key.pageUp) return scrollTo(top.current - height);
