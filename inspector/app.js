@@ -163,7 +163,7 @@ function draw() {
     $('meta-model').textContent = meta.model ?? (meta.mode === 'replay' ? 'replay' : '–');
     $('meta-workspace').textContent = meta.workspace ?? meta.source ?? '–';
   }
-  renderStepPanels({ records, allRecords: model.records, steps: model.steps, follow: view.follow, exported: exported !== null, live });
+  renderStepPanels({ records, allRecords: model.records, end, steps: model.steps, follow: view.follow, exported: exported !== null, live });
 }
 
 /** (Re)draws the chart: the compact layout, or the labelled one; fitted, or at reading size. */

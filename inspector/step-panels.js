@@ -3,6 +3,7 @@
 
 import { buildConversation, renderConversation, startsTask } from './conversation.js';
 import { renderTiming, roundTimings } from './timing.js';
+import { agentLanes, renderLanes } from './lanes.js';
 import { rewindText } from './panels.js';
 import { hasTag } from './tags.js';
 
@@ -18,6 +19,7 @@ export function callText(call) {
   return text.length > 80 ? `${text.slice(0, 79)}…` : text;
 }
 let shownEnd = '';
+let lanesEnd = -1;
 let marksFor = '';
 let runningCall = null;
 
@@ -83,11 +85,20 @@ function renderTaskMarks(allRecords, steps) {
   );
 }
 
+/** Every agent's records of the main agent's task shown at `end` (index into `allRecords`), for the lanes. */
+function taskOfEveryAgent(allRecords, end) {
+  const upTo = allRecords.slice(0, end);
+  const main = upTo.filter((r) => r.kind === 'meta' || (r.agent ?? 'main') === 'main');
+  const from = main[taskStartIndex(main, main.length)]?.i ?? 0;
+  return upTo.filter((r) => r.i >= from);
+}
+
 /**
- * Draws the step panels. `records` are the records up to the step shown, `allRecords` the whole
- * history; `exported` says the page is a report file, `live` that the step shown is a live run's now.
+ * Draws the step panels. `records` are the shown agent's records up to the step shown, `end` where
+ * that step ends in `allRecords` (the whole history); `exported` says the page is a report file,
+ * `live` that the step shown is a live run's now.
  */
-export function renderStepPanels({ records, allRecords, steps, follow, exported, live }) {
+export function renderStepPanels({ records, allRecords, end: runEnd, steps, follow, exported, live }) {
   const end = records.length;
   // The state shown lasts until the next one was entered, or, while a live run rests in it, until now.
   const next = allRecords[(records.at(-1)?.i ?? -1) + 1];
@@ -96,6 +107,12 @@ export function renderStepPanels({ records, allRecords, steps, follow, exported,
   const shown = `${end}:${records.at(-1)?.i ?? -1}`;
   if (shown !== shownEnd || live) {
     renderTiming($('timing'), roundTimings(records.slice(taskStartIndex(records, end)), until));
+  }
+  // The lanes are every agent's up to the step shown, whichever agent is looked at.
+  if (runEnd !== lanesEnd || live) {
+    lanesEnd = runEnd;
+    const laneUntil = live ? Date.now() : Date.parse((allRecords[runEnd] ?? allRecords[runEnd - 1])?.ts ?? '');
+    renderLanes($('timing-lanes'), agentLanes(taskOfEveryAgent(allRecords, runEnd), laneUntil));
   }
   if (shown !== shownEnd) {
     shownEnd = shown;

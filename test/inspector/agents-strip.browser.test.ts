@@ -1,59 +1,14 @@
-import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ModelResponse, ToolResultBlock } from '../../machines/types.js';
-import type { AgentDefinition } from '../../src/agents/definition.js';
-import { inspectorChart } from '../../src/inspector/chart.js';
-import { createHistory } from '../../src/inspector/history.js';
-import { liveFeed } from '../../src/inspector/live-feed.js';
-import { startInspectorServer, type InspectorServer } from '../../src/inspector/server.js';
-import type { ModelClient } from '../../src/model/types.js';
-import { browserTestsRun, launchChromium } from '../support/chromium.js';
-import { runTask, type Run } from '../support/engine-harness.js';
+import { browserTestsRun } from '../support/chromium.js';
+import { ARTIFACTS, SCOUT_SLOW_MS as SLOW_MS, watchThreeScouts, type ScoutsWatch } from '../support/three-scouts.js';
 
 /**
  * Seeing the agents (issue 36): the main agent starts three scouts at once, each runs a slow tool
  * and answers. The page shows a chip per live agent, a child's view starts from the child's own
  * prompt and holds its answer, and the timing strip gives the children's time to the task call.
  */
-
-const ARTIFACTS = path.resolve('test-artifacts');
-const SLOW_MS = 3_000;
-const usage = { input_tokens: 10, output_tokens: 5 };
-const scout: AgentDefinition = {
-  name: 'scout',
-  description: 'Waits, then says so',
-  prompt: 'SUB: you wait',
-  tools: ['slow'],
-  model: null,
-  permissionMode: null,
-  source: 'test',
-};
-
-const model: ModelClient = {
-  name: 'delegating',
-  async createMessage(request): Promise<ModelResponse> {
-    const results = request.messages.at(-1)!.content.filter((b): b is ToolResultBlock => b.type === 'tool_result');
-    if (request.system === scout.prompt) {
-      const asked = (request.messages[0]!.content[0] as { text: string }).text;
-      if (results.length > 0) return { content: [{ type: 'text', text: `scout answer for: ${asked}` }], stopReason: 'end_turn', usage };
-      return {
-        content: [{ type: 'tool_use', id: `toolu_slow_${asked.replace(/\W/g, '_')}`, name: 'slow', input: { ms: SLOW_MS } }],
-        stopReason: 'tool_use',
-        usage,
-      };
-    }
-    if (results.length > 0) return { content: [{ type: 'text', text: 'all three waited' }], stopReason: 'end_turn', usage };
-    const task = (k: number) => ({
-      type: 'tool_use',
-      id: `toolu_task_${k}`,
-      name: 'task',
-      input: { description: `wait ${k}`, prompt: `child prompt number ${k}`, subagent_type: 'scout' },
-    });
-    return { content: [task(1), task(2), task(3)], stopReason: 'tool_use', usage };
-  },
-};
 
 const chips = (page: Page) =>
   page.locator('[data-testid="agent-chip"]').evaluateAll((nodes) => nodes.map((n) => (n as HTMLElement).dataset.agent));
@@ -75,27 +30,16 @@ async function roundTime(page: Page, n: number): Promise<Record<string, number>>
 }
 
 describe.skipIf(!browserTestsRun)('the inspector shows the agents', () => {
-  let browser: Browser;
-  let server: InspectorServer;
+  let watch: ScoutsWatch;
   let page: Page;
-  let run: Promise<Run>;
 
   beforeAll(async () => {
-    mkdirSync(ARTIFACTS, { recursive: true });
-    browser = await launchChromium();
-    const history = createHistory();
-    const feed = liveFeed(history, { sessionId: 'agents', model: 'scripted', limits: { maxTurns: 8 }, prompt: 'the main prompt' });
-    server = await startInspectorServer({ history, chart: inspectorChart });
-    page = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
-    await page.goto(server.url);
-    await page.locator('#chart[data-ready="true"]').waitFor();
-    run = runTask([], { model, agents: [scout], observe: feed, onEvidence: feed.evidence, sessionId: 'agents', prompt: 'the main prompt' });
+    watch = await watchThreeScouts('agents');
+    page = watch.page;
   });
 
   afterAll(async () => {
-    await run?.catch(() => undefined);
-    await browser?.close();
-    await server?.close();
+    await watch?.close();
   });
 
   it('shows main and three children live in the agents strip; a child’s view starts with its prompt and holds its answer; the children’s time is the task’s', async () => {
@@ -112,7 +56,7 @@ describe.skipIf(!browserTestsRun)('the inspector shows the agents', () => {
     await expect.poll(() => messages.first().textContent()).toContain('child prompt number 2');
     expect(await messages.first().textContent()).not.toContain('the main prompt');
     // When it has answered: its answer is in its view, and it has left the strip.
-    await run;
+    await watch.run;
     await expect
       .poll(() => messages.allTextContents(), { timeout: 10_000 })
       .toContainEqual(expect.stringContaining('scout answer for: child prompt number 2'));
