@@ -10,8 +10,10 @@ import type { EngineError, PermissionDecision, ToolCall, ToolResult, ToolResultB
  * A batch: the calls of one response that may run together. From the call being worked on, the
  * longest run of calls that are valid, allowed by the rules without asking, concurrency-safe
  * (read-only tools, subagents) and have no PreToolUse or PostToolUse hook; a run of two or more is
- * a batch, which `execute_tool.batch` runs as children of the chart, one per call (a tool call's
- * `executeTool`, a task call's child chart), each with its own status. Anything else (a write, a
+ * a batch, planned in a routing state of its own (`ask_permission.planning_batch`, so the trace,
+ * the inspector, the diagram and the paths see the decision), which `execute_tool.batch` runs as
+ * children of the chart, one per call (a tool call's `executeTool`, a task call's child chart),
+ * each with its own status. Anything else (a write, a
  * command, an ask, a hook) ends the run and goes one call at a time, in the model's order.
  */
 
@@ -83,8 +85,8 @@ export function planBatch(context: EngineContext, rules: BatchRules): BatchCall[
 }
 
 /**
- * Builds the second entry action of `validate_tool` (after validateCall) from src's rules; null
- * rules (the chart's default) never batch.
+ * Builds the entry action of `ask_permission.planning_batch` (a valid call that others follow)
+ * from src's rules; null rules (the chart's default) never batch.
  */
 export function planBatchAction(rules: BatchRules | null) {
   return assign<EngineContext, EngineEvent, undefined, EngineEvent, never>(({ context }) => ({

@@ -40,7 +40,7 @@ export function validateCallAction(validate: (call: ToolCall) => Validation, lim
   });
 }
 
-/** Builds the entry action of `ask_permission` from a pure policy (rules, mode, defaults). */
+/** Builds the action that decides one call on its way into `ask_permission`, from a pure policy (rules, mode, defaults). */
 export function decidePermissionAction(decide: (call: ToolCall) => PermissionDecision) {
   return assign<EngineContext, EngineEvent, undefined, EngineEvent, never>(({ context }) => {
     const { current } = context;

@@ -201,6 +201,8 @@ export const setupEngine = setup({
       context.current?.decision?.behavior === 'deny' && context.current.decision.continueWithFeedback === true,
     permissionDenied: ({ context }) => context.current?.decision?.behavior === 'deny',
     queueHasMore: ({ context }) => context.results.length < context.queue.length,
+    /** Calls of the response follow the one being worked on: a batch may start here (ask_permission.planning_batch). */
+    callsFollow: ({ context }) => context.queue.length - context.results.length >= 2,
     batchPlanned: ({ context }) => context.batch.length > 0,
     /** An allowed call that runs as a child chart (a `task` call). */
     subagentAllowed: ({ context }) => context.current?.decision?.behavior === 'allow' && isSubagentCall(context.current.call),

@@ -58,7 +58,7 @@ export function userPromptAnswered(context: EngineContext, outcome: HookOutcome)
   return { prompt: { ...prompt, hook: outcome, context: added } };
 }
 
-/** The rules decided on entry to ask_permission; the hooks' answer is combined with that decision. */
+/** The rules decided on the way into ask_permission; the hooks' answer is combined with that decision. */
 export function preToolUseAnswered(context: EngineContext, outcome: HookOutcome): Partial<EngineContext> {
   const current = workingCall(context);
   // The rules themselves failed: no hook answer can stand in for them (the ruleFailed guard stops next).

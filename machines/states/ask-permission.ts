@@ -7,10 +7,21 @@ import type { PermissionDecision } from '../types.js';
 import { at, DONE } from './targets.js';
 
 /**
- * Whether a valid call may run. The rules decide on entry; matching PreToolUse hooks may change
- * that (validate_tool enters `pre_tool_hooks` when they are due); the person is asked last, if the
- * decision is still "ask".
+ * Whether a valid call may run. When other calls follow it, `planning_batch` first decides which
+ * of them the rules let run together without asking (a batch). Otherwise the rules decide for the
+ * one call on the way in (`toPermission`); matching PreToolUse hooks may change that; the person is
+ * asked last, if the decision is still "ask".
  */
+
+/**
+ * Into ask_permission for one call: the rules decide on the way in (decidePermission), then the
+ * PreToolUse hooks that match it run, if any. An action on these transitions rather than the
+ * state's entry, so a planned batch (which the rules already allowed call by call) skips it.
+ */
+export const toPermission = [
+  { guard: 'preToolUseDue', target: at('ask_permission.pre_tool_hooks'), actions: 'decidePermission' },
+  { target: at('ask_permission.deciding'), actions: 'decidePermission' },
+] as const;
 
 const answered = ({ event }: { event: { output: HookOutcome } }) => ({ outcome: event.output });
 const personAnswered = ({ event }: { event: { output: PermissionDecision } }) => ({ decision: event.output });
@@ -19,9 +30,18 @@ const promptFailed = ({ event }: { event: { error: unknown } }) => ({
 });
 
 export const askPermission = setupEngine.createStateConfig({
-  entry: 'decidePermission',
   initial: 'deciding',
   states: {
+    /**
+     * Routes a call that others follow: planBatch takes the run of calls from it that are valid,
+     * read-only or subagents, allowed by the rules without asking and free of tool hooks; two or
+     * more run together in `execute_tool.batch` (the state line carries each call's decision),
+     * else the call goes on alone.
+     */
+    planning_batch: {
+      entry: 'planBatch',
+      always: [{ guard: 'batchPlanned', target: at('execute_tool.batch') }, ...toPermission],
+    },
     /** Waits for the PreToolUse hooks that match the call. */
     pre_tool_hooks: {
       tags: [TAG.hooks],

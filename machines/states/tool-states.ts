@@ -5,6 +5,7 @@ import { subagentResult } from '../subagent-steps.js';
 import { setupEngine } from '../engine-setup.js';
 import { hookInput } from '../hook-steps.js';
 import type { ToolResult } from '../types.js';
+import { toPermission } from './ask-permission.js';
 import { at, DONE } from './targets.js';
 
 /** The states one tool call passes through besides ask_permission: checked, run, its result collected (or the error). */
@@ -28,15 +29,14 @@ const afterResult = [
 export const validateTool = setupEngine.createStateConfig({
   tags: [TAG.call],
   // The next call becomes `current`; validateCall skips one the budget will not let run, so such a stop reports no error of the call's.
-  // planBatch then looks ahead: this call and the next ones may run together (batch-steps.ts).
-  entry: ['validateCall', 'planBatch'],
+  entry: 'validateCall',
   always: [
     { guard: 'maxToolCallsReached', target: DONE, actions: { type: 'stop', params: { reason: 'max_tool_calls' } } },
     { guard: 'ruleFailed', target: DONE, actions: { type: 'stop', params: { reason: 'tool_error' } } },
     { guard: 'callInvalid', target: at('recover') },
-    { guard: 'batchPlanned', target: at('execute_tool.batch') },
-    { guard: 'preToolUseDue', target: at('ask_permission.pre_tool_hooks') },
-    { target: at('ask_permission.deciding') },
+    // Other calls follow: whether some run together is decided in a state of its own (batch-steps.ts).
+    { guard: 'callsFollow', target: at('ask_permission.planning_batch') },
+    ...toPermission,
   ],
 });
 

@@ -90,6 +90,8 @@ export function modelEvents(turn: number): PathEvent[] {
     done('callModel', 'unknown-tool', response([toolUse(id(1), 'nope', { perm: 'allow' })], 'tool_use')),
     done('callModel', 'validator-throws', response([toolUse(id(1), 'broken', { perm: 'allow' })], 'tool_use')),
     done('callModel', 'two-calls', response([echo(1, 'allow'), echo(2, 'ask')], 'tool_use')),
+    // A hooked call that another follows: no batch is planned (a hook ends the run), its hooks run first.
+    done('callModel', 'hooked-then-call', response([hooked('allow'), echo(2, 'allow')], 'tool_use')),
     // Read-only calls the rules allow run together; a plan-mode refusal before them goes back first.
     done('callModel', 'batch', response([safe(1, 'allow'), safe(2, 'allow')], 'tool_use')),
     done('callModel', 'refused-then-batch', response([echo(1, 'plan'), safe(2, 'allow'), safe(3, 'allow')], 'tool_use')),

@@ -28,7 +28,7 @@ export interface Step {
   decision?: PermissionDecision;
   error?: EngineError;
   reason?: StopReason;
-  /** In `execute_tool.batch`: the calls running together, each with the rules' decision that let it in. */
+  /** In the state that planned a batch and in `execute_tool.batch`: the calls running together, each with the rules' decision that let it in. */
   batch?: Array<{ call: ToolCall; decision: PermissionDecision }>;
 }
 
@@ -49,6 +49,7 @@ export function stepOf(options: { state: EngineStatePath; via: Via; context: Eng
   const error = final ? stopError(context) : current?.error;
   if (error) body.error = error;
   if (final && context.stopReason) body.reason = context.stopReason;
-  if (context.batch.length > 0 && hasTag(body, TAG.tool)) body.batch = context.batch;
+  // A batch is in the context from the state that planned it until its results are collected.
+  if (context.batch.length > 0 && !final) body.batch = context.batch;
   return body;
 }

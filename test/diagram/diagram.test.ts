@@ -31,11 +31,15 @@ describe('diagrams generated from the engine chart', () => {
     ]);
     expect(graph.nodes.find((n) => n.id === 'ask_permission')).toEqual({
       id: 'ask_permission',
-      children: ['ask_permission.pre_tool_hooks', 'ask_permission.deciding', 'ask_permission.asking_user'],
+      children: ['ask_permission.planning_batch', 'ask_permission.pre_tool_hooks', 'ask_permission.deciding', 'ask_permission.asking_user'],
       initial: false,
       final: false,
-      entry: ['decidePermission'],
+      // The rules decide on the transitions that bring one call in: a planned batch skips them.
+      entry: [],
     });
+    // The batch is decided in a routing state of its own, not inside validate_tool's entry.
+    expect(graph.nodes.find((n) => n.id === 'validate_tool')).toMatchObject({ entry: ['validateCall'] });
+    expect(graph.nodes.find((n) => n.id === 'ask_permission.planning_batch')).toMatchObject({ entry: ['planBatch'] });
     expect(graph.nodes.find((n) => n.id === 'ask_permission.asking_user')).toEqual({
       id: 'ask_permission.asking_user',
       parent: 'ask_permission',
@@ -59,9 +63,19 @@ describe('diagrams generated from the engine chart', () => {
       ['validate_tool:always[maxToolCallsReached]>done', 'done', 'maxToolCallsReached', ['stop(max_tool_calls)']],
       ['validate_tool:always[ruleFailed]>done', 'done', 'ruleFailed', ['stop(tool_error)']],
       ['validate_tool:always[callInvalid]>recover', 'recover', 'callInvalid', []],
-      ['validate_tool:always[batchPlanned]>execute_tool.batch', 'execute_tool.batch', 'batchPlanned', []],
-      ['validate_tool:always[preToolUseDue]>ask_permission.pre_tool_hooks', 'ask_permission.pre_tool_hooks', 'preToolUseDue', []],
-      ['validate_tool:always>ask_permission.deciding', 'ask_permission.deciding', undefined, []],
+      ['validate_tool:always[callsFollow]>ask_permission.planning_batch', 'ask_permission.planning_batch', 'callsFollow', []],
+      [
+        'validate_tool:always[preToolUseDue]>ask_permission.pre_tool_hooks',
+        'ask_permission.pre_tool_hooks',
+        'preToolUseDue',
+        ['decidePermission'],
+      ],
+      ['validate_tool:always>ask_permission.deciding', 'ask_permission.deciding', undefined, ['decidePermission']],
+    ]);
+    expect(graph.edges.filter((e) => e.from === 'ask_permission.planning_batch').map((e) => [e.id, e.guard, e.actions])).toEqual([
+      ['ask_permission.planning_batch:always[batchPlanned]>execute_tool.batch', 'batchPlanned', []],
+      ['ask_permission.planning_batch:always[preToolUseDue]>ask_permission.pre_tool_hooks', 'preToolUseDue', ['decidePermission']],
+      ['ask_permission.planning_batch:always>ask_permission.deciding', undefined, ['decidePermission']],
     ]);
     expect(graph.edges.filter((e) => e.kind === 'root').map((e) => [e.event, e.guard, e.to])).toEqual([
       ['ABORT', undefined, 'done'],

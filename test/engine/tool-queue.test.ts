@@ -25,6 +25,25 @@ describe('several tool calls in one response', () => {
     // Three read-only calls the rules allow run together: one batch, not three executions one by one.
     expect(run.states.filter((s) => s === 'execute_tool.batch')).toHaveLength(1);
     expect(run.states).not.toContain('execute_tool.running');
+    // The batch is decided in a routing state of its own, whose line carries each call's decision.
+    const plannedAt = run.states.indexOf('ask_permission.planning_batch');
+    expect(run.states.slice(plannedAt - 1, plannedAt + 2)).toEqual([
+      'validate_tool',
+      'ask_permission.planning_batch',
+      'execute_tool.batch',
+    ]);
+    const planned = run.trace.find((l) => l.state === 'ask_permission.planning_batch');
+    expect(planned?.batch?.map((b) => [b.call.id, b.decision.behavior])).toEqual([
+      ['a', 'allow'],
+      ['b', 'allow'],
+      ['c', 'allow'],
+    ]);
+  });
+
+  it('considers no batch for a call that no other follows', async () => {
+    const run = await runTask([{ content: [use('a', 'echo', { text: '1' })] }, { text: 'ok' }]);
+    expect(run.states).toContain('execute_tool.running');
+    expect(run.states).not.toContain('ask_permission.planning_batch');
   });
 
   it('gives an invalid call in the middle an is_error result while the others still run', async () => {
@@ -44,6 +63,8 @@ describe('several tool calls in one response', () => {
       'call_model.checking_limits',
       'call_model.requesting',
       'validate_tool',
+      // Calls follow: the batch is considered in a state of its own; the invalid one ends the run, so a alone goes on.
+      'ask_permission.planning_batch',
       'ask_permission.deciding',
       'execute_tool.running',
       'append_tool_result.collected',
