@@ -64,11 +64,8 @@ export async function runCommand(line: string, context: CommandContext): Promise
     );
     return;
   }
-  if (context.controller.busy && !command.whileRunning) {
-    // Typed as an answer streams in, or while the task writes its session: it runs next, not lost.
-    context.print(`/${command.name} runs when the running task ends (Esc stops the task).`, 'dim');
-    await context.controller.whenIdle();
-  }
+  // Never mid-task: the terminal UI queues such a command behind the running task (run-tui.tsx); any other caller waits here.
+  if (context.controller.busy && !command.whileRunning) await context.controller.whenIdle();
   try {
     await command.run(context, args.trim());
   } catch (error) {

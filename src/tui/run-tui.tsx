@@ -73,9 +73,12 @@ export function startTui(run: PreparedRun, options: TuiOptions): TuiHandle {
       store.add({ kind: 'user', text });
       const { command } = findCommand(text);
       const run = () => runCommand(text, context);
-      // Behind tasks typed before it, a command such as /clear waits its turn too: it runs after them, in the order typed.
-      if (command && !command.whileRunning && queued > 0) tasks = tasks.then(run, run);
-      else void run();
+      // A command such as /clear that cannot run mid-task takes its place in the line: after the tasks
+      // typed before it, and before any typed after it (which must not start while it still runs).
+      if (command && !command.whileRunning && (controller.busy || queued > 0)) {
+        store.note(`/${command.name} runs when the running task ends (Esc stops the task).`, 'dim');
+        tasks = tasks.then(run, run);
+      } else void run();
       return;
     }
     // A task typed while one runs waits its turn, as in Claude Code: it starts when the running one

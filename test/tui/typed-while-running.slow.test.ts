@@ -43,8 +43,9 @@ describe.skipIf(!HAVE_SCRIPT && !process.env.CI)('typing while a task runs', () 
     const at = await ui.pty.waitFor('Esc to interrupt', ui.at);
     ui.pty.type('/clear\r');
     await ui.pty.waitFor('/clear runs when the running task ends', at);
-    await ui.pty.waitFor('slow answer done', at);
+    // Typed behind /clear while the first task still runs: it starts only once /clear has made the new session.
     ui.pty.type('two\r');
+    await ui.pty.waitFor('slow answer done', at);
     await ui.pty.waitFor('after clear', at);
     // A new session: the second request carries only the second task.
     const second = ui.fake.requests[1]?.body as { messages: unknown[] };
