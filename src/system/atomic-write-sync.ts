@@ -30,5 +30,9 @@ export function writeFileAtomicSync(target: string, content: string | Uint8Array
 
 /** The temporary file a write of `target` goes through: same folder (so rename is atomic), this process's own name. */
 export function tempPathFor(target: string): string {
-  return path.join(path.dirname(target), `.${path.basename(target)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+  const dir = path.dirname(target);
+  const name = `.${path.basename(target)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+  // Not path.join: the folder is the target's own, and normalising it again is path work enough to
+  // make V8 optimise path's normaliser in a one-answer run (bench/README.md, issue 40).
+  return dir.endsWith(path.sep) ? `${dir}${name}` : `${dir}${path.sep}${name}`;
 }
