@@ -76,7 +76,7 @@ export interface QueryOptions {
   commandEnv?: Readonly<Record<string, string>>;
   /** Sees every event as it happens, before it is yielded (the live inspector attaches here). */
   observe?: (event: AgentEvent) => void;
-  /** Sees every line of the evidence log as it is written, with its JSON (the live inspector sends it as it is). */
+  /** Sees every line of the evidence log as it is written, as the stamped record (the live inspector's feed). */
   onEvidence?: EvidenceListener;
   /** Sees every microstep of every agent's chart (the main agent's, each subagent's, by agent path), targetless ones too (coverage, benchmarks). */
   onMicrostep?: (microstep: Microstep, agent: string) => void;

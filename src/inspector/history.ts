@@ -20,14 +20,11 @@ export interface InspectorHistory {
   /** Adds a record (redacted and clipped); returns it, or null when the cap dropped it. */
   append(body: RecordBody, ts?: string): InspectorRecord | null;
   /**
-   * Adds a record that is a line of the evidence log, `line` being that line's JSON: when the line
-   * holds nothing to redact or clip, the page gets it as it is (with `i`, `kind` and a state's
-   * `name` in front), serialized once for the file and every client; otherwise as `append` does.
-   * The body becomes the record (numbered in place): pass a fresh object.
+   * Adds a record whose body is the caller's own fresh object (a copy of an evidence line,
+   * live-feed.ts), as `append` does but without a second copy: when nothing in it is redacted or
+   * clipped, the body itself becomes the record, numbered in place. It is serialized only when sent.
    */
-  appendLine(body: RecordBody, ts: string, line: string): InspectorRecord | null;
-  /** The record as JSON, serialized once however many clients (and reconnects) send it. */
-  json(record: InspectorRecord): string;
+  appendOwn(body: RecordBody, ts: string): InspectorRecord | null;
   /** Calls `listener` with each record appended from now on; returns the unsubscribe. */
   subscribe(listener: (record: InspectorRecord) => void): () => void;
 }
@@ -44,27 +41,35 @@ export function createHistory(options: HistoryOptions = {}): InspectorHistory {
   const sanitize = createSanitizer({ secrets: options.secrets, maxText });
   const records: InspectorRecord[] = [];
   const listeners = new Set<(record: InspectorRecord) => void>();
-  const serialized: string[] = [];
   let capped = false;
 
-  const push = (body: RecordBody, ts: string): InspectorRecord => {
+  /** `own`: the body is the caller's fresh object, which can become the record itself. */
+  const push = (body: RecordBody, ts: string, own: boolean): InspectorRecord => {
     const clean = sanitize(body) as RecordBody;
-    const record = { ...clean, i: records.length, ts } as InspectorRecord;
+    const fields = { i: records.length, ts };
+    // A redacted or clipped body is already a fresh copy (copy-on-write): numbered in place too.
+    const record = (own || clean !== body ? Object.assign(clean, fields) : { ...clean, ...fields }) as InspectorRecord;
     records.push(record);
     for (const listener of listeners) listener(record);
     return record;
   };
 
-  const appendLine = (body: RecordBody, ts: string, line: string): InspectorRecord | null => {
-    if (capped || records.length >= maxRecords - 1 || !sanitize.untouched(line)) return history.append(body, ts);
-    const i = records.length;
-    // The body is the caller's own copy of the line (live-feed.ts): numbered in place, not copied again.
-    const record = Object.assign(body, { i, ts }) as InspectorRecord;
-    const name = body.kind === 'state' ? `,"name":${JSON.stringify(body.name)}` : '';
-    serialized[i] = `{"i":${i},"kind":"${body.kind}"${name},${line.slice(1)}`;
-    records.push(record);
-    for (const listener of listeners) listener(record);
-    return record;
+  const add = (body: RecordBody, ts: string, own: boolean): InspectorRecord | null => {
+    // The result is kept past the cap: it is one record per task and says how the run ended.
+    if (capped && body.kind !== 'result') return null;
+    if (!capped && records.length >= maxRecords - 1) {
+      capped = true;
+      push(
+        {
+          kind: 'notice',
+          message: `The inspector keeps at most ${maxRecords} records in memory; later events are not shown (the session's trace.jsonl has them all).`,
+        },
+        ts,
+        false,
+      );
+      return body.kind === 'result' ? push(body, ts, own) : null;
+    }
+    return push(body, ts, own);
   };
 
   const history: InspectorHistory = {
@@ -72,26 +77,8 @@ export function createHistory(options: HistoryOptions = {}): InspectorHistory {
     get capped() {
       return capped;
     },
-    append(body, ts = now().toISOString()) {
-      // The result is kept past the cap: it is one record per task and says how the run ended.
-      if (capped && body.kind !== 'result') return null;
-      if (!capped && records.length >= maxRecords - 1) {
-        capped = true;
-        push(
-          {
-            kind: 'notice',
-            message: `The inspector keeps at most ${maxRecords} records in memory; later events are not shown (the session's trace.jsonl has them all).`,
-          },
-          ts,
-        );
-        return body.kind === 'result' ? push(body, ts) : null;
-      }
-      return push(body, ts);
-    },
-    appendLine,
-    json(record) {
-      return (serialized[record.i] ??= JSON.stringify(record));
-    },
+    append: (body, ts = now().toISOString()) => add(body, ts, false),
+    appendOwn: (body, ts) => add(body, ts, true),
     subscribe(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);

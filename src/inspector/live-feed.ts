@@ -88,8 +88,8 @@ function pageBody(record: EvidenceRecord): RecordBody | null {
 /**
  * Feeds one live task into `history`, starting with a `meta` record. Pass the returned function to
  * query()'s `observe`, and its `evidence` to `onEvidence`: the page then gets each evidence line as
- * the session's log wrote it (serialized once for the file and every client), and from `observe`
- * only the streamed deltas and the result. With `observe` alone it reads the events.
+ * the session's log stamped it (the record object; serialized when a batch is sent), and from
+ * `observe` only the streamed deltas and the result. With `observe` alone it reads the events.
  * @example const feed = liveFeed(history, { sessionId, limits }); query(prompt, { ...options, observe: feed, onEvidence: feed.evidence })
  */
 export function liveFeed(history: InspectorHistory, meta: RunMeta): LiveFeed {
@@ -121,14 +121,13 @@ export function liveFeed(history: InspectorHistory, meta: RunMeta): LiveFeed {
     append(stream.flush());
     history.append(recordOf(event, meta.limits), event.type === 'state' ? event.ts : undefined);
   }) as LiveFeed;
-  feed.evidence = (record, line) => {
+  feed.evidence = (record) => {
     fromLog = true;
     const body = pageBody(record);
     if (!body) return;
     append(stream.flush());
-    // A body made from another line (a subagent's prompt) is serialized from the body, not the line.
-    if (body.kind === 'agent_prompt') history.append(body, record.ts);
-    else history.appendLine(body, record.ts, line);
+    // The body is a fresh copy of the log's record: it becomes the page's record (the log's stays as it is).
+    history.appendOwn(body, record.ts);
   };
   return feed;
 }

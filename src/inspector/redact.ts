@@ -17,9 +17,6 @@ const PATTERNS: RegExp[] = [
 
 /** Cheap first look: a string none of the patterns could match is returned untouched. */
 const MAY_MATCH = /sk-ant-|bearer|basic|x-api-key|authorization|anthropic_(?:api_key|auth_token)/i;
-/** In a serialized value: a key SECRET_KEY names (`"password":`), whose value the walk would blank. */
-const SECRET_KEY_IN_JSON =
-  /"(?:proxy-authorization|api[-_]?key|anthropic[-_]api[-_]key|auth[-_]?token|cookie|set-cookie|password|secret)"\s*:/i;
 
 export interface SanitizeOptions {
   /** Exact secret values to remove (shorter than 8 characters are ignored: they would blank out words). */
@@ -31,11 +28,6 @@ export interface SanitizeOptions {
 export interface Sanitizer {
   (value: unknown): unknown;
   text(value: string): string;
-  /**
-   * Whether a serialized value (JSON) has nothing to redact or clip: no secret and no pattern in it
-   * (keys included), and short enough that no string in it is cut. Then it can go out as it is.
-   */
-  untouched(json: string): boolean;
 }
 
 /**
@@ -92,16 +84,8 @@ export function createSanitizer(options: SanitizeOptions = {}): Sanitizer {
     if (renamed) return renameKeys(copy ?? object, redactText);
     return copy ?? value;
   };
-  // A secret that JSON escapes would not be found in a serialized line as it is: then nothing is untouched.
-  const findable = exact.every((secret) => JSON.stringify(secret) === `"${secret}"`);
   const sanitize = ((value: unknown) => walk(value, 0)) as Sanitizer;
   sanitize.text = text;
-  sanitize.untouched = (json) =>
-    findable &&
-    json.length <= maxText &&
-    !MAY_MATCH.test(json) &&
-    !SECRET_KEY_IN_JSON.test(json) &&
-    !exact.some((secret) => json.includes(secret));
   return sanitize;
 }
 

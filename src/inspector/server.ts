@@ -110,10 +110,11 @@ export async function startInspectorServer(options: InspectorServerOptions): Pro
     const lastId = Number(req.headers['last-event-id']);
     const from = Number.isInteger(lastId) && lastId >= 0 ? lastId + 1 : 0;
     const backlog = history.records.slice(from);
-    res.write(`retry: 1000\nid: ${history.records.length - 1}\nevent: history\ndata: [${backlog.map(history.json).join(',')}]\n\n`);
+    res.write(`retry: 1000\nid: ${history.records.length - 1}\nevent: history\ndata: ${JSON.stringify(backlog)}\n\n`);
     // A record per socket write cost the engine ~60 µs a round (a loopback write wakes the page's
     // process), and a write call per record still ~25 µs while corked; an event per record made the
-    // page parse and draw per record. The records of FLUSH_MS leave as one event in one write.
+    // page parse and draw per record. The records of FLUSH_MS leave as one event in one write,
+    // serialized there in one JSON.stringify: the history keeps objects only, not their JSON too.
     let pending: InspectorRecord[] = [];
     let flushTimer: NodeJS.Timeout | undefined;
     const flush = () => {
@@ -121,7 +122,7 @@ export async function startInspectorServer(options: InspectorServerOptions): Pro
       const records = pending;
       pending = [];
       const last = records[records.length - 1];
-      if (!res.destroyed && last) res.write(`id: ${last.i}\nevent: records\ndata: [${records.map(history.json).join(',')}]\n\n`);
+      if (!res.destroyed && last) res.write(`id: ${last.i}\nevent: records\ndata: ${JSON.stringify(records)}\n\n`);
     };
     const flushNow = () => {
       if (flushTimer === undefined) return;

@@ -184,9 +184,9 @@ export async function prepareRun(
       },
       ...(inspect || onEvidence
         ? {
-            onEvidence: (record, line) => {
-              inspect?.evidence(record, line);
-              onEvidence?.(record, line);
+            onEvidence: (record) => {
+              inspect?.evidence(record);
+              onEvidence?.(record);
             },
           }
         : {}),

@@ -10,8 +10,12 @@ import { lineGroups } from './line-groups.js';
 /** The agent that writes a line (query() sets it on every line): `main`, `main/task-1`. */
 export type AgentField = { agent?: string };
 
-/** Sees each evidence line as it is written: the record, and its JSON (serialized once for the file and every reader). */
-export type EvidenceListener = (record: EvidenceRecord, line: string) => void;
+/**
+ * Sees each evidence line as it is written, as the stamped record: a listener that sends it on
+ * serializes what it sends itself (the inspector, once per batch), so a run with no session file
+ * serializes nothing for it. The record is the log's own: read it, never change it.
+ */
+export type EvidenceListener = (record: EvidenceRecord) => void;
 
 /**
  * Where one task's evidence goes, appended record by record as it happens. query() writes only
@@ -41,11 +45,9 @@ function evidenceLog(sessionId: string, write?: (line: string) => void) {
   return {
     record<B extends EvidenceBody>(body: B & AgentField, ts: string): B & EvidenceRecord {
       const record = { v: RECORD_VERSION, seq: seq++, ts, session_id: sessionId, ...body } as B & EvidenceRecord;
-      // Serialized once for the file and every listener, and not at all when nobody reads it.
-      if (!write && listeners.size === 0) return record;
-      const line = JSON.stringify(record);
-      write?.(line);
-      for (const listener of listeners) listener(record, line);
+      // Serialized for the file only: listeners get the object, and a run with no file serializes nothing.
+      if (write) write(JSON.stringify(record));
+      for (const listener of listeners) listener(record);
       return record;
     },
     listen(listener: EvidenceListener) {

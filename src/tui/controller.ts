@@ -220,9 +220,9 @@ export class TuiController {
       permissions: this.policy,
       signal: controller.signal,
       renderer: taskRenderer(this.store, this.config, (agent) => this.transcripts.get(agent)),
-      onEvidence: (record: EvidenceRecord, line: string) => {
+      onEvidence: (record: EvidenceRecord) => {
         this.onEvidence(record);
-        for (const feed of feeds) feed.evidence(record, line);
+        for (const feed of feeds) feed.evidence(record);
       },
       ...(feeds.length > 0
         ? {

@@ -129,7 +129,7 @@ describe('the live feed of a run', () => {
     expect(JSON.stringify(history.records)).not.toContain('"role"');
   });
 
-  it('reads the evidence log when given it: the same records, each sent as the line the log wrote (serialized once)', async () => {
+  it('reads the evidence log when given it: the same records, each the log record itself with the page fields', async () => {
     const byEvents = createHistory();
     await runTask(seedScript, { observe: liveFeed(byEvents, { sessionId: 's1', limits: {} }) });
     const byLog = createHistory();
@@ -138,12 +138,12 @@ describe('the live feed of a run', () => {
     const said = (records: readonly InspectorRecord[]) =>
       records.map((r) => (r.kind === 'state' ? `${r.kind} ${r.name} ${r.via?.transition ?? ''}` : r.kind));
     expect(said(byLog.records)).toEqual(said(byEvents.records));
-    // A state record goes out as the trace line, with the page's index, kind and name in front.
+    // A state record is the trace line's fields, with the page's index, kind and name added.
     const trace = readFileSync(path.join(run.sessionDir, 'trace.jsonl'), 'utf8').split('\n');
     const state = byLog.records.find((r) => r.kind === 'state' && r.name === 'recover')!;
     const line = trace.find((l) => l.includes('"state":"recover"'))!;
-    expect(byLog.json(state)).toBe(`{"i":${state.i},"kind":"state","name":"recover",${line.slice(1)}`);
-    expect(JSON.parse(byLog.json(state))).toMatchObject({ i: state.i, kind: 'state', name: 'recover', via: { event: 'always' } });
+    expect(JSON.parse(JSON.stringify(state))).toEqual({ ...JSON.parse(line), i: state.i, kind: 'state', name: 'recover' });
+    expect(state).toMatchObject({ via: { event: 'always' } });
   });
 
   it('still redacts an evidence line that holds a secret, key or value', async () => {
@@ -151,7 +151,7 @@ describe('the live feed of a run', () => {
     const feed = liveFeed(history, { sessionId: 's5', limits: {}, secrets: [KEY] });
     const leaky = [{ content: [{ type: 'tool_use' as const, id: 't1', name: 'echo', input: { text: KEY } }] }, { text: 'ok' }];
     await runTask(leaky, { observe: feed, onEvidence: feed.evidence });
-    const sent = history.records.map((r) => history.json(r)).join('\n');
+    const sent = JSON.stringify(history.records);
     expect(sent).toContain('echo');
     expect(sent).not.toContain(KEY);
     expect(sent).toContain('[redacted]');
@@ -279,17 +279,28 @@ describe('sanitizing what goes to the page', () => {
     expect(createSanitizer()(record)).toBe(record);
   });
 
-  it('blanks credential-named keys in an evidence line too: a line with `"password":` is not sent as it was written', () => {
-    // Regression: the line fast path looked only for key-like text, so `{"password": "hunter2"}` in a
-    // tool's input reached the page verbatim while the same record appended as an object was redacted.
+  it('blanks credential-named keys in an evidence record too, and leaves the log record as it was', () => {
+    // Regression: a fast path for evidence lines once looked only for key-like text, so
+    // `{"password": "hunter2"}` in a tool's input reached the page verbatim.
     const history = createHistory();
-    const body = { kind: 'tool_start', call: { id: 't1', name: 'bash', input: { password: 'hunter2', api_key: 'abcdefgh1234' } } };
-    const line = JSON.stringify({ v: 3, seq: 1, ts: 't', event: 'tool_start', call: body.call });
-    const record = history.appendLine(body as never, 't', line);
-    const sent = history.json(record!);
+    const call = { id: 't1', name: 'bash', input: { password: 'hunter2', api_key: 'abcdefgh1234' } };
+    const body = { kind: 'tool_start', call };
+    const record = history.appendOwn(body as never, 't');
+    const sent = JSON.stringify(record);
     expect(sent).not.toContain('hunter2');
     expect(sent).not.toContain('abcdefgh1234');
-    expect(JSON.parse(sent)).toMatchObject({ call: { input: { password: REDACTED, api_key: REDACTED } } });
-    expect(createSanitizer().untouched('{"note":"the password is in the vault","secrets":0}')).toBe(true);
+    expect(JSON.parse(sent)).toMatchObject({ i: 0, call: { input: { password: REDACTED, api_key: REDACTED } } });
+    expect(call.input.password).toBe('hunter2');
+  });
+
+  it('makes an own body with nothing to redact the record itself, numbered in place; `append` copies', () => {
+    const history = createHistory();
+    const own = { kind: 'turn_end', reason: 'tool_use' } as const;
+    expect(history.appendOwn({ ...own }, 't')).toEqual({ ...own, i: 0, ts: 't' });
+    const mine = { kind: 'turn_end', reason: 'end_turn' } as const;
+    const fresh = { ...mine };
+    expect(history.appendOwn(fresh, 't')).toBe(fresh);
+    expect(history.append(mine, 't')).not.toBe(mine);
+    expect(mine).toEqual({ kind: 'turn_end', reason: 'end_turn' });
   });
 });
