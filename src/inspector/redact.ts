@@ -18,6 +18,11 @@ const PATTERNS: RegExp[] = [
 /** Cheap first look: a string none of the patterns could match is returned untouched. */
 const MAY_MATCH = /sk-ant-|bearer|basic|x-api-key|authorization|anthropic_(?:api_key|auth_token)/i;
 
+/** A key's verdict, as bits: its value is blanked (SECRET_KEY names it); the key itself is redacted. */
+const SECRET_NAMED = 1;
+const RENAMED = 2;
+const MAX_KEY_VERDICTS = 4096;
+
 export interface SanitizeOptions {
   /** Exact secret values to remove (shorter than 8 characters are ignored: they would blank out words). */
   secrets?: ReadonlyArray<string | undefined>;
@@ -59,16 +64,29 @@ export function createSanitizer(options: SanitizeOptions = {}): Sanitizer {
     const clean = redactText(value);
     return clean.length <= maxText ? clean : `${clean.slice(0, maxText)}\n… (${clean.length - maxText} more characters not kept)`;
   };
+  // Records repeat a few dozen keys (`ts`, `via`, `usage`...): each key's verdict is worked out
+  // once, not with two regular expressions per key per record. Bounded: tool inputs bring any keys.
+  const verdicts = new Map<string, number>();
+  const verdictOf = (key: string): number => {
+    let verdict = verdicts.get(key);
+    if (verdict === undefined) {
+      // A key is text too: `{"sk-ant-...": 1}` (tool input, an MCP result's JSON) must not show it.
+      verdict = (SECRET_KEY.test(key) ? SECRET_NAMED : 0) | (redactText(key) !== key ? RENAMED : 0);
+      if (verdicts.size < MAX_KEY_VERDICTS) verdicts.set(key, verdict);
+    }
+    return verdict;
+  };
   const walk = (value: unknown, depth: number): unknown => {
     if (typeof value === 'string') return text(value);
     if (value === null || typeof value !== 'object') return value;
     if (depth > 32) return REDACTED;
     if (Array.isArray(value)) {
       let copy: unknown[] | undefined;
-      value.forEach((v, i) => {
+      for (let i = 0; i < value.length; i++) {
+        const v: unknown = value[i];
         const clean = walk(v, depth + 1);
         if (clean !== v) (copy ??= [...value])[i] = clean;
-      });
+      }
       return copy ?? value;
     }
     let copy: Record<string, unknown> | undefined;
@@ -76,10 +94,10 @@ export function createSanitizer(options: SanitizeOptions = {}): Sanitizer {
     let renamed = false;
     for (const key in object) {
       const v = object[key];
-      const clean = SECRET_KEY.test(key) ? REDACTED : walk(v, depth + 1);
+      const verdict = verdictOf(key);
+      const clean = verdict & SECRET_NAMED ? REDACTED : walk(v, depth + 1);
       if (clean !== v) (copy ??= { ...object })[key] = clean;
-      // A key is text too: `{"sk-ant-...": 1}` (tool input, an MCP result's JSON) must not show it.
-      if (redactText(key) !== key) renamed = true;
+      if (verdict & RENAMED) renamed = true;
     }
     if (renamed) return renameKeys(copy ?? object, redactText);
     return copy ?? value;

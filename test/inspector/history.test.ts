@@ -274,6 +274,15 @@ describe('sanitizing what goes to the page', () => {
     expect(clean.ok).toBe(input.ok);
   });
 
+  it('judges a key the same every time it is seen (its verdict is remembered, not recomputed)', () => {
+    const sanitize = createSanitizer();
+    const keyed = { 'sk-ant-api03-abcdef': 1 };
+    for (let n = 0; n < 3; n++) {
+      expect(sanitize({ password: `hunter${n}`, ok: n })).toEqual({ password: REDACTED, ok: n });
+      expect(Object.keys(sanitize(keyed) as object)).toEqual([`sk-ant-${REDACTED}`]);
+    }
+  });
+
   it('returns a value with nothing to change as it is', () => {
     const record = { kind: 'state', name: 'call_model', usage: { input_tokens: 1, output_tokens: 2 } };
     expect(createSanitizer()(record)).toBe(record);
