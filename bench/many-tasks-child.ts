@@ -3,11 +3,13 @@
  * xagent library tasks (`query()`, MODE=xagent, each with its session recorded under XAGENT_HOME)
  * or as plain node:http loops (MODE=plain, plain-http-session.ts), against $BENCH_API_URL. Prints
  * one JSON line: wall time, the first task's end, CPU, peak RSS, the longest event-loop stall.
+ * BENCH_HEAP_SNAPSHOT=<file.heapsnapshot> writes a heap snapshot there when the first task ends.
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { writeHeapSnapshot } from 'node:v8';
 import { query } from '../src/lib/index.js';
 import { plainSession } from './plain-http-session.js';
 
@@ -49,7 +51,11 @@ const one = async (i: number) => {
   if (process.env.MODE === 'plain') {
     await plainSession({ apiUrl, workspace, transcript: path.join(transcripts, `${i}.jsonl`), prompt: `rounds ${rounds} (task ${i})` });
   } else await xagentTask(i);
-  firstDone ||= performance.now() - started;
+  if (!firstDone) {
+    firstDone = performance.now() - started;
+    // When the first task ends every other one is still in flight: the moment that shows what a task keeps.
+    if (process.env.BENCH_HEAP_SNAPSHOT) writeHeapSnapshot(process.env.BENCH_HEAP_SNAPSHOT);
+  }
 };
 // CONCURRENCY (the batch row's baseline): that many at a time; default all at once.
 const concurrency = Number(process.env.CONCURRENCY ?? tasks);

@@ -22,11 +22,13 @@ get({ host: '127.0.0.1', port: Number(port), path: '/api/events', headers: { 'x-
       const name = /^event: (.*)$/m.exec(event)?.[1];
       const data = /^data: (.*)$/m.exec(event)?.[1];
       if (data === undefined) continue;
-      const value = JSON.parse(data) as { kind?: string } | unknown[];
+      const value = JSON.parse(data) as Array<{ kind?: string }>;
       if (name === 'history') process.stdout.write('connected\n');
-      else if (!Array.isArray(value)) {
-        records++;
-        if (value.kind === 'result') process.stdout.write(`result ${records}\n`);
+      else if (name === 'records') {
+        for (const record of value) {
+          records++;
+          if (record.kind === 'result') process.stdout.write(`result ${records}\n`);
+        }
       }
     }
   });

@@ -249,8 +249,9 @@ function connect() {
     for (const record of JSON.parse(e.data)) add(record);
     render();
   });
-  source.addEventListener('record', (e) => {
-    add(JSON.parse(e.data));
+  // The server gathers what happened in the last 50 ms into one event: one parse and one picture for it.
+  source.addEventListener('records', (e) => {
+    for (const record of JSON.parse(e.data)) add(record);
     render();
   });
 }

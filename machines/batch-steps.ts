@@ -86,12 +86,13 @@ export function planBatch(context: EngineContext, rules: BatchRules): BatchCall[
 
 /**
  * Builds the entry action of `ask_permission.planning_batch` (a valid call that others follow)
- * from src's rules; null rules (the chart's default) never batch.
+ * from src's rules, or from the rules of the agent the context belongs to; null rules (the chart's default) never batch.
  */
-export function planBatchAction(rules: BatchRules | null) {
-  return assign<EngineContext, EngineEvent, undefined, EngineEvent, never>(({ context }) => ({
-    batch: rules ? planBatch(context, rules) : [],
-  }));
+export function planBatchAction(rules: BatchRules | null | ((context: EngineContext) => BatchRules | null)) {
+  return assign<EngineContext, EngineEvent, undefined, EngineEvent, never>(({ context }) => {
+    const found = typeof rules === 'function' ? rules(context) : rules;
+    return { batch: found ? planBatch(context, found) : [] };
+  });
 }
 
 /** The failure of one call of a batch as the chart routes it (recovery.ts decides). */

@@ -26,13 +26,13 @@ function checkCall(current: CurrentCall, validate: (call: ToolCall) => Validatio
  * run is left unchecked: the maxToolCallsReached guard stops the task next, and the stop must not
  * report a validation error of a call that was never going to run. `limits`: the task's (task-limits.ts).
  */
-export function validateCallAction(validate: (call: ToolCall) => Validation, limits: TaskLimits = ownLimits) {
+export function validateCallAction(validate: (call: ToolCall, context: EngineContext) => Validation, limits: TaskLimits = ownLimits) {
   return assign<EngineContext, EngineEvent, undefined, EngineEvent, never>(({ context }) => {
     const current = nextCall(context);
     if (!current || limits.toolCallsLeft(context) <= 0) return { current };
     let validation: Validation;
     try {
-      validation = checkCall(current, validate);
+      validation = checkCall(current, (call) => validate(call, context));
     } catch (error) {
       return { current: { ...current, error: ruleFailure(error) } };
     }
@@ -41,12 +41,12 @@ export function validateCallAction(validate: (call: ToolCall) => Validation, lim
 }
 
 /** Builds the action that decides one call on its way into `ask_permission`, from a pure policy (rules, mode, defaults). */
-export function decidePermissionAction(decide: (call: ToolCall) => PermissionDecision) {
+export function decidePermissionAction(decide: (call: ToolCall, context: EngineContext) => PermissionDecision) {
   return assign<EngineContext, EngineEvent, undefined, EngineEvent, never>(({ context }) => {
     const { current } = context;
     if (!current) return {};
     try {
-      return { current: withDecision(current, decide(current.call)) };
+      return { current: withDecision(current, decide(current.call, context)) };
     } catch (error) {
       return { current: { ...current, error: ruleFailure(error) } };
     }

@@ -85,8 +85,12 @@ export interface EngineContext {
    * and what this task tells SessionStart hooks (null: the session already started in this run).
    */
   hooks: { events: readonly HookEventName[]; stopActive: boolean; sessionStart: SessionStartSource | null };
-  /** This agent's path in the task's tree (`main`, `main/task-1`) and how many children it has started (their numbers). */
-  agent: { path: string; children: number };
+  /**
+   * This agent's path in the task's tree (`main`, `main/task-1`), how many children it has started
+   * (their numbers), and its `handle` (the input's; null without one): an inert key the chart never reads,
+   * by which src/engine's one provided chart finds this agent's rules (guards get only the context).
+   */
+  agent: { path: string; children: number; handle: object | null };
 }
 
 /** What SessionStart hooks are told: a new session, or one resumed. */
@@ -114,6 +118,8 @@ export interface EngineInput {
   sessionStart?: SessionStartSource | null;
   /** This agent's path (`main/task-1` for a subagent, its `systemId`); default `main`. */
   agent?: string;
+  /** An inert key src/engine finds this agent's rules by (one chart serves every agent of every task); kept as `agent.handle`. */
+  handle?: object;
 }
 
 /** What the chart emits as it changes the conversation; src/engine writes each to the transcript, in order. */
@@ -176,7 +182,7 @@ export function initialContext(input: EngineInput): EngineContext {
       compactedAtTurn: null,
     },
     hooks: { events: input.hooks ?? [], stopActive: false, sessionStart: input.sessionStart ?? null },
-    agent: { path: input.agent ?? 'main', children: 0 },
+    agent: { path: input.agent ?? 'main', children: 0, handle: input.handle ?? null },
   };
 }
 

@@ -42,9 +42,9 @@ export function hasHooks(context: EngineContext, event: HookEventName): boolean 
  * provides `matches`, the settings' matchers) taking the call's tool.
  * @example toolHookDue('PreToolUse', (call) => call.name === 'bash')
  */
-export function toolHookDue(event: 'PreToolUse' | 'PostToolUse', matches: (call: ToolCall) => boolean) {
+export function toolHookDue(event: 'PreToolUse' | 'PostToolUse', matches: (call: ToolCall, context: EngineContext) => boolean) {
   return ({ context }: { context: EngineContext }): boolean =>
-    context.current !== null && hasHooks(context, event) && matches(context.current.call);
+    context.current !== null && hasHooks(context, event) && matches(context.current.call, context);
 }
 
 export function sessionStartAnswered(context: EngineContext, outcome: HookOutcome): Partial<EngineContext> {

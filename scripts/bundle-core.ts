@@ -2,7 +2,11 @@ import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { build, type Plugin } from 'esbuild';
-import { sharedOptions } from './bundle-options.js';
+import { buildConstants, sharedOptions } from './bundle-options.js';
+
+/** CommonJS's module wrapper around the core (as Module.wrap writes it); compiled-core.ts calls the function. */
+const CORE_WRAPPER_HEAD = '(function (exports, require, module, __filename, __dirname) { ';
+const CORE_WRAPPER_TAIL = '\n});';
 
 /**
  * Packages the core requires from node_modules when a run needs them instead of carrying them:
@@ -84,15 +88,23 @@ export async function buildCore(root: string): Promise<string> {
     format: 'cjs',
     // import() becomes require(): a vm.Script has no module loader of its own.
     supported: { 'dynamic-import': false },
-    define: { 'process.env.NODE_ENV': '"production"', 'import.meta.url': '__xagentCoreUrl' },
-    banner: { js: 'var __xagentCoreUrl = require("node:url").pathToFileURL(__filename).href;' },
+    define: { ...buildConstants, 'process.env.NODE_ENV': '"production"', 'import.meta.url': '__xagentCoreUrl' },
+    // The file is CommonJS's module wrapper already (a function expression), so the loader compiles
+    // it as read: Module.wrap(source) would make a second copy of the ~1 MB source in the heap.
+    banner: { js: `${CORE_WRAPPER_HEAD}var __xagentCoreUrl = require("node:url").pathToFileURL(__filename).href;` },
+    footer: { js: CORE_WRAPPER_TAIL },
+    // One byte a character in V8's heap: a single non-ASCII character would double the source's size.
+    charset: 'ascii',
     external: REQUIRED_AT_RUN_TIME,
     plugins: [...(shared.plugins ?? []), noTerminalUi, noAcp, noRestate],
   });
+  const code = readFileSync(path.join(root, 'dist/bin/core.cjs'), 'latin1');
+  const wide = /[^\x00-\x7f]/.exec(code);
+  if (wide)
+    throw new Error(
+      `dist/bin/core.cjs has a non-ASCII character at ${wide.index}: escape it in the source (${code.slice(wide.index - 60, wide.index + 20)})`,
+    );
   // Read by test/cli/bundle.test.ts; not shipped.
   writeFileSync(path.join(root, 'dist/bundle-core-meta.json'), JSON.stringify(result.metafile));
-  return createHash('sha256')
-    .update(readFileSync(path.join(root, 'dist/bin/core.cjs')))
-    .digest('hex')
-    .slice(0, 16);
+  return createHash('sha256').update(code).digest('hex').slice(0, 16);
 }

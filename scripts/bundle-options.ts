@@ -1,6 +1,13 @@
 import path from 'node:path';
 import type { BuildOptions } from 'esbuild';
+import { chartFingerprint } from '../machines/chart-fingerprint.js';
 import { sdkGlobalsPlugin } from './sdk-globals-plugin.js';
+
+/**
+ * Constants both builds define: the chart's fingerprint (machines/chart-fingerprint.ts), computed
+ * here from the chart being bundled, so that a run does not walk and hash the chart at start.
+ */
+export const buildConstants = { XAGENT_CHART_FINGERPRINT: JSON.stringify(chartFingerprint()) };
 
 /**
  * What both builds share (the ES chunks and the compiled core): Node 20, one bundle, linked source

@@ -12,7 +12,7 @@ import { chmodSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildCore } from './bundle-core.js';
-import { sharedOptions } from './bundle-options.js';
+import { buildConstants, sharedOptions } from './bundle-options.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 /** The repository root, from dist/scripts/ (compiled) or scripts/ (source). */
@@ -40,7 +40,7 @@ const result = await build({
   // (Dropped again below from the chunks that never call it.)
   banner: { js: REQUIRE_BANNER },
   // React (a terminal UI) picks its production build from this; nothing else we bundle reads it.
-  define: { 'process.env.NODE_ENV': '"production"', XAGENT_CORE_HASH: JSON.stringify(coreHash) },
+  define: { ...buildConstants, 'process.env.NODE_ENV': '"production"', XAGENT_CORE_HASH: JSON.stringify(coreHash) },
   // Ink imports its devtools bridge only when DEV=true; the package is not installed.
   // playwright-core (PNG and PDF diagrams) and esbuild (a chart at a git ref) are loaded from
   // node_modules when a diagram needs them: they find their own files there, and a run never loads them.

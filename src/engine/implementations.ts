@@ -1,14 +1,12 @@
 import { fairTurn, yieldTurn } from '../system/fair-turns.js';
 import { randomUUID } from 'node:crypto';
-import { fromCallback, fromPromise } from 'xstate';
-import { decidePermissionAction, toolHookDue, validateCallAction, type CallModelInput } from '../../machines/query-engine.js';
+import type { CallModelInput } from '../../machines/query-engine.js';
 import type { HookOutcome, HookRunInput } from '../../machines/hooks.js';
 import { hooksFor, runEventHooks, runHooks, type HookRunReport, type ResolvedHook } from '../hooks/index.js';
 import { claudeToolName } from '../hooks/claude-input.js';
 import { transcriptPath } from '../sessions/layout.js';
 import { toolDurationMs } from '../sessions/tool-duration.js';
 import { addUsage } from '../../machines/engine-context.js';
-import type { DeadlineEvent } from '../../machines/engine-setup.js';
 import type { Message, ModelResponse, PermissionDecision, TextBlock, ToolCall, ToolResult, Usage } from '../../machines/types.js';
 import type { ModelClient } from '../model/types.js';
 import type { PermissionPolicy } from '../permissions/types.js';
@@ -23,11 +21,11 @@ import type { SessionSink } from '../sessions/session-writer.js';
 import type { EvidenceBody, EvidenceRecord } from '../sessions/records.js';
 import type { CompactContextInput, CompactionOutcome } from '../../machines/context-budget.js';
 import { runCompaction } from '../context/run-compaction.js';
-import { planBatchAction } from '../../machines/batch-steps.js';
 import { immediateJournal, type StepJournal } from './step-journal.js';
 import { sessionCheckpoints } from '../rewind/checkpointer.js';
 import type { TaskLedger } from './task-ledger.js';
-import { limitGuards } from '../../machines/task-limits.js';
+import { ownLimits } from '../../machines/task-limits.js';
+import type { AgentImplementations } from './agent-chart.js';
 
 /** Writes one line of the evidence log (stamped by the session sink) and yields the event it is. */
 export type Note = <B extends EvidenceBody>(body: B) => B & EvidenceRecord;
@@ -74,8 +72,8 @@ const RERUN_TOOL = 'the worker running this task stopped while this tool ran: it
 /** With a model and tools that answer at once, nothing else (SIGINT, timers) would ever run; many tasks take turns. */
 const yieldToEventLoop = yieldTurn;
 
-/** The real actors and rules behind the chart's names, for `queryEngine.provide(...)`. */
-export function engineImplementations(services: EngineServices) {
+/** The real actors and rules behind the chart's names for one agent (agent-chart.ts finds them by the agent). */
+export function engineImplementations(services: EngineServices): Omit<AgentImplementations, 'startSubagent'> {
   const { model, tools, permissions, workspace, system, clock, sink, emit, note, sessionId } = services;
   const hooks = services.hooks ?? [];
   const agentField = services.agent ? { agent: services.agent } : {};
@@ -120,7 +118,7 @@ export function engineImplementations(services: EngineServices) {
       event: 'Notification',
       fields: { message: `xagent needs your permission to use ${claudeToolName(call.name)}`, notification_type: 'permission_prompt' },
     });
-  const toolHookMatches = (event: 'PreToolUse' | 'PostToolUse') => (call: ToolCall) => hooksFor(hooks, { event, call }).length > 0;
+  const hookMatches = (event: 'PreToolUse' | 'PostToolUse', call: ToolCall) => hooksFor(hooks, { event, call }).length > 0;
   const decide = (call: ToolCall) => permissions.decide(call, { readOnly: tools.get(call.name)?.readOnly ?? false });
   // Read rules judge every file a search shows, as they would judge read_file of it: the same policy, one file at a time.
   const readGateFor =
@@ -189,7 +187,7 @@ export function engineImplementations(services: EngineServices) {
   };
   return {
     actors: {
-      callModel: fromPromise<ModelResponse, CallModelInput>(async ({ input, signal }) => {
+      callModel: async ({ input, signal }: { input: CallModelInput; signal: AbortSignal }): Promise<ModelResponse> => {
         await yieldToEventLoop();
         signal.throwIfAborted();
         toolTurn = input.turn + 1;
@@ -232,17 +230,17 @@ export function engineImplementations(services: EngineServices) {
         note({ event: 'usage', usage: response.usage, total: addUsage(input.usage, response.usage) });
         note({ event: 'turn_end', reason: response.stopReason });
         return response;
-      }),
+      },
       // The person is asked; Notification hooks hear of it at the same moment (they cannot answer, only tell).
-      askPermission: fromPromise<PermissionDecision, { call: ToolCall; decision: PermissionDecision }>(async ({ input, signal }) => {
+      askPermission: async ({ input, signal }: { input: { call: ToolCall; decision: PermissionDecision }; signal: AbortSignal }) => {
         const [decision] = await Promise.all([
           permissions.ask(input.call, input.decision, signal),
           notifyPermissionPrompt(input.call, signal),
         ]);
         return decision;
-      }),
-      executeTool: fromPromise<ToolResult, { call: ToolCall }>(({ input: { call }, signal }) => runTool(call, signal)),
-      compactContext: fromPromise<CompactionOutcome, CompactContextInput>(async ({ input, signal }) => {
+      },
+      executeTool: ({ input: { call }, signal }: { input: { call: ToolCall }; signal: AbortSignal }) => runTool(call, signal),
+      compactContext: async ({ input, signal }: { input: CompactContextInput; signal: AbortSignal }): Promise<CompactionOutcome> => {
         await yieldToEventLoop();
         const { reason, turn } = input;
         const noteCompaction = (fields: { tokens_after: number | null; removed: number; kept: number; usage?: Usage; error?: string }) => {
@@ -291,9 +289,9 @@ export function engineImplementations(services: EngineServices) {
             });
           throw error;
         }
-      }),
+      },
       // Journaled like a tool call: a replayed task must get the verdicts it got, or it would take another path.
-      runHooks: fromPromise<HookOutcome, HookRunInput>(({ input, signal }) =>
+      runHooks: ({ input, signal }: { input: HookRunInput; signal: AbortSignal }): Promise<HookOutcome> =>
         journal.step(
           `hooks ${input.event} ${input.turn}${input.call ? ` ${input.call.id}` : ''}`,
           () =>
@@ -307,8 +305,7 @@ export function engineImplementations(services: EngineServices) {
             }),
           () => undefined,
         ),
-      ),
-      deadline: fromCallback<DeadlineEvent, { startedAt: number; timeoutMs: number }>(({ sendBack, receive, input }) => {
+      deadline: ({ sendBack, receive, input }) => {
         const taskClock = services.deadlineClock;
         const time = taskClock ?? clock;
         const deadlineAt = input.startedAt + input.timeoutMs;
@@ -336,24 +333,21 @@ export function engineImplementations(services: EngineServices) {
           clearTimeout(timer);
           stopFollowing?.();
         };
-      }),
+      },
     },
-    guards: {
-      ...(ledger ? limitGuards(ledger.limits) : {}),
-      preToolUseDue: toolHookDue('PreToolUse', toolHookMatches('PreToolUse')),
-      postToolUseDue: toolHookDue('PostToolUse', toolHookMatches('PostToolUse')),
-    },
-    actions: {
-      validateCall: validateCallAction((call) => tools.validate(call), ledger?.limits),
-      decidePermission: decidePermissionAction(decide),
-      planBatch: planBatchAction({
+    rules: {
+      validate: (call) => tools.validate(call),
+      decide,
+      limits: ledger?.limits ?? ownLimits,
+      batch: {
         validate: (call) => tools.validate(call),
         decide,
         concurrencySafe: (call) => tools.get(call.name)?.readOnly === true,
-        preToolUse: toolHookMatches('PreToolUse'),
-        postToolUse: toolHookMatches('PostToolUse'),
+        preToolUse: (call) => hookMatches('PreToolUse', call),
+        postToolUse: (call) => hookMatches('PostToolUse', call),
         ...(ledger ? { limits: ledger.limits } : {}),
-      }),
+      },
+      hookMatches,
     },
   };
 }

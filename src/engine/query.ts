@@ -3,7 +3,6 @@ import { fairTurn } from '../system/fair-turns.js';
 import { createActor } from 'xstate';
 import type { EngineInput, SessionStartSource } from '../../machines/engine-context.js';
 import { compactionRecord } from '../context/run-compaction.js';
-import { queryEngine } from '../../machines/query-engine.js';
 import type { Message, TextBlock } from '../../machines/types.js';
 import type { ModelClient } from '../model/types.js';
 import type { PermissionPolicy } from '../permissions/types.js';
@@ -27,7 +26,8 @@ import { hookEventsOf, type ResolvedHook } from '../hooks/index.js';
 import type { AgentDefinition } from '../agents/definition.js';
 import { agentTools, DialogTurns, MAIN_AGENT, taskToolFor } from './subagents.js';
 import { AgentInspection } from './agent-inspection.js';
-import { subagentLogic } from './subagent-logic.js';
+import { subagentStarter } from './subagent-logic.js';
+import { agentChart, bindAgent } from './agent-chart.js';
 import { outcomeOf, resultFields, type AgentOutcome } from './result-fields.js';
 import { TaskLedger } from './task-ledger.js';
 import { keepConversation } from './conversation.js';
@@ -179,8 +179,8 @@ export async function* query(userInput: string, options: QueryOptions): AsyncGen
 
   // One inspection for the task's actor system: each agent's states go to its own lines.
   const inspection = new AgentInspection(onMicrostep);
-  const subagent = delegates
-    ? subagentLogic({
+  const startSubagent = delegates
+    ? subagentStarter({
         options: { ...options, clock, sessionId },
         path: agentPath,
         depth: 0,
@@ -193,7 +193,10 @@ export async function* query(userInput: string, options: QueryOptions): AsyncGen
       })
     : null;
 
+  // The key the one provided chart finds this agent's rules by (agent-chart.ts).
+  const handle = {};
   const input: EngineInput = {
+    handle,
     sessionId,
     userInput,
     messages,
@@ -218,8 +221,10 @@ export async function* query(userInput: string, options: QueryOptions): AsyncGen
     },
     new Date(startedAt).toISOString(),
   );
-  const provided = subagent ? { ...implementations, actors: { ...implementations.actors, subagent } } : implementations;
-  const actor = createActor(queryEngine.provide(provided), { input, inspect: inspection.inspect });
+  const agent = { ...implementations, startSubagent };
+  bindAgent([handle], agent);
+  const actor = createActor(agentChart(), { input, inspect: inspection.inspect });
+  bindAgent([actor], agent);
   // The conversation and the transcript follow what the chart says it changed, in the order it changed it.
   keepConversation(actor, messages, {
     message: (message) => {

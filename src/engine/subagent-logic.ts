@@ -1,6 +1,6 @@
-import type { ActorLogic, ActorScope, AnyActorRef, EventObject, PromiseActorLogic, SnapshotFrom } from 'xstate';
+import type { ActorScope, AnyActorRef, EventObject, SnapshotFrom } from 'xstate';
 import type { EngineInput, EngineOutput } from '../../machines/engine-context.js';
-import { queryEngine, type QueryEngine } from '../../machines/query-engine.js';
+import type { QueryEngine } from '../../machines/query-engine.js';
 import { subagentResult, type SubagentInput } from '../../machines/subagent-steps.js';
 import { estimateTokens } from '../../machines/context-budget.js';
 import { chartFingerprint } from '../../machines/chart-fingerprint.js';
@@ -21,6 +21,7 @@ import type { QueryOptions } from './query.js';
 import { outcomeOf, resultFields } from './result-fields.js';
 import { agentTools, childPolicy, childSink, MAX_AGENT_DEPTH, passesOn, taskToolFor, type DialogTurns } from './subagents.js';
 import { TaskClock } from './task-clock.js';
+import { agentChart, bindAgent, type AgentImplementations } from './agent-chart.js';
 import type { TaskLedger } from './task-ledger.js';
 
 /**
@@ -58,19 +59,11 @@ function toolsAt(run: ToolRegistry, agent: AgentDefinition, agents: readonly Age
 }
 
 /**
- * The `subagent` actor for the chart (`.provide({ actors: { subagent } })`): the chart spawns it, this
- * makes it the agent's chart. A custom logic, since which chart runs depends on the call (the agent
- * it names); it delegates every step to that chart, kept in the snapshot (`snapshot.machine`).
+ * How an agent with a task tool starts the `subagent` actor the chart spawns (agent-chart.ts calls
+ * it as the actor's first snapshot): the agent's chart for the agent the call names, a child of `parent`.
  */
-export function subagentLogic(parent: SubagentParent): PromiseActorLogic<EngineOutput, SubagentInput> {
-  const logic: ActorLogic<EngineSnapshot, EventObject, SubagentInput> = {
-    transition: (snapshot, event, scope) => snapshot.machine.transition(snapshot, event as never, scope as never),
-    getInitialSnapshot: (scope, input) => startChild(parent, scope as Scope, input),
-    start: (snapshot) => snapshot.machine.start(snapshot),
-    getPersistedSnapshot: (snapshot) => snapshot.machine.getPersistedSnapshot(snapshot),
-  };
-  // The chart names the actor with a promise's types (its output and input are what it reads); the logic is a chart's.
-  return logic as unknown as PromiseActorLogic<EngineOutput, SubagentInput>;
+export function subagentStarter(parent: SubagentParent): NonNullable<AgentImplementations['startSubagent']> {
+  return (scope, input) => startChild(parent, scope, input);
 }
 
 function startChild(parent: SubagentParent, scope: Scope, input: SubagentInput): EngineSnapshot {
@@ -148,13 +141,14 @@ function startChild(parent: SubagentParent, scope: Scope, input: SubagentInput):
     emit,
     note,
   };
-  const machine = queryEngine.provide(
-    delegates ? { ...implementations, actors: { ...implementations.actors, subagent: subagentLogic(own) } } : implementations,
-  );
+  // Its rules are found by its handle (the chart's guards and actions) and by its actor (the actors it starts).
+  const handle = {};
+  bindAgent([handle, scope.self], { ...implementations, startSubagent: delegates ? subagentStarter(own) : null });
 
   // Its budget is what is left of the task's: every agent's rounds and calls count in the one ledger.
   const left = ledger.left();
   const engineInput: EngineInput = {
+    handle,
     sessionId,
     userInput: task.prompt,
     messages: [],
@@ -208,5 +202,5 @@ function startChild(parent: SubagentParent, scope: Scope, input: SubagentInput):
       ended(`The agent ${agent.name} (${path}) failed: ${error instanceof Error ? error.message : String(error)}`, true);
     },
   });
-  return machine.getInitialSnapshot(scope as never, engineInput);
+  return agentChart().getInitialSnapshot(scope as never, engineInput);
 }

@@ -23,6 +23,7 @@ export interface InspectorHistory {
    * Adds a record that is a line of the evidence log, `line` being that line's JSON: when the line
    * holds nothing to redact or clip, the page gets it as it is (with `i`, `kind` and a state's
    * `name` in front), serialized once for the file and every client; otherwise as `append` does.
+   * The body becomes the record (numbered in place): pass a fresh object.
    */
   appendLine(body: RecordBody, ts: string, line: string): InspectorRecord | null;
   /** The record as JSON, serialized once however many clients (and reconnects) send it. */
@@ -57,7 +58,8 @@ export function createHistory(options: HistoryOptions = {}): InspectorHistory {
   const appendLine = (body: RecordBody, ts: string, line: string): InspectorRecord | null => {
     if (capped || records.length >= maxRecords - 1 || !sanitize.untouched(line)) return history.append(body, ts);
     const i = records.length;
-    const record = { ...body, i, ts } as InspectorRecord;
+    // The body is the caller's own copy of the line (live-feed.ts): numbered in place, not copied again.
+    const record = Object.assign(body, { i, ts }) as InspectorRecord;
     const name = body.kind === 'state' ? `,"name":${JSON.stringify(body.name)}` : '';
     serialized[i] = `{"i":${i},"kind":"${body.kind}"${name},${line.slice(1)}`;
     records.push(record);

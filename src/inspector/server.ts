@@ -2,6 +2,7 @@ import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { InspectorHistory } from './history.js';
+import type { InspectorRecord } from './records.js';
 import { inspectorPageDir, readPageFile } from './static-files.js';
 
 export interface InspectorServerOptions {
@@ -37,9 +38,9 @@ const SECURITY_HEADERS = {
 } as const;
 
 /**
- * How long live records are gathered before they are written to an event stream: 50 ms is 20
- * pictures a second, as fast as a person follows a page; a thousand-round run sends a few dozen
- * writes, not one per record.
+ * How long live records are gathered before they go to an event stream, as one `records` event:
+ * 50 ms is 20 pictures a second, as fast as a person follows a page. A thousand-round run sends a
+ * few dozen writes, and the page parses and draws a few dozen times, not once per record.
  */
 const FLUSH_MS = 50;
 
@@ -111,15 +112,16 @@ export async function startInspectorServer(options: InspectorServerOptions): Pro
     const backlog = history.records.slice(from);
     res.write(`retry: 1000\nid: ${history.records.length - 1}\nevent: history\ndata: [${backlog.map(history.json).join(',')}]\n\n`);
     // A record per socket write cost the engine ~60 µs a round (a loopback write wakes the page's
-    // process), and a write call per record still ~25 µs while corked: the records of FLUSH_MS are
-    // gathered as strings and leave in one write.
-    let pending: string[] = [];
+    // process), and a write call per record still ~25 µs while corked; an event per record made the
+    // page parse and draw per record. The records of FLUSH_MS leave as one event in one write.
+    let pending: InspectorRecord[] = [];
     let flushTimer: NodeJS.Timeout | undefined;
     const flush = () => {
       flushTimer = undefined;
-      const text = pending.join('');
+      const records = pending;
       pending = [];
-      if (!res.destroyed) res.write(text);
+      const last = records[records.length - 1];
+      if (!res.destroyed && last) res.write(`id: ${last.i}\nevent: records\ndata: [${records.map(history.json).join(',')}]\n\n`);
     };
     const flushNow = () => {
       if (flushTimer === undefined) return;
@@ -127,7 +129,7 @@ export async function startInspectorServer(options: InspectorServerOptions): Pro
       flush();
     };
     const unsubscribe = history.subscribe((record) => {
-      pending.push(`id: ${record.i}\nevent: record\ndata: ${history.json(record)}\n\n`);
+      pending.push(record);
       flushTimer ??= setTimeout(flush, FLUSH_MS);
     });
     const keepAlive = setInterval(() => res.write(': keep-alive\n\n'), keepAliveMs);

@@ -33,6 +33,12 @@ interface Group {
   span: number;
 }
 
+/**
+ * The tails made lately, by their JSON: tasks of one run send the same system prompt and tool list,
+ * so thousands of tasks in one process share one buffer (~8 kB each) instead of keeping one each.
+ */
+const sharedTails = new Map<string, Buffer>();
+const SHARED_TAILS = 16;
 const EMPTY = Buffer.alloc(0);
 const EMPTY_PREFIX = (head: string): Prefix => ({ head, count: 0, lastGroup: undefined, bytes: EMPTY, length: 0 });
 
@@ -174,8 +180,15 @@ export class RequestEncoder {
     if (system.trim() !== '') json += `,"system":${JSON.stringify(requestSystem(system, cache))}`;
     if (tools.length > 0) json += `,"tools":${JSON.stringify(requestTools(tools, cache))}`;
     if (thinkingBudget > 0) json += `,"thinking":${JSON.stringify({ type: 'enabled', budget_tokens: thinkingBudget })}`;
-    this.tail = { system, tools, cache, thinkingBudget, bytes: Buffer.from(`${json}}`) };
-    return this.tail.bytes;
+    json += '}';
+    let bytes = sharedTails.get(json);
+    if (!bytes) {
+      if (sharedTails.size >= SHARED_TAILS) sharedTails.delete(sharedTails.keys().next().value as string);
+      bytes = Buffer.from(json);
+      sharedTails.set(json, bytes);
+    }
+    this.tail = { system, tools, cache, thinkingBudget, bytes };
+    return bytes;
   }
 }
 

@@ -1,5 +1,5 @@
 import { mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
-import Module, { createRequire } from 'node:module';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { writeFileAtomicSync } from '../system/atomic-write-sync.js';
 import { fileURLToPath } from 'node:url';
@@ -34,7 +34,8 @@ export function loadCompiledCore(url: URL, home: string): CompiledCore | null {
   const file = fileURLToPath(url);
   let source: string;
   try {
-    source = readFileSync(file, 'utf8');
+    // ASCII (scripts/bundle-core.ts checks), so latin1 reads it as is, one byte a character.
+    source = readFileSync(file, 'latin1');
   } catch {
     return null;
   }
@@ -47,7 +48,8 @@ export function loadCompiledCore(url: URL, home: string): CompiledCore | null {
       // no cache yet: this run makes it
     }
   }
-  const script = new Script(Module.wrap(source), { filename: file, ...(cachedData ? { cachedData } : {}) });
+  // The file is the module wrapper already (scripts/bundle-core.ts): compiled as read, no second copy.
+  const script = new Script(source, { filename: file, ...(cachedData ? { cachedData } : {}) });
   const module = { exports: {} as CompiledCore };
   const run = script.runInThisContext() as (...args: unknown[]) => void;
   run.call(module.exports, module.exports, createRequire(file), module, file, path.dirname(file));

@@ -16,9 +16,13 @@ const MAX_ARG = 80;
 export const FAILURE_HEAD_LINES = 2;
 export const FAILURE_TAIL_LINES = 5;
 const FAILURE_WHY_LINES = 10;
-/** Lines that usually say why a command failed: test runners, compilers, shells. */
+/**
+ * Lines that usually say why a command failed: test runners, compilers, shells. The marks ✗ × ✕
+ * are escaped: esbuild leaves a regular expression's characters as they are, and one non-ASCII
+ * character makes V8 hold the whole compiled core (dist/bin/core.cjs) in two bytes a character.
+ */
 const WHY =
-  /\b(fail(s|ed|ure|ing)?|errors?|expected|received|assert(ion)?(error)?|exception|panic(ked)?|traceback|not ok|cannot|undefined reference|no such file)\b|✗|×|✕/i;
+  /\b(fail(s|ed|ure|ing)?|errors?|expected|received|assert(ion)?(error)?|exception|panic(ked)?|traceback|not ok|cannot|undefined reference|no such file)\b|\u2717|\u00d7|\u2715/i;
 
 function clip(text: string, max = MAX_ARG): string {
   const oneLine = text.replace(/\n/g, '↵');

@@ -21,7 +21,11 @@ export interface BuiltinDeps {
 
 /** A stream whose lines become transcript notes (warnings of a session opened from the UI). */
 function notes(print: (text: string, tone?: 'warn') => void): NodeJS.WritableStream {
-  return { write: (text: string) => (text.trim() && print(text.trim(), 'warn'), true) } as unknown as NodeJS.WritableStream;
+  const write = (text: string) => {
+    if (text.trim()) print(text.trim(), 'warn');
+    return true;
+  };
+  return { write } as unknown as NodeJS.WritableStream;
 }
 
 const short = (id: string) => id.slice(0, 8);
@@ -182,7 +186,11 @@ export function registerBuiltinCommands(deps: BuiltinDeps): void {
     run: async ({ controller, print }) => {
       const { config, session } = controller;
       let url = '';
-      const capture = { write: (text: string) => ((url += text), true) } as unknown as NodeJS.WritableStream;
+      const write = (text: string) => {
+        url += text;
+        return true;
+      };
+      const capture = { write } as unknown as NodeJS.WritableStream;
       const inspector = await startRunInspector({ config, sessionId: session.sessionId, port: 0, stderr: capture });
       controller.inspectors.push(inspector);
       controller.onExit(() => inspector.server.close());

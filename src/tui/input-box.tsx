@@ -164,7 +164,7 @@ export function InputBox({
 
   /** Enter: a line ending in `\` gets a new line instead; anything else is sent. */
   const enter = (line: string, at: number) => {
-    if (line.slice(0, at).endsWith('\\')) return set(line.slice(0, at - 1) + '\n' + line.slice(at), at);
+    if (line.slice(0, at).endsWith('\\')) return set(`${line.slice(0, at - 1)}\n${line.slice(at)}`, at);
     const trimmed = line.trim();
     if (!trimmed) return set(line, at);
     browsing.current = null;

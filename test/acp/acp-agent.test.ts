@@ -1,9 +1,20 @@
 import { readFileSync, writeFileSync, existsSync } from 'node:fs';
 import path from 'node:path';
-import type { ClientContext, SessionNotification, ToolCallContent } from '@agentclientprotocol/sdk';
+import type { SessionNotification, ToolCallContent } from '@agentclientprotocol/sdk';
 import { describe, expect, it } from 'vitest';
 import { useFakeApi } from '../support/fake-api-env.js';
-import { choose, initialize, invalidAgentLines, kinds, startAcp, until, withEditor, type EditorLog } from './acp-harness.js';
+import {
+  choose,
+  initialize,
+  invalidAgentLines,
+  kinds,
+  newSession,
+  promptText,
+  startAcp,
+  until,
+  withEditor,
+  type EditorLog,
+} from './acp-harness.js';
 
 const api = useFakeApi();
 
@@ -29,10 +40,6 @@ function contentText(content: ToolCallContent[] | null | undefined): string {
 /** Every request body the fake received, as text: what the model was told. */
 function requestText(index: number): string {
   return JSON.stringify(api.fake.requests[index]?.body);
-}
-
-async function newSession(context: ClientContext, workspace: string) {
-  return context.request('session/new', { cwd: workspace, mcpServers: [] });
 }
 
 const TEST_TIMEOUT = 60_000;
@@ -118,9 +125,9 @@ describe('xagent acp', () => {
         async (context) => {
           await initialize(context);
           const { sessionId } = await newSession(context, api.workspace);
-          const first = await context.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'run echo' }] });
-          const second = await context.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'run it again' }] });
-          const third = await context.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'why not?' }] });
+          const first = await promptText(context, sessionId, 'run echo');
+          const second = await promptText(context, sessionId, 'run it again');
+          const third = await promptText(context, sessionId, 'why not?');
           return { first, second, third };
         },
       );
@@ -157,7 +164,7 @@ describe('xagent acp', () => {
       const { log, code } = await withEditor(acp, { permission: (request) => choose(request, 'allow_always') }, async (context) => {
         await initialize(context);
         const { sessionId } = await newSession(context, api.workspace);
-        return context.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'npm version twice' }] });
+        return promptText(context, sessionId, 'npm version twice');
       });
       expect(code).toBe(0);
       expect(log.permissions).toHaveLength(1);
@@ -180,11 +187,11 @@ describe('xagent acp', () => {
       const { value, log, code } = await withEditor(acp, {}, async (context, log) => {
         await initialize(context);
         const { sessionId } = await newSession(context, api.workspace);
-        const answer = context.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'talk slowly' }] });
+        const answer = promptText(context, sessionId, 'talk slowly');
         await until(() => kinds(log).includes('agent_message_chunk'), 'the first chunk');
         await context.notify('session/cancel', { sessionId });
         const cancelled = await answer;
-        const next = await context.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'are you there?' }] });
+        const next = await promptText(context, sessionId, 'are you there?');
         return { cancelled, next };
       });
       expect(code).toBe(0);
@@ -210,11 +217,11 @@ describe('xagent acp', () => {
       const { value, log, code } = await withEditor(acp, {}, async (context) => {
         await initialize(context);
         const { sessionId } = await newSession(context, api.workspace);
-        const answer = context.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'sleep' }] });
+        const answer = promptText(context, sessionId, 'sleep');
         await until(() => existsSync(pidFile) && readFileSync(pidFile, 'utf8').trim() !== '', 'the command to start');
         await context.notify('session/cancel', { sessionId });
         const cancelled = await answer;
-        const next = await context.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'go on' }] });
+        const next = await promptText(context, sessionId, 'go on');
         return { cancelled, next };
       });
       expect(code).toBe(0);
@@ -244,7 +251,7 @@ describe('xagent acp', () => {
       const { value: sessionId } = await withEditor(first, {}, async (context) => {
         await initialize(context);
         const { sessionId } = await newSession(context, api.workspace);
-        await context.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'What is in notes.txt?' }] });
+        await promptText(context, sessionId, 'What is in notes.txt?');
         return sessionId;
       });
 
@@ -259,7 +266,7 @@ describe('xagent acp', () => {
         });
         await context.request('session/load', { sessionId, cwd: api.workspace, mcpServers: [] });
         const replayed = log.updates.length;
-        const answer = await context.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'What did I ask?' }] });
+        const answer = await promptText(context, sessionId, 'What did I ask?');
         return { replayed, answer };
       });
       expect(code).toBe(0);
@@ -290,7 +297,7 @@ describe('xagent acp', () => {
       const { log, code } = await withEditor(acp, { buffers }, async (context) => {
         await initialize(context, { read: true });
         const { sessionId } = await newSession(context, api.workspace);
-        return context.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'read draft.md' }] });
+        return promptText(context, sessionId, 'read draft.md');
       });
       expect(code).toBe(0);
       expect(log.reads.map((r) => r.path)).toEqual([file]);
@@ -325,7 +332,7 @@ describe('xagent acp', () => {
       const { value, log, code } = await withEditor(acp, { buffers, writable: true }, async (context) => {
         await initialize(context, { read: true, write: true });
         const { sessionId } = await newSession(context, api.workspace);
-        return context.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'edit and write' }] });
+        return promptText(context, sessionId, 'edit and write');
       });
       expect(code).toBe(0);
       expect(value.stopReason).toBe('end_turn');

@@ -10,6 +10,7 @@ import {
   client,
   ndJsonStream,
   type ClientContext,
+  type NewSessionRequest,
   type ReadTextFileRequest,
   type RequestPermissionRequest,
   type RequestPermissionResponse,
@@ -162,6 +163,16 @@ export function initialize(context: ClientContext, fs: { read?: boolean; write?:
     protocolVersion: 1,
     clientCapabilities: { fs: { readTextFile: fs.read === true, writeTextFile: fs.write === true } },
   });
+}
+
+/** A new session in `cwd`, with the editor's MCP servers if any. */
+export function newSession(context: ClientContext, cwd: string, mcpServers: NewSessionRequest['mcpServers'] = []) {
+  return context.request('session/new', { cwd, mcpServers });
+}
+
+/** A prompt of one text block, as a person types it in the editor. */
+export function promptText(context: ClientContext, sessionId: string, text: string) {
+  return context.request('session/prompt', { sessionId, prompt: [{ type: 'text', text }] });
 }
 
 const require = createRequire(import.meta.url);

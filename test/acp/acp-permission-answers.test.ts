@@ -1,9 +1,9 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import type { ClientContext, SessionNotification, ToolCallContent } from '@agentclientprotocol/sdk';
+import type { SessionNotification, ToolCallContent } from '@agentclientprotocol/sdk';
 import { describe, expect, it } from 'vitest';
 import { useFakeApi } from '../support/fake-api-env.js';
-import { choose, initialize, invalidAgentLines, startAcp, withEditor, type EditorLog } from './acp-harness.js';
+import { choose, initialize, invalidAgentLines, newSession, promptText, startAcp, withEditor, type EditorLog } from './acp-harness.js';
 
 /**
  * Issue 39, in the editor: "Always allow" on an edit turns on accept edits for the session (as
@@ -14,7 +14,6 @@ import { choose, initialize, invalidAgentLines, startAcp, withEditor, type Edito
 const api = useFakeApi();
 const TEST_TIMEOUT = 60_000;
 
-const newSession = (context: ClientContext) => context.request('session/new', { cwd: api.workspace, mcpServers: [] });
 const updates = (log: EditorLog, kind: string) =>
   log.updates
     .filter((u) => u.update.sessionUpdate === kind)
@@ -39,8 +38,8 @@ describe('xagent acp: permission answers', () => {
       const acp = startAcp([], env);
       const { value, log, code } = await withEditor(acp, { permission: (request) => choose(request, 'allow_always') }, async (context) => {
         await initialize(context);
-        const { sessionId } = await newSession(context);
-        return context.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'edit both' }] });
+        const { sessionId } = await newSession(context, api.workspace);
+        return promptText(context, sessionId, 'edit both');
       });
       expect(code).toBe(0);
       expect(value.stopReason).toBe('end_turn');
@@ -68,8 +67,8 @@ describe('xagent acp: permission answers', () => {
       const acp = startAcp([], env);
       const { value, log, code } = await withEditor(acp, { permission: () => ({ outcome: { outcome: 'cancelled' } }) }, async (context) => {
         await initialize(context);
-        const { sessionId } = await newSession(context);
-        return context.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'touch it' }] });
+        const { sessionId } = await newSession(context, api.workspace);
+        return promptText(context, sessionId, 'touch it');
       });
       expect(code).toBe(0);
       expect(value.stopReason).toBe('end_turn');

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { useFakeApi } from '../support/fake-api-env.js';
 import { processesWith } from '../mcp/support.js';
 import { writeTinyServer } from '../mcp/tiny-server.js';
-import { initialize, invalidAgentLines, startAcp, until, withEditor } from './acp-harness.js';
+import { initialize, invalidAgentLines, newSession, promptText, startAcp, until, withEditor } from './acp-harness.js';
 
 const api = useFakeApi();
 const TEST_TIMEOUT = 60_000;
@@ -26,7 +26,7 @@ describe('xagent acp shares the run setup of the CLI', () => {
           cwd: api.workspace,
           mcpServers: [{ name: 'tiny', command: process.execPath, args: [script], env: [] }],
         });
-        return context.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'say hello to tiny' }] });
+        return promptText(context, sessionId, 'say hello to tiny');
       });
       expect(code).toBe(0);
       const tools = (api.fake.requests[0]?.body as { tools: Array<{ name: string }> }).tools.map((t) => t.name);
@@ -49,12 +49,12 @@ describe('xagent acp shares the run setup of the CLI', () => {
       const acp = startAcp(['--inspect', '0'], env);
       const { code } = await withEditor(acp, {}, async (context) => {
         await initialize(context);
-        const { sessionId } = await context.request('session/new', { cwd: api.workspace, mcpServers: [] });
+        const { sessionId } = await newSession(context, api.workspace);
         await until(() => /Inspector: http:\/\/127\.0\.0\.1:\d+/.test(acp.stderr()), 'the inspector URL');
         const url = /Inspector: (http:\/\/127\.0\.0\.1:\d+\S*)/.exec(acp.stderr())?.[1] ?? '';
         const page = await fetch(url);
         expect(page.status).toBe(200);
-        return context.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'hello' }] });
+        return promptText(context, sessionId, 'hello');
       });
       expect(code).toBe(0);
       expect(invalidAgentLines(acp.stdoutLines, acp.sentLines)).toEqual([]);
@@ -75,8 +75,8 @@ describe('xagent acp shares the run setup of the CLI', () => {
       const acp = startAcp([], { ...env, XAGENT_TRUST: undefined });
       const { log, code } = await withEditor(acp, {}, async (context) => {
         await initialize(context);
-        const { sessionId } = await context.request('session/new', { cwd: api.workspace, mcpServers: [] });
-        return context.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'echo' }] });
+        const { sessionId } = await newSession(context, api.workspace);
+        return promptText(context, sessionId, 'echo');
       });
       expect(code).toBe(0);
       const first = log.updates[0]?.update;
@@ -101,8 +101,8 @@ describe('xagent acp shares the run setup of the CLI', () => {
       const acp = startAcp(['--max-turns', '1'], env);
       const { value, log, code } = await withEditor(acp, {}, async (context) => {
         await initialize(context);
-        const { sessionId } = await context.request('session/new', { cwd: api.workspace, mcpServers: [] });
-        return context.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'look around' }] });
+        const { sessionId } = await newSession(context, api.workspace);
+        return promptText(context, sessionId, 'look around');
       });
       expect(code).toBe(0);
       expect(value.stopReason).toBe('max_turn_requests');
@@ -132,12 +132,12 @@ describe('xagent acp shares the run setup of the CLI', () => {
         },
         async (context) => {
           await initialize(context);
-          const { sessionId } = await context.request('session/new', { cwd: api.workspace, mcpServers: [] });
-          const answer = context.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'touch it' }] });
+          const { sessionId } = await newSession(context, api.workspace);
+          const answer = promptText(context, sessionId, 'touch it');
           await until(() => asked, 'the permission question');
           await context.notify('session/cancel', { sessionId });
           const cancelled = await answer;
-          const next = await context.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'never mind' }] });
+          const next = await promptText(context, sessionId, 'never mind');
           return { cancelled, next };
         },
       );
@@ -166,8 +166,8 @@ describe('xagent acp shares the run setup of the CLI', () => {
       const acp = startAcp(['--permission-mode', 'bypassPermissions'], env);
       const { value, log, code } = await withEditor(acp, {}, async (context) => {
         await initialize(context);
-        const { sessionId } = await context.request('session/new', { cwd: api.workspace, mcpServers: [] });
-        return context.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'say hi with bash' }] });
+        const { sessionId } = await newSession(context, api.workspace);
+        return promptText(context, sessionId, 'say hi with bash');
       });
       expect(code).toBe(0);
       expect(value.stopReason).toBe('end_turn');
@@ -196,8 +196,8 @@ describe('xagent acp shares the run setup of the CLI', () => {
       // The agent goes away under the client, which then ends its connection with an error: expected here.
       await withEditor(first, {}, async (context) => {
         await initialize(context);
-        ({ sessionId } = await context.request('session/new', { cwd: api.workspace, mcpServers: [] }));
-        const answer = context.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'sleep' }] });
+        ({ sessionId } = await newSession(context, api.workspace));
+        const answer = promptText(context, sessionId, 'sleep');
         await until(() => existsSync(pidFile) && readFileSync(pidFile, 'utf8').trim() !== '', 'the command to start');
         first.child.kill('SIGTERM');
         await answer.catch(() => undefined);
@@ -211,7 +211,7 @@ describe('xagent acp shares the run setup of the CLI', () => {
       const { value, code: secondCode } = await withEditor(second, {}, async (context) => {
         await initialize(context);
         await context.request('session/load', { sessionId, cwd: api.workspace, mcpServers: [] });
-        return context.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'go on' }] });
+        return promptText(context, sessionId, 'go on');
       });
       expect(secondCode).toBe(0);
       expect(value.stopReason).toBe('end_turn');

@@ -1,8 +1,13 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { fileURLToPath } from 'node:url';
+import { chartGraph } from '../../machines/chart-graph.js';
+import { queryEngine } from '../../machines/query-engine.js';
 import { useFakeApi } from '../support/fake-api-env.js';
-import { runCli } from '../support/run-cli.js';
+import { jsonLines, runCli } from '../support/run-cli.js';
+
+const corePath = fileURLToPath(new URL('../../dist/bin/core.cjs', import.meta.url));
 
 const api = useFakeApi();
 
@@ -83,5 +88,23 @@ describe('the compiled core of -p runs', () => {
     expect(run.code).toBe(0);
     expect(run.stdout).toBe('no cache\n');
     expect(cacheFiles()).toEqual([]);
+  });
+
+  it("is one byte a character, and already CommonJS's module wrapper, so V8 holds one 1-byte copy of its source", () => {
+    // A single non-ASCII character made V8 hold the ~1 MB core as a 2-byte string, and
+    // Module.wrap(source) a second copy beside it: ~4 MB of a one-answer run's 64 MB.
+    const core = readFileSync(corePath, 'latin1');
+    expect(core.search(/[^\x00-\x7f]/)).toBe(-1);
+    expect(core.startsWith('(function (exports, require, module, __filename, __dirname) {')).toBe(true);
+  });
+
+  it('records in task_start the fingerprint of the chart it was built from, computed at build time', async () => {
+    const env = await api.start([{ text: 'ok' }]);
+    const run = await runCli(['-p', 'hi', '--cwd', api.workspace, '--output-format', 'json'], { env });
+    const [result] = jsonLines(run.stdout) as Array<{ trace_path: string }>;
+    const [start] = jsonLines(readFileSync(result!.trace_path, 'utf8'));
+    expect(start).toMatchObject({ event: 'task_start', chart: chartGraph(queryEngine).fingerprint });
+    // Substituted by the build: a run does not walk and hash the chart before its first task.
+    expect(readFileSync(corePath, 'latin1')).not.toContain('XAGENT_CHART_FINGERPRINT');
   });
 });

@@ -31,7 +31,7 @@ async function recordLit(page: Page): Promise<void> {
       const current = svg.getAttribute('data-current') ?? '';
       const parent = current.includes('.') ? current.slice(0, current.indexOf('.')) : '';
       const parentLit = parent ? svg.querySelector(`[data-state="${parent}"]`)?.getAttribute('class')?.includes('current-parent') : false;
-      seen.push(`${current}${parentLit ? ' in lit ' + parent : ''}`);
+      seen.push(`${current}${parentLit ? ` in lit ${parent}` : ''}`);
     };
     new MutationObserver(note).observe(svg, { attributes: true, attributeFilter: ['data-current', 'class'], subtree: true });
   });

@@ -23,14 +23,16 @@ export function rawGet(port: number, path: string, headers: Record<string, strin
   });
 }
 
-/** Reads Server-Sent Events until `until` says enough; returns the events as {event, data}. */
-export function readSse(
-  port: number,
-  headers: Record<string, string>,
-  until: (events: Array<{ event: string; data: string }>) => boolean,
-): Promise<Array<{ event: string; data: string }>> {
+export interface SseEvent {
+  event: string;
+  data: string;
+  id?: string;
+}
+
+/** Reads Server-Sent Events until `until` says enough; returns the events as {event, data, id}. */
+export function readSse(port: number, headers: Record<string, string>, until: (events: SseEvent[]) => boolean): Promise<SseEvent[]> {
   return new Promise((resolve, reject) => {
-    const events: Array<{ event: string; data: string }> = [];
+    const events: SseEvent[] = [];
     const req = http.request(
       { host: '127.0.0.1', port, path: '/api/events', headers: { host: `127.0.0.1:${port}`, ...headers } },
       (res) => {
@@ -44,7 +46,8 @@ export function readSse(
             buffer = buffer.slice(end + 2);
             const event = /^event: (.*)$/m.exec(block)?.[1];
             const data = /^data: (.*)$/m.exec(block)?.[1];
-            if (event && data !== undefined) events.push({ event, data });
+            const id = /^id: (.*)$/m.exec(block)?.[1];
+            if (event && data !== undefined) events.push({ event, data, ...(id === undefined ? {} : { id }) });
           }
           if (until(events)) {
             req.destroy();

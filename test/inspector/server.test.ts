@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createHistory } from '../../src/inspector/history.js';
 import { startInspectorServer, type InspectorServer } from '../../src/inspector/server.js';
-import { rawGet, readSse } from './http-client.js';
+import { rawGet, readSse, type SseEvent } from './http-client.js';
 
 let server: InspectorServer | undefined;
 afterEach(async () => {
@@ -69,19 +69,31 @@ describe('inspector server', () => {
     }
   });
 
-  it('streams the whole history on connect, then each new record', async () => {
+  it('streams the whole history on connect, then the new records', async () => {
     const { port, auth, history } = await start();
-    const reading = readSse(port, auth, (events) => events.some((e) => e.event === 'record'));
+    const reading = readSse(port, auth, (events) => events.some((e) => e.event === 'records'));
     setTimeout(() => history.append({ kind: 'text', text: 'second' }), 50);
     const events = await reading;
     expect(events[0]!.event).toBe('history');
     expect(JSON.parse(events[0]!.data)).toMatchObject([{ text: 'first' }]);
-    expect(JSON.parse(events.find((e) => e.event === 'record')!.data)).toMatchObject({ i: 1, text: 'second' });
+    expect(JSON.parse(events.find((e) => e.event === 'records')!.data)).toMatchObject([{ i: 1, text: 'second' }]);
+  });
+
+  it("sends the records of one 50 ms stretch as one event, its id the last record's (the page parses and draws once for them)", async () => {
+    const { port, auth, history } = await start();
+    const reading = readSse(port, auth, (events) => events.some((e) => e.event === 'records'));
+    setTimeout(() => {
+      for (let n = 0; n < 300; n++) history.append({ kind: 'text', text: `burst ${n}` });
+    }, 50);
+    const events = (await reading).filter((e) => e.event === 'records');
+    expect(events).toHaveLength(1);
+    expect((JSON.parse(events[0]!.data) as unknown[]).length).toBe(300);
+    expect(events[0]!.id).toBe('300');
   });
 
   it('sends the records gathered for the next write before the stream ends when the server closes (the result reaches the page)', async () => {
     const { port, auth, history } = await start();
-    const events: Array<{ event: string; data: string }> = [];
+    const events: SseEvent[] = [];
     const ended = new Promise<void>((resolve) => {
       void readSse(port, auth, (seen) => {
         events.splice(0, events.length, ...seen);
@@ -90,12 +102,13 @@ describe('inspector server', () => {
           for (let n = 0; n < 100; n++) history.append({ kind: 'text', text: `line ${n}` });
           void server?.close();
         }
-        if (seen.some((e) => e.event === 'record' && JSON.parse(e.data).text === 'line 99')) resolve();
+        const sent = seen.filter((e) => e.event === 'records').flatMap((e) => JSON.parse(e.data) as Array<{ text: string }>);
+        if (sent.some((record) => record.text === 'line 99')) resolve();
         return false;
       });
     });
     await ended;
-    expect(events.filter((e) => e.event === 'record')).toHaveLength(100);
+    expect(events.filter((e) => e.event === 'records').flatMap((e) => JSON.parse(e.data) as unknown[])).toHaveLength(100);
   });
 
   it('resends only what a reconnecting client missed (Last-Event-ID)', async () => {

@@ -62,7 +62,7 @@ describe('the JavaScript grep on (a+)+$ over a 1 MB line', () => {
 describe('the JavaScript grep reads files in pieces (issue 31, L4)', () => {
   it('finds matches on lines that cross its 1 MiB read chunks, with the right line numbers', async () => {
     const filler = `${'x'.repeat(999)}\n`; // 1,000 bytes a line: line 1,049 straddles the first chunk's end
-    const content = filler.repeat(1048) + `${'y'.repeat(500)}NEEDLE${'y'.repeat(500)}\n` + filler.repeat(5000) + 'NEEDLE at the end';
+    const content = `${filler.repeat(1048)}${'y'.repeat(500)}NEEDLE${'y'.repeat(500)}\n${filler.repeat(5000)}NEEDLE at the end`;
     const ws = workspace({ 'big.txt': content });
     const outcome = await grepJs({
       pattern: 'NEEDLE',

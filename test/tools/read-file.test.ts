@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { MAX_RESULT_CHARS } from '../../src/tools/truncate.js';
 import { mkfifo, run, tempDir, writeTree } from './helpers.js';
 
-const lines = (n: number) => Array.from({ length: n }, (_, i) => `line ${i + 1}`).join('\n') + '\n';
+const lines = (n: number) => `${Array.from({ length: n }, (_, i) => `line ${i + 1}`).join('\n')}\n`;
 
 describe('read_file', () => {
   it('returns the file with numbered lines like cat -n', async () => {

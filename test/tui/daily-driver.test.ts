@@ -1,16 +1,9 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { FakeResponse } from '../support/fake-anthropic.js';
 import { HAVE_SCRIPT } from '../support/pty.js';
-import { startUi, type Ui } from './ui-harness.js';
+import { closeUisAfterEach, startUi } from './ui-harness.js';
 
-let ui: Ui | undefined;
-
-afterEach(async () => {
-  const rejected = ui?.fake.rejected ?? [];
-  await ui?.close();
-  ui = undefined;
-  expect(rejected).toEqual([]);
-});
+closeUisAfterEach();
 
 const listDir = (n: number): FakeResponse => ({
   content: [{ type: 'tool_use', id: `toolu_${n}`, name: 'list_dir', input: { path: '.' } }],
@@ -20,7 +13,7 @@ describe.skipIf(!HAVE_SCRIPT && !process.env.CI)('the terminal UI as a daily dri
   it('a task of 20 tool calls in 21 model rounds finishes with the default flags (no turn or tool limit unless given)', {
     timeout: 90_000,
   }, async () => {
-    ui = await startUi([...Array.from({ length: 20 }, (_, i) => listDir(i + 1)), { text: 'All twenty looked at.' }]);
+    const ui = await startUi([...Array.from({ length: 20 }, (_, i) => listDir(i + 1)), { text: 'All twenty looked at.' }]);
     ui.pty.type('look twenty times\r');
     const at = await ui.pty.waitFor('All twenty looked at.', ui.at);
     expect(ui.fake.requests).toHaveLength(21);
@@ -38,7 +31,7 @@ describe.skipIf(!HAVE_SCRIPT && !process.env.CI)('the terminal UI as a daily dri
   it('a dialog left open for 5 s with --timeout 2s does not end the task: waiting for the person never counts', {
     timeout: 120_000,
   }, async () => {
-    ui = await startUi(
+    const ui = await startUi(
       // touch, not echo: echo is read-only and runs without a dialog.
       [{ content: [{ type: 'tool_use', id: 'toolu_1', name: 'bash', input: { command: 'touch waited' } }] }, { text: 'Ran it after all.' }],
       { flags: '--timeout 2s', waitMs: 60_000 },
@@ -59,17 +52,17 @@ describe.skipIf(!HAVE_SCRIPT && !process.env.CI)('the terminal UI as a daily dri
 
   it('/cost after --resume counts the whole session, cache tokens too', { timeout: 90_000 }, async () => {
     const usage = { input_tokens: 1200, output_tokens: 300, cache_creation_input_tokens: 4000, cache_read_input_tokens: 0 };
-    ui = await startUi([{ text: 'First.', usage }]);
-    const { workspace, home } = ui;
-    ui.pty.type('one\r');
-    await ui.pty.waitFor('First.', ui.at);
-    const id = /session ([0-9a-f]{8})/.exec(ui.pty.screen())![1]!;
+    const first = await startUi([{ text: 'First.', usage }]);
+    const { workspace, home } = first;
+    first.pty.type('one\r');
+    await first.pty.waitFor('First.', first.at);
+    const id = /session ([0-9a-f]{8})/.exec(first.pty.screen())![1]!;
     // Leaves as a person does (Ctrl-D), so the session's lock is let go.
-    ui.pty.type('\x04');
-    expect(await ui.pty.exited).toBe(0);
-    await ui.fake.close();
+    first.pty.type('\x04');
+    expect(await first.pty.exited).toBe(0);
+    await first.fake.close();
 
-    ui = await startUi([{ text: 'Second.' }], { flags: `--resume ${id}`, workspace, home });
+    const ui = await startUi([{ text: 'Second.' }], { flags: `--resume ${id}`, workspace, home });
     ui.pty.type('/cost\r');
     await ui.pty.waitFor(/↑ 1\.2k input · ↓ 300 output tokens · cache: 4(\.0)?k written/, ui.at);
   });

@@ -1,22 +1,16 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { tempDir } from '../support/engine-harness.js';
 import { HAVE_SCRIPT } from '../support/pty.js';
-import { startUi, type Ui } from './ui-harness.js';
+import { closeUisAfterEach, startUi, type Ui } from './ui-harness.js';
 
 /**
  * Issue 39: an applied edit left only `+1 −1` in the scrollback, and the dialog's diff had no
  * context. Both now show the change with 3 numbered lines of context, as Claude Code does.
  */
-let ui: Ui | undefined;
 
-afterEach(async () => {
-  const rejected = ui?.fake.rejected ?? [];
-  await ui?.close();
-  ui = undefined;
-  expect(rejected).toEqual([]);
-});
+closeUisAfterEach();
 
 const FILE = `${Array.from({ length: 20 }, (_, i) => `line ${i + 1}`).join('\n')}\n`;
 const edit = (old_string: string, new_string: string) => ({
@@ -37,7 +31,7 @@ describe.skipIf(!HAVE_SCRIPT && !process.env.CI)('an edit in the terminal UI', (
   }, async () => {
     const workspace = tempDir('xagent-ws-');
     writeFileSync(path.join(workspace, 'f.ts'), FILE);
-    ui = await startUi([edit('line 10\n', 'line ten\nline 10.5\n'), { text: 'Edited.' }], { workspace });
+    const ui = await startUi([edit('line 10\n', 'line ten\nline 10.5\n'), { text: 'Edited.' }], { workspace });
     ui.pty.type('change line 10\r');
     const asked = await ui.pty.waitFor('Edit f.ts?', ui.at);
     let at = await ui.pty.waitFor('1. Yes', asked);

@@ -1,19 +1,13 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { HAVE_SCRIPT } from '../support/pty.js';
-import { startUi, type Ui } from './ui-harness.js';
+import { closeUisAfterEach, startUi } from './ui-harness.js';
 
 /**
  * Issue 39: /help wrapped its descriptions to column 0. The names now stand in a column and each
  * description wraps at the description column, at 80 columns and narrower.
  */
-let ui: Ui | undefined;
 
-afterEach(async () => {
-  const rejected = ui?.fake.rejected ?? [];
-  await ui?.close();
-  ui = undefined;
-  expect(rejected).toEqual([]);
-});
+closeUisAfterEach();
 
 const CLEAR = 'clear the screen and start a new session (the current one stays recorded)';
 
@@ -22,7 +16,7 @@ describe.skipIf(!HAVE_SCRIPT && !process.env.CI)('/help in the terminal UI', () 
     it(`at ${cols} columns: names in a column, descriptions wrapped with a hanging indent at the description column`, {
       timeout: 60_000,
     }, async () => {
-      ui = await startUi([], { cols });
+      const ui = await startUi([], { cols });
       ui.pty.type('/help\r');
       const from = await ui.pty.waitFor('Commands:', ui.at);
       await ui.pty.waitFor(/continues the\s+session/, from);

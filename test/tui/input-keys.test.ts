@@ -1,22 +1,15 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { HAVE_SCRIPT } from '../support/pty.js';
-import { startUi, type Ui } from './ui-harness.js';
+import { closeUisAfterEach, startUi } from './ui-harness.js';
 
-let ui: Ui | undefined;
-
-afterEach(async () => {
-  const rejected = ui?.fake.rejected ?? [];
-  await ui?.close();
-  ui = undefined;
-  expect(rejected).toEqual([]);
-});
+closeUisAfterEach();
 
 /** Keys typed apart, as a person does: written together they would arrive as one pasted chunk. */
 const pause = () => new Promise((resolve) => setTimeout(resolve, 150));
 
 describe.skipIf(!HAVE_SCRIPT && !process.env.CI)('the input box keys', () => {
   it('Ctrl-W deletes a word, Ctrl-U the line, Ctrl-A goes to its start; Tab completes /con to a command', { timeout: 60_000 }, async () => {
-    ui = await startUi([{ text: 'Got it.' }]);
+    const ui = await startUi([{ text: 'Got it.' }]);
     ui.pty.type('say world');
     await pause();
     ui.pty.type('\x17'); // Ctrl-W: "say "
@@ -46,7 +39,7 @@ describe.skipIf(!HAVE_SCRIPT && !process.env.CI)('the input box keys', () => {
   });
 
   it('keys typed faster than they are read (one chunk) still act: Ctrl-W, Ctrl-A, then text and Enter', { timeout: 60_000 }, async () => {
-    ui = await startUi([{ text: 'Got it.' }]);
+    const ui = await startUi([{ text: 'Got it.' }]);
     ui.pty.type('say world');
     await pause();
     ui.pty.type('\x17\x01please \r');

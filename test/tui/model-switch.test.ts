@@ -1,26 +1,20 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { HAVE_SCRIPT } from '../support/pty.js';
-import { startUi, type Ui } from './ui-harness.js';
+import { closeUisAfterEach, startUi, type Ui } from './ui-harness.js';
 
 /**
  * Issue 39: `/model <id>` and `/config model <id>` made the client from process.env, from which the
  * run had already withheld the API key: "ANTHROPIC_API_KEY is not set". The next task now runs on
  * the model named, with the key the run started with.
  */
-let ui: Ui | undefined;
 
-afterEach(async () => {
-  const rejected = ui?.fake.rejected ?? [];
-  await ui?.close();
-  ui = undefined;
-  expect(rejected).toEqual([]);
-});
+closeUisAfterEach();
 
 const modelOf = (u: Ui, request: number) => (u.fake.requests[request]!.body as { model: string }).model;
 
 describe.skipIf(!HAVE_SCRIPT && !process.env.CI)('switching the model in the terminal UI', () => {
   it('/model claude-haiku-4-5 and /config model sonnet switch the model of the next task', { timeout: 90_000 }, async () => {
-    ui = await startUi([{ text: 'First answer.' }, { text: 'Haiku answer.' }, { text: 'Sonnet answer.' }]);
+    const ui = await startUi([{ text: 'First answer.' }, { text: 'Haiku answer.' }, { text: 'Sonnet answer.' }]);
     ui.pty.type('hello\r');
     let at = await ui.pty.waitFor('First answer.', ui.at);
 

@@ -1,17 +1,11 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Message } from '../../machines/types.js';
 import { HAVE_SCRIPT } from '../support/pty.js';
-import { startUi, type Ui } from './ui-harness.js';
+import { closeUisAfterEach, startUi, type Ui } from './ui-harness.js';
 
 /** A command typed behind a queued message runs after it, in the order typed (it could overtake it). */
-let ui: Ui | undefined;
 
-afterEach(async () => {
-  const rejected = ui?.fake.rejected ?? [];
-  await ui?.close();
-  ui = undefined;
-  expect(rejected).toEqual([]);
-});
+closeUisAfterEach();
 
 const lastText = (u: Ui, request: number) => {
   const last = (u.fake.requests[request]!.body as { messages: Message[] }).messages.at(-1)!;
@@ -21,7 +15,7 @@ const lastText = (u: Ui, request: number) => {
 describe.skipIf(!HAVE_SCRIPT && !process.env.CI)('input typed while a task runs', () => {
   it('a message and then /clear typed during a long answer run after it, in the order typed', { timeout: 90_000 }, async () => {
     // Three chunks of text half a second apart: the task runs for seconds after the first words show.
-    ui = await startUi([{ text: 'word '.repeat(300), eventDelayMs: 500 }, { text: 'The second answer.' }]);
+    const ui = await startUi([{ text: 'word '.repeat(300), eventDelayMs: 500 }, { text: 'The second answer.' }]);
     ui.pty.type('talk a lot\r');
     let at = await ui.pty.waitFor('word word word', ui.at);
     ui.pty.type('and then this\r');

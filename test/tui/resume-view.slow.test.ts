@@ -1,24 +1,18 @@
 import { readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Message } from '../../machines/types.js';
 import { tempDir } from '../support/engine-harness.js';
 import { HAVE_SCRIPT } from '../support/pty.js';
 import { recordSession } from '../support/record-session.js';
-import { startUi, type Ui } from './ui-harness.js';
+import { closeUisAfterEach, startUi, type Ui } from './ui-harness.js';
 
 /**
  * Issue 39: `-c` showed the last exchange as raw markdown, and `-r` without an id was an error.
  * Now `-c` renders the last exchanges as a live answer is rendered, and `-r` opens a picker.
  */
-let ui: Ui | undefined;
 
-afterEach(async () => {
-  const rejected = ui?.fake.rejected ?? [];
-  await ui?.close();
-  ui = undefined;
-  expect(rejected).toEqual([]);
-});
+closeUisAfterEach();
 
 const sessionsIn = (home: string) => readdirSync(path.join(home, 'sessions')).sort();
 const sent = (u: Ui, request: number) => (u.fake.requests[request]!.body as { messages: Message[] }).messages;
@@ -42,7 +36,7 @@ describe.skipIf(!HAVE_SCRIPT && !process.env.CI)('resuming in the terminal UI', 
       { prompt: 'the last question', script: [{ text: '# Final heading\n\nSome **bold** words and a list:\n\n- one\n- two' }] },
     ]);
 
-    ui = await startUi([{ text: 'Carried on.' }], { ...where, flags: '-c' });
+    const ui = await startUi([{ text: 'Carried on.' }], { ...where, flags: '-c' });
     const at = await ui.pty.waitFor('Some bold words', ui.at);
     const shown = ui.pty.screen().slice(ui.at, at + 200);
     expect(shown).toContain('… 1 earlier message of yours not shown');
@@ -81,7 +75,11 @@ describe.skipIf(!HAVE_SCRIPT && !process.env.CI)('resuming in the terminal UI', 
       { prompt: 'another folder', script: [{ text: 'Elsewhere.' }] },
     ]);
 
-    ui = await startUi([{ text: 'Back in the older one.' }], { ...where, flags: '-r', ready: '↑/↓ chooses · Enter resumes · Esc quits' });
+    const ui = await startUi([{ text: 'Back in the older one.' }], {
+      ...where,
+      flags: '-r',
+      ready: '↑/↓ chooses · Enter resumes · Esc quits',
+    });
     const picker = ui.pty.screen();
     expect(picker).toMatch(/❯ just now\s+4 messages\s+the newer session/);
     expect(picker).toMatch(/ {2}just now\s+2 messages\s+the older session/);
@@ -105,7 +103,7 @@ describe.skipIf(!HAVE_SCRIPT && !process.env.CI)('resuming in the terminal UI', 
     await recordSession(where, [{ prompt: 'the only session', script: [{ text: 'Answer.' }] }]);
     const before = sessionsIn(where.home);
 
-    ui = await startUi([], { ...where, flags: '-r', ready: 'the only session' });
+    const ui = await startUi([], { ...where, flags: '-r', ready: 'the only session' });
     ui.pty.type('\x1b');
     expect(await ui.pty.exited).toBe(0);
     expect(ui.pty.screen()).not.toContain('Type a task');
@@ -114,7 +112,7 @@ describe.skipIf(!HAVE_SCRIPT && !process.env.CI)('resuming in the terminal UI', 
   });
 
   it('-r in a folder without sessions says so and exits 0 without starting', { timeout: 60_000 }, async () => {
-    ui = await startUi([], { flags: '-r', ready: 'No recorded sessions of' });
+    const ui = await startUi([], { flags: '-r', ready: 'No recorded sessions of' });
     expect(await ui.pty.exited).toBe(0);
     expect(ui.pty.screen()).toContain('to resume (xagent without -r starts one).');
     expect(ui.pty.screen()).not.toContain('Type a task');
@@ -126,7 +124,7 @@ describe.skipIf(!HAVE_SCRIPT && !process.env.CI)('resuming in the terminal UI', 
   }, async () => {
     const where = { workspace: tempDir('xagent-ws-'), home: tempDir('xagent-home-') };
     const recorded = await recordSession(where, [{ prompt: 'the recorded one', script: [{ text: 'Recorded **answer**.' }] }]);
-    ui = await startUi([{ text: 'Picked up.' }], where);
+    const ui = await startUi([{ text: 'Picked up.' }], where);
     ui.pty.type('/resume\r');
     let at = await ui.pty.waitFor('Resume which session of this workspace?', ui.at);
     at = await ui.pty.waitFor(/1\. just now · 2 messages · the recorded one/, at);

@@ -1,18 +1,11 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { FakeResponse } from '../support/fake-anthropic.js';
 import { HAVE_SCRIPT } from '../support/pty.js';
-import { startUi, type Ui } from './ui-harness.js';
+import { closeUisAfterEach, startUi } from './ui-harness.js';
 
-let ui: Ui | undefined;
-
-afterEach(async () => {
-  const rejected = ui?.fake.rejected ?? [];
-  await ui?.close();
-  ui = undefined;
-  expect(rejected).toEqual([]);
-});
+closeUisAfterEach();
 
 const SHIFT_TAB = '\x1b[Z';
 const writes = (...names: string[]): FakeResponse => ({
@@ -28,7 +21,7 @@ describe.skipIf(!HAVE_SCRIPT && !process.env.CI)('permission modes in the sessio
   it('Shift-Tab turns on accept edits (the status line says so), then a 3-file edit asks nothing; plan mode is next', {
     timeout: 90_000,
   }, async () => {
-    ui = await startUi([writes('a.txt', 'b.txt', 'c.txt'), { text: 'Three files written.' }]);
+    const ui = await startUi([writes('a.txt', 'b.txt', 'c.txt'), { text: 'Three files written.' }]);
     let at = await ui.pty.waitFor('default mode (shift-tab)', 0);
     ui.pty.type(SHIFT_TAB);
     at = await ui.pty.waitFor('⏵⏵ accept edits on', at);
@@ -46,7 +39,7 @@ describe.skipIf(!HAVE_SCRIPT && !process.env.CI)('permission modes in the sessio
   it('"Yes, and don\'t ask again" on a file edit turns on accept edits for the session: the next edits run without asking', {
     timeout: 90_000,
   }, async () => {
-    ui = await startUi([writes('one.txt'), writes('two.txt', 'three.txt'), { text: 'All written.' }]);
+    const ui = await startUi([writes('one.txt'), writes('two.txt', 'three.txt'), { text: 'All written.' }]);
     ui.pty.type('write files\r');
     let at = await ui.pty.waitFor(/2\. Yes, and don't ask again for file edits this session \(accept edits mode/, ui.at);
     ui.pty.type('2');
@@ -61,7 +54,7 @@ describe.skipIf(!HAVE_SCRIPT && !process.env.CI)('permission modes in the sessio
   });
 
   it('/permissions adds and removes rules for the session', { timeout: 90_000 }, async () => {
-    ui = await startUi([
+    const ui = await startUi([
       // touch, not echo: echo is read-only and would run without the rule.
       { content: [{ type: 'tool_use', id: 'toolu_1', name: 'bash', input: { command: 'touch hi' } }] },
       { text: 'Ran echo.' },

@@ -1,18 +1,11 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, it } from 'vitest';
 import { tempDir } from '../support/engine-harness.js';
 import { HAVE_SCRIPT } from '../support/pty.js';
-import { startUi, type Ui } from './ui-harness.js';
+import { closeUisAfterEach, startUi } from './ui-harness.js';
 
-let ui: Ui | undefined;
-
-afterEach(async () => {
-  const rejected = ui?.fake.rejected ?? [];
-  await ui?.close();
-  ui = undefined;
-  expect(rejected).toEqual([]);
-});
+closeUisAfterEach();
 
 /** A stdio MCP server that takes `delayMs` to answer initialize, with one tool. */
 function slowServer(dir: string, delayMs: number): string {
@@ -38,7 +31,7 @@ describe.skipIf(!HAVE_SCRIPT && !process.env.CI)('starting the terminal UI', () 
       path.join(workspace, '.mcp.json'),
       JSON.stringify({ mcpServers: { slow: { command: process.execPath, args: [server] } } }),
     );
-    ui = await startUi([], { flags: '--trust', workspace });
+    const ui = await startUi([], { flags: '--trust', workspace });
     const at = await ui.pty.waitFor(/Starting MCP servers… · [\d.]+s/, 0);
     await ui.pty.waitFor('MCP servers: slow · 1 tools', at);
   });

@@ -1,8 +1,8 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { HAVE_SCRIPT } from '../support/pty.js';
-import { startUi, type Ui } from './ui-harness.js';
+import { closeUisAfterEach, startUi } from './ui-harness.js';
 
 /**
  * A subagent in the terminal UI as Claude Code shows one: `⏺ general-purpose(Read the notes)` with
@@ -10,17 +10,13 @@ import { startUi, type Ui } from './ui-harness.js';
  * A real pseudo-terminal, the built CLI and the fake API (answered in order: the main agent, the
  * child twice, the main agent).
  */
-let ui: Ui | undefined;
-afterEach(async () => {
-  await ui?.close();
-  ui = undefined;
-});
+closeUisAfterEach({ allowRejected: true });
 
 describe.skipIf(!HAVE_SCRIPT && !process.env.CI)('a subagent in the terminal', () => {
   it('shows name(description) with its progress while it runs, and Done (N tool uses · tokens · time) after', {
     timeout: 90_000,
   }, async () => {
-    ui = await startUi([
+    const ui = await startUi([
       {
         content: [
           { type: 'text', text: 'Delegating.' },

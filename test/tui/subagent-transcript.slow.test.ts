@@ -1,9 +1,9 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { FakeResponse } from '../support/fake-anthropic.js';
 import { HAVE_SCRIPT } from '../support/pty.js';
-import { startUi, type Ui } from './ui-harness.js';
+import { closeUisAfterEach, startUi, type Ui } from './ui-harness.js';
 
 /**
  * Ctrl-O on a subagent opens its transcript, as Claude Code's Ctrl-O does: the prompt it was given,
@@ -18,11 +18,7 @@ const END = '\x1b[F';
 /** What the input says while the view is open. */
 const READING = 'reading the transcript above';
 
-let ui: Ui | undefined;
-afterEach(async () => {
-  await ui?.close();
-  ui = undefined;
-});
+closeUisAfterEach({ allowRejected: true });
 
 /** The main agent delegates, the child reads notes.txt (answered after `readDelayMs`) and answers `answer`, the main agent sums up. */
 function delegation(answer: string, answerDelayMs: number): FakeResponse[] {
@@ -57,7 +53,7 @@ async function closesWith(ui: Ui, key: string) {
 
 describe.skipIf(!HAVE_SCRIPT && !process.env.CI)('Ctrl-O on a subagent', () => {
   it('opens the running subagent transcript, which grows to its answer; Esc gives the input back', { timeout: 90_000 }, async () => {
-    ui = await startUi(delegation('The notes say: buy milk.', 4_000));
+    const ui = await startUi(delegation('The notes say: buy milk.', 4_000));
     writeFileSync(path.join(ui.workspace, 'notes.txt'), 'buy milk\n');
     let at = ui.at;
     ui.pty.type('what do my notes say?\r');
@@ -78,7 +74,7 @@ describe.skipIf(!HAVE_SCRIPT && !process.env.CI)('Ctrl-O on a subagent', () => {
     timeout: 90_000,
   }, async () => {
     const details = Array.from({ length: 80 }, (_, i) => `detail ${i + 1}`).join('\n');
-    ui = await startUi(delegation(`The notes say: buy milk.\n${details}\nThat is all.`, 0));
+    const ui = await startUi(delegation(`The notes say: buy milk.\n${details}\nThat is all.`, 0));
     writeFileSync(path.join(ui.workspace, 'notes.txt'), 'buy milk\n');
     let at = ui.at;
     ui.pty.type('what do my notes say?\r');

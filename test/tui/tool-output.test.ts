@@ -1,18 +1,11 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { tempDir } from '../support/engine-harness.js';
 import { HAVE_SCRIPT } from '../support/pty.js';
-import { startUi, type Ui } from './ui-harness.js';
+import { closeUisAfterEach, startUi } from './ui-harness.js';
 
-let ui: Ui | undefined;
-
-afterEach(async () => {
-  const rejected = ui?.fake.rejected ?? [];
-  await ui?.close();
-  ui = undefined;
-  expect(rejected).toEqual([]);
-});
+closeUisAfterEach();
 
 /** A workspace with a "test run" that fails: 60 lines of progress, the assertion, 60 more, a summary. */
 function failingSuite(): string {
@@ -30,7 +23,7 @@ function failingSuite(): string {
 
 describe.skipIf(!HAVE_SCRIPT && !process.env.CI)('tool output you can open', () => {
   it('a failing command shows the lines that say why; Ctrl-O prints its whole output', { timeout: 90_000 }, async () => {
-    ui = await startUi(
+    const ui = await startUi(
       [{ content: [{ type: 'tool_use', id: 'toolu_1', name: 'bash', input: { command: 'sh scripts/test.sh' } }] }, { text: 'It fails.' }],
       { flags: "--allow 'bash(sh scripts/test.sh)'", workspace: failingSuite() },
     );
@@ -50,7 +43,7 @@ describe.skipIf(!HAVE_SCRIPT && !process.env.CI)('tool output you can open', () 
   });
 
   it('an interrupted bash keeps its line, saying it was interrupted', { timeout: 90_000 }, async () => {
-    ui = await startUi(
+    const ui = await startUi(
       [{ content: [{ type: 'tool_use', id: 'toolu_1', name: 'bash', input: { command: 'sleep 30' } }] }, { text: 'Stopped waiting.' }],
       { flags: "--allow 'bash(sleep*)'" },
     );
@@ -66,7 +59,7 @@ describe.skipIf(!HAVE_SCRIPT && !process.env.CI)('tool output you can open', () 
     mkdirSync(path.join(workspace, '.xagent'));
     const hooks = { PreToolUse: [{ matcher: 'bash', hooks: [{ type: 'command', command: 'echo "no sleeping on the job" >&2; exit 2' }] }] };
     writeFileSync(path.join(workspace, '.xagent', 'settings.json'), JSON.stringify({ hooks }));
-    ui = await startUi(
+    const ui = await startUi(
       [{ content: [{ type: 'tool_use', id: 'toolu_1', name: 'bash', input: { command: 'sleep 1' } }] }, { text: 'The hook said no.' }],
       { flags: "--trust --allow 'bash(sleep*)'", workspace },
     );

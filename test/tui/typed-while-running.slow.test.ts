@@ -1,6 +1,6 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { HAVE_SCRIPT } from '../support/pty.js';
-import { startUi, type Ui } from './ui-harness.js';
+import { closeUisAfterEach, startUi, type Ui } from './ui-harness.js';
 
 /**
  * What a person types while a task runs is not lost: a task waits its turn and starts when the
@@ -8,12 +8,8 @@ import { startUi, type Ui } from './ui-harness.js';
  * Before, both were refused ("A task is running", "/clear waits until the running task ends"), so a
  * prompt typed as the answer streamed in, or in the moment the task wrote its session, was dropped.
  */
-let ui: Ui | undefined;
 
-afterEach(async () => {
-  await ui?.close();
-  ui = undefined;
-});
+closeUisAfterEach({ allowRejected: true });
 
 const userText = (u: Ui, request: number) =>
   JSON.stringify((u.fake.requests[request]?.body as { messages: unknown[] } | undefined)?.messages.at(-1) ?? null);
@@ -21,7 +17,11 @@ const userText = (u: Ui, request: number) =>
 describe.skipIf(!HAVE_SCRIPT && !process.env.CI)('typing while a task runs', () => {
   it('queues a second and a third task behind the running one; they run in order', { timeout: 90_000 }, async () => {
     // The first answer takes about 3 s (three deltas 1 s apart): time to type two more tasks.
-    ui = await startUi([{ text: 'first answer done', eventDelayMs: 1000 }, { text: 'second answer done' }, { text: 'third answer done' }]);
+    const ui = await startUi([
+      { text: 'first answer done', eventDelayMs: 1000 },
+      { text: 'second answer done' },
+      { text: 'third answer done' },
+    ]);
     ui.pty.type('one\r');
     let at = await ui.pty.waitFor('Esc to interrupt', ui.at);
     ui.pty.type('two\r');
@@ -38,7 +38,7 @@ describe.skipIf(!HAVE_SCRIPT && !process.env.CI)('typing while a task runs', () 
   });
 
   it('runs /clear when the running task ends instead of refusing it', { timeout: 90_000 }, async () => {
-    ui = await startUi([{ text: 'slow answer done', eventDelayMs: 1000 }, { text: 'after clear' }]);
+    const ui = await startUi([{ text: 'slow answer done', eventDelayMs: 1000 }, { text: 'after clear' }]);
     ui.pty.type('one\r');
     const at = await ui.pty.waitFor('Esc to interrupt', ui.at);
     ui.pty.type('/clear\r');

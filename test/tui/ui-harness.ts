@@ -1,3 +1,4 @@
+import { afterEach, expect } from 'vitest';
 import { startFakeAnthropic, type FakeAnthropic, type FakeResponse } from '../support/fake-anthropic.js';
 import { tempDir } from '../support/engine-harness.js';
 import { startInPty, type PtySession } from '../support/pty.js';
@@ -10,8 +11,26 @@ export interface Ui {
   fake: FakeAnthropic;
   /** Where the screen stood when the UI was ready. */
   at: number;
-  /** Ends the terminal and the fake API (the test's afterEach). */
+  /** Ends the terminal and the fake API (closeUisAfterEach calls it). */
   close(): Promise<void>;
+}
+
+/** The terminal UIs started by the running test, for closeUisAfterEach. */
+const open = new Set<Ui>();
+
+/**
+ * A test file's afterEach, in one place: ends every terminal UI its test started (and its fake API)
+ * and fails the test if the fake rejected a request, unless `allowRejected` (a file whose tests
+ * check the rejections themselves).
+ */
+export function closeUisAfterEach(options: { allowRejected?: boolean } = {}): void {
+  afterEach(async () => {
+    const uis = [...open];
+    open.clear();
+    const rejected = uis.flatMap((ui) => ui.fake.rejected);
+    await Promise.all(uis.map((ui) => ui.close()));
+    if (!options.allowRejected) expect(rejected).toEqual([]);
+  });
 }
 
 /**
@@ -59,6 +78,7 @@ export async function startUi(
     await fake.close();
   };
   const ui: Ui = { pty: { ...session, waitFor }, workspace, home, fake, at: 0, close };
+  open.add(ui);
   ui.at = await waitFor(options.ready ?? '/help', 0);
   return ui;
 }
