@@ -40,6 +40,8 @@ interface Group {
 const sharedTails = new Map<string, Buffer>();
 const SHARED_TAILS = 16;
 const EMPTY = Buffer.alloc(0);
+/** From this size on a body is written in place (lent) rather than made anew each round. */
+const IN_PLACE_BYTES = 64 * 1024;
 const EMPTY_PREFIX = (head: string): Prefix => ({ head, count: 0, lastGroup: undefined, bytes: EMPTY, length: 0 });
 
 /** The request's head and the JSON of the first `count` groups, comma-joined, in a buffer that grows as the conversation does. */
@@ -59,7 +61,9 @@ interface Prefix {
  * cache breakpoint), and writes them and the tail after the settled bytes in that same buffer:
  * the body is a view of it, with no copy of the conversation and no new buffer a round. A new
  * buffer of ~400 kB a round (a 1,000-round `-p` session) made V8 collect the whole heap every few
- * rounds for the external memory alone (bench/README.md, issue 40). The body is lent: the buffer
+ * rounds for the external memory alone (bench/README.md, issue 40). Bodies under 64 kB are still
+ * made anew: cheap, freed with their request, and a thousand short tasks keep no body each
+ * between rounds. A body written in place is lent: the buffer
  * is not written again until `returned(body)` says its request is over; until then a round
  * assembles its body in a new buffer, so a request still sending never sees its bytes change.
  * @example const body = encoder.encode({ model, maxTokens, system, messages, tools }); await send(body); encoder.returned(body);
@@ -83,6 +87,8 @@ export class RequestEncoder {
     const prefix = this.settledBytes(head, groups, settled);
     const newest = `${settled > 0 ? ',' : ''}${this.groupJson(groups[settled]!, cache)}`;
     const size = prefix.length + Buffer.byteLength(newest) + tail.length;
+    // A small body is made anew and freed with its request: many tasks at once keep no body between rounds, and share the tail.
+    if (size < IN_PLACE_BYTES) return Buffer.concat([prefix.bytes.subarray(0, prefix.length), Buffer.from(newest), tail], size);
     this.writable(prefix, size);
     const end = prefix.length + prefix.bytes.write(newest, prefix.length);
     tail.copy(prefix.bytes, end);
