@@ -139,7 +139,10 @@ describe('RequestEncoder', () => {
 
   /** A conversation whose bodies pass 64 kB within a few rounds: from there on they are written in place. */
   const long = (seed: number, length: number): Message[] =>
-    conversation(seed, length).map((m, i) => ({ ...m, content: [...m.content, { type: 'text', text: `${i} ${'long text '.repeat(1200)}` }] }));
+    conversation(seed, length).map((m, i) => ({
+      ...m,
+      content: [...m.content, { type: 'text', text: `${i} ${'long text '.repeat(1200)}` }],
+    }));
 
   it('writes each round into the same memory once the last body is returned, exact every round', () => {
     const all = long(11, 60);
