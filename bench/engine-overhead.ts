@@ -1,3 +1,4 @@
+import { chartAloneRun } from './chart-alone.js';
 import { engineRun } from './engine-run.js';
 import { plainLoop } from './plain-loop.js';
 import { roundKit, roundsModel } from './round-fixtures.js';
@@ -26,6 +27,22 @@ export async function enginePerRound(rounds: number): Promise<number> {
   return ((performance.now() - start) * 1000) / rounds;
 }
 
+/** CPU µs per round of the chart alone (chart-alone.ts), for one run of `rounds` rounds. */
+export async function chartAlonePerRound(rounds: number): Promise<number> {
+  const start = process.cpuUsage();
+  await chartAloneRun(rounds);
+  const used = process.cpuUsage(start);
+  return (used.user + used.system) / rounds;
+}
+
+/** CPU µs per round of the engine's query() (CPU, not wall: the figure to set beside the chart alone's on a shared machine). */
+export async function engineCpuPerRound(rounds: number): Promise<number> {
+  const start = process.cpuUsage();
+  await engineRun({ ...kit, model: roundsModel(rounds), rounds });
+  const used = process.cpuUsage(start);
+  return (used.user + used.system) / rounds;
+}
+
 /** Interleaved runs of the plain loop and the engine at one size: per-round µs samples of each. */
 export function measureRounds(rounds: number, runs: number): Promise<{ baseline: number[]; subject: number[] }> {
   return interleave(
@@ -48,6 +65,13 @@ export async function engineOverheadRows(options: {
   const loop = summarize(samples.baseline);
   const overhead = summarize(samples.subject.map((s, i) => s - samples.baseline[i]!));
   const label = sizeLabel(options.rounds);
+  // How much of the round is XState's own work for this chart, and how much src/engine adds.
+  const split = await interleave(
+    options.runs,
+    () => engineCpuPerRound(options.rounds),
+    () => chartAlonePerRound(options.rounds),
+  );
+  const added = summarize(split.baseline.map((engine, i) => engine - split.subject[i]!));
   return {
     samples,
     rows: [
@@ -63,6 +87,17 @@ export async function engineOverheadRows(options: {
         value: overhead,
         target: `< ${OVERHEAD_TARGET_US} µs`,
         met: overhead.median < OVERHEAD_TARGET_US,
+      },
+      {
+        name: `1. the chart alone per round, CPU (XState, instant actors)`,
+        unit: 'µs',
+        value: summarize(split.subject),
+        baseline: { name: 'engine query(), CPU', value: summarize(split.baseline) },
+      },
+      {
+        name: `1. what src/engine adds per round, CPU (engine − chart alone)`,
+        unit: 'µs',
+        value: added,
       },
     ],
   };

@@ -8,9 +8,10 @@
  * @example node dist/scripts/bundle.js   # writes dist/bin/xagent.js, dist/bin/core.cjs, dist/lib/index.js, dist/bin/chunks/*, dist/bundle-meta.json
  */
 import { build } from 'esbuild';
-import { chmodSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { buildBin } from './bundle-bin.js';
 import { buildCore } from './bundle-core.js';
 import { buildConstants, sharedOptions } from './bundle-options.js';
 
@@ -29,8 +30,9 @@ const coreHash = await buildCore(root);
 
 const result = await build({
   ...sharedOptions(root),
-  // package.json: `bin` runs the first, `exports["."]` is the second (its types: dist/src/lib/index.d.ts, from tsc).
-  entryPoints: { 'bin/xagent': 'src/cli/bin.ts', 'lib/index': 'src/lib/index.ts' },
+  // The CLI's ES entry (dist/bin/xagent.js, bundle-bin.ts, imports it) and the library,
+  // package.json's `exports["."]` (its types: dist/src/lib/index.d.ts, from tsc).
+  entryPoints: { 'bin/chunks/main': 'src/cli/main.ts', 'lib/index': 'src/lib/index.ts' },
   outdir,
   chunkNames: 'bin/chunks/[name]-[hash]',
   splitting: true,
@@ -54,6 +56,7 @@ for (const output of Object.keys(result.metafile.outputs).filter((file) => file.
   const rest = code.replace(REQUIRE_BANNER, '');
   if (!/\brequire\b/.test(rest)) writeFileSync(file, rest);
 }
-chmodSync(path.join(outdir, 'bin/xagent.js'), 0o755);
+const bin = await buildBin(root, coreHash);
 // Read by test/cli/bundle.test.ts (which chunks the entry loads eagerly); not shipped.
-writeFileSync(path.join(root, 'dist/bundle-meta.json'), JSON.stringify(result.metafile));
+const meta = { inputs: { ...result.metafile.inputs, ...bin.inputs }, outputs: { ...result.metafile.outputs, ...bin.outputs } };
+writeFileSync(path.join(root, 'dist/bundle-meta.json'), JSON.stringify(meta));

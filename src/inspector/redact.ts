@@ -17,6 +17,9 @@ const PATTERNS: RegExp[] = [
 
 /** Cheap first look: a string none of the patterns could match is returned untouched. */
 const MAY_MATCH = /sk-ant-|bearer|basic|x-api-key|authorization|anthropic_(?:api_key|auth_token)/i;
+/** In a serialized value: a key SECRET_KEY names (`"password":`), whose value the walk would blank. */
+const SECRET_KEY_IN_JSON =
+  /"(?:proxy-authorization|api[-_]?key|anthropic[-_]api[-_]key|auth[-_]?token|cookie|set-cookie|password|secret)"\s*:/i;
 
 export interface SanitizeOptions {
   /** Exact secret values to remove (shorter than 8 characters are ignored: they would blank out words). */
@@ -94,7 +97,11 @@ export function createSanitizer(options: SanitizeOptions = {}): Sanitizer {
   const sanitize = ((value: unknown) => walk(value, 0)) as Sanitizer;
   sanitize.text = text;
   sanitize.untouched = (json) =>
-    findable && json.length <= maxText && !MAY_MATCH.test(json) && !exact.some((secret) => json.includes(secret));
+    findable &&
+    json.length <= maxText &&
+    !MAY_MATCH.test(json) &&
+    !SECRET_KEY_IN_JSON.test(json) &&
+    !exact.some((secret) => json.includes(secret));
   return sanitize;
 }
 

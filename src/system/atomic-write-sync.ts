@@ -38,5 +38,9 @@ let written = 0;
  * thousand tasks starting at once.
  */
 export function tempPathFor(target: string): string {
-  return path.join(path.dirname(target), `.${path.basename(target)}.${processTag}.${written++}.tmp`);
+  const dir = path.dirname(target);
+  const name = `.${path.basename(target)}.${processTag}.${written++}.tmp`;
+  // Not path.join: the folder is the target's own, and normalising it again is path work enough to
+  // make V8 optimise path's normaliser in a one-answer run (bench/README.md, issue 40).
+  return dir.endsWith(path.sep) ? `${dir}${name}` : `${dir}${path.sep}${name}`;
 }

@@ -18,6 +18,11 @@ let sliceEnds = 0;
 /** A setImmediate is set that ends the slice (and releases waiting tasks) once the loop comes round. */
 let endPending = false;
 const waiting: Array<() => void> = [];
+/** When the slice that released tasks opened, and how many it released: what a released task costs. */
+let releasedAt = 0;
+let released = 0;
+/** The loop's time per task released, as last measured (ms; 1 until measured): a slice releases no more than fit in it. */
+let costPerTask = 1;
 
 /**
  * null: go on now. A promise: await it, the loop's turn comes first.
@@ -44,12 +49,21 @@ function openSlice(): void {
 function endSlice(): void {
   endPending = false;
   sliceEnds = 0;
+  // A released task's work runs on in microtasks after the one `next` waits for (an await chain of
+  // ready promises): the clock alone let a slice release dozens of tasks that then ran for seconds
+  // (10,000 tasks' setups: stalls of 2-5 s). So a slice also releases no more tasks than the last
+  // ones took to fit in SLICE_MS, from the loop's own time between two turns.
+  if (released > 0) costPerTask = (performance.now() - releasedAt) / released;
+  released = 0;
   if (waiting.length === 0) return;
   openSlice();
+  releasedAt = performance.now();
+  const fits = Math.max(1, Math.floor(SLICE_MS / costPerTask));
   // One task at a time, each after the previous one's work ran (a microtask queued behind it),
   // until the slice is used up; the rest wait for the next turn.
   const next = () => {
-    if (waiting.length === 0 || performance.now() >= sliceEnds) return;
+    if (waiting.length === 0 || released >= fits || performance.now() >= sliceEnds) return;
+    released += 1;
     waiting.shift()?.();
     queueMicrotask(next);
   };

@@ -1,4 +1,7 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { CLI } from '../support/run-cli.js';
@@ -12,6 +15,8 @@ interface Metafile {
 }
 const metaPath = fileURLToPath(new URL('../../dist/bundle-meta.json', import.meta.url));
 const coreMetaPath = fileURLToPath(new URL('../../dist/bundle-core-meta.json', import.meta.url));
+/** Preloaded (`node -r`): prints the modules Node loaded, one a line, on stderr at exit. */
+const LOADED_AT_EXIT = "process.on('exit', () => process.stderr.write(process.moduleLoadList.join('\\n')));\n";
 
 /** Every input file that Node compiles before the entry runs: the entry chunk and its static imports. */
 function eagerInputs(meta: Metafile, entryPoint = 'src/cli/main.ts'): string[] {
@@ -36,17 +41,41 @@ describe('the CLI bundle', () => {
     expect(existsSync(CLI)).toBe(true);
   });
 
-  it('answers --version from a tiny entry that loads neither commander nor the CLI before it', () => {
+  it('answers --version from a tiny CommonJS entry that loads neither commander, the CLI nor the ES module loader before it', () => {
     const meta = JSON.parse(readFileSync(metaPath, 'utf8')) as Metafile;
-    expect(eagerInputs(meta, 'src/cli/bin.ts').sort()).toEqual([
+    const entry = Object.keys(meta.outputs).find((out) => meta.outputs[out]!.entryPoint === 'src/cli/bin.ts');
+    expect(entry).toBe('dist/bin/xagent.js');
+    expect(Object.keys(meta.outputs[entry!]!.inputs).sort()).toEqual([
       'src/cli/bin.ts',
       'src/cli/early-signals.ts',
       // What Ctrl-C during start-up prints for -p --output-format json; it imports nothing.
       'src/cli/output/exit-result.ts',
+      // The compiled core's loader and the home it reads the code cache from: initialised on the -p path only.
+      'src/errors/xagent-error.ts',
       'src/run/version.ts',
+      'src/sessions/errors.ts',
+      'src/sessions/layout.ts',
       // The start-up switch (XAGENT_FAST_START), one function.
+      'src/startup/compiled-core.ts',
       'src/startup/fast-start.ts',
+      'src/system/atomic-write-sync.ts',
     ]);
+    // The rest of the CLI is the ES build's, imported only when a run needs it.
+    expect(meta.outputs[entry!]!.imports.filter((imp) => !imp.path.startsWith('node:'))).toEqual([
+      { path: './chunks/main.js', kind: 'dynamic-import', external: true },
+    ]);
+    const type = (dir: string) =>
+      (JSON.parse(readFileSync(fileURLToPath(new URL(`../../dist/${dir}/package.json`, import.meta.url)), 'utf8')) as { type: string })
+        .type;
+    expect([type('bin'), type('bin/chunks')]).toEqual(['commonjs', 'module']);
+    // What Node loaded for --version: no ES module loader, no vm (the core's loader), no crypto.
+    const preload = path.join(mkdtempSync(path.join(os.tmpdir(), 'xagent-loaded-')), 'loaded.cjs');
+    writeFileSync(preload, LOADED_AT_EXIT);
+    const run = spawnSync(process.execPath, ['-r', preload, CLI, '--version'], { encoding: 'utf8' });
+    rmSync(path.dirname(preload), { recursive: true, force: true });
+    expect(run.stdout).toMatch(/^\d+\.\d+\.\d+\n$/);
+    const loaded = run.stderr.split('\n');
+    expect(loaded.filter((name) => /esm\/loader|^NativeModule (vm|crypto)$/.test(name))).toEqual([]);
   });
 
   it('compiles the CLI for -p runs into one CommonJS core without the terminal UI, elkjs, the MCP SDK, esbuild or playwright', () => {

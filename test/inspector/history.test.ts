@@ -278,4 +278,18 @@ describe('sanitizing what goes to the page', () => {
     const record = { kind: 'state', name: 'call_model', usage: { input_tokens: 1, output_tokens: 2 } };
     expect(createSanitizer()(record)).toBe(record);
   });
+
+  it('blanks credential-named keys in an evidence line too: a line with `"password":` is not sent as it was written', () => {
+    // Regression: the line fast path looked only for key-like text, so `{"password": "hunter2"}` in a
+    // tool's input reached the page verbatim while the same record appended as an object was redacted.
+    const history = createHistory();
+    const body = { kind: 'tool_start', call: { id: 't1', name: 'bash', input: { password: 'hunter2', api_key: 'abcdefgh1234' } } };
+    const line = JSON.stringify({ v: 3, seq: 1, ts: 't', event: 'tool_start', call: body.call });
+    const record = history.appendLine(body as never, 't', line);
+    const sent = history.json(record!);
+    expect(sent).not.toContain('hunter2');
+    expect(sent).not.toContain('abcdefgh1234');
+    expect(JSON.parse(sent)).toMatchObject({ call: { input: { password: REDACTED, api_key: REDACTED } } });
+    expect(createSanitizer().untouched('{"note":"the password is in the vault","secrets":0}')).toBe(true);
+  });
 });

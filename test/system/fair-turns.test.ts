@@ -47,4 +47,35 @@ describe('fairTurn (many tasks on one thread)', () => {
     expect(timerAt).toBeGreaterThan(0);
     expect(timerAt).toBeLessThan(seen.length - 1);
   });
+
+  it('releases no more tasks in a turn than fit in it when their work runs microtasks after the turn is given (regression: 10,000 setups, stalls of 2-5 s)', async () => {
+    await yieldTurn();
+    // The slice is used up: every task below waits for a turn.
+    fairTurn();
+    busy(25);
+    const seen: string[] = [];
+    let done = false;
+    const tick = () => {
+      seen.push('timer');
+      if (!done) setTimeout(tick, 0);
+    };
+    setTimeout(tick, 0);
+    const task = async (i: number) => {
+      const turn = fairTurn();
+      if (turn) await turn;
+      // The work starts 200 microtasks after the turn, as a task's setup does after awaits of ready promises.
+      for (let hop = 0; hop < 200; hop++) await null;
+      busy(2);
+      seen.push(`task ${i}`);
+    };
+    await Promise.all(Array.from({ length: 200 }, (_, i) => task(i)));
+    done = true;
+    // Tasks run between two turns of the loop: a slice of 20 ms holds about 10 of them (all 200 at once before).
+    const runs = seen
+      .join(',')
+      .split('timer')
+      .map((run) => run.split(',').filter(Boolean).length);
+    expect(runs.length).toBeGreaterThan(10);
+    expect(Math.max(...runs)).toBeLessThanOrEqual(20);
+  });
 });
