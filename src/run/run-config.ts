@@ -207,9 +207,7 @@ export function buildRunConfig(spec: RunSpec, env: NodeJS.ProcessEnv, createApiM
     rules: settings.rules,
     model,
     // The environment as it is now: the CLI withholds the API key from the process env once the run is set up.
-    ...(spec.modelScript
-      ? {}
-      : { modelFor: agentModels(model, (id) => createApiModel({ modelId: id, env: envNow, maxThinkingTokens })) }),
+    ...(spec.modelScript ? {} : { modelFor: agentModels(model, (id) => createApiModel({ modelId: id, env: envNow, maxThinkingTokens })) }),
     modelId,
     modelLabel: spec.modelScript ? `scripted (${spec.modelScript})` : modelId,
     tools: new ToolRegistry([...builtinTools(sandboxed.sandbox ? { sandbox: sandboxed.sandbox } : {}), ...extraTools]),
