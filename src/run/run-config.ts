@@ -158,8 +158,8 @@ export function buildRunConfig(spec: RunSpec, env: NodeJS.ProcessEnv, createApiM
   const where = { workspace, userSettingsFile: [userSettingsPath(home), path.join(defaultClaudeHome(env), 'settings.json')] };
   // The environment as it is now, read whole once: for the servers' `${VAR}` and the subagents' model
   // clients (the CLI withholds the API key from process.env once the run is set up). Each whole read
-  // of process.env goes through Node's interceptor per variable: ~30-130 µs, twice a task before; tasks set up
-  // while it stays the same share the one copy (envAsNow).
+  // of process.env goes through Node's interceptor per variable: ~30-130 µs, twice a task before.
+  // envAsNow also shares one copy between the tasks set up while the environment stays the same.
   const envNow = envAsNow(env);
   // The settings' env is in the servers' environment, so a `${VAR}` in .mcp.json sees it too (as in Claude Code).
   let settingsEnv = commandEnv(settings.env, env, warn);
