@@ -149,7 +149,14 @@ export interface EngineOutput {
  * The events sent to the chart from outside, and the done/error events of the children it spawns
  * (a subagent, a batch's calls); invoked actors answer with XState's done/error events, typed by XState.
  */
-export type EngineEvent = { type: 'ABORT' } | { type: 'CLOCK.TICK'; now: number } | ChildEvent;
+export type EngineEvent = AbortEvent | { type: 'CLOCK.TICK'; now: number } | ChildEvent;
+
+/**
+ * Stop now: Ctrl-C, a signal, the library's AbortSignal, or a parent leaving the state that waits
+ * for this child. A parent that stops because the task's time is up says so (`reason: 'timeout'`),
+ * so the child's evidence names the same stop as the parent's.
+ */
+export type AbortEvent = { type: 'ABORT'; reason?: 'timeout' };
 
 /** A spawned child answered: `subagent` (one task call), or `batch-<i>` (the batch's i-th call). */
 export type ChildEvent =

@@ -2,6 +2,7 @@ import { assign, enqueueActions, fromCallback, fromPromise, sendTo, setup, type 
 import {
   addUsage,
   workingCall,
+  type AbortEvent,
   type EngineContext,
   type EngineEmitted,
   type EngineEvent,
@@ -91,6 +92,11 @@ type Spawned =
   | { src: 'subagent'; logic: typeof subagentLogic; id: string | undefined };
 
 /** An action that spawns or stops children (and assigns, sends); typed with the spawned actors only, like `change`. */
+/** What a parent leaving a waiting state tells its running child: the deadline's tick that stops the parent is the child's timeout too. */
+function abortFor(event: EngineEvent): AbortEvent {
+  return event.type === 'CLOCK.TICK' ? { type: 'ABORT', reason: 'timeout' } : { type: 'ABORT' };
+}
+
 function spawning(
   collect: Parameters<
     typeof enqueueActions<EngineContext, EngineEvent, undefined, EngineEvent, Spawned, never, never, never, EngineEmitted>
@@ -192,6 +198,8 @@ export const setupEngine = setup({
     stopHookAlreadyActive: ({ context }) => context.hooks.stopActive,
     // The task's limits; src gives every agent of a task one shared ledger (task-limits.ts).
     ...limitGuards(ownLimits),
+    /** A parent stopped on the task's timeout and stops this child with it. */
+    parentTimedOut: ({ event }) => event.type === 'ABORT' && event.reason === 'timeout',
     timedOut: ({ context, event }) => event.type === 'CLOCK.TICK' && event.now - context.deadline.startedAt >= context.deadline.timeoutMs,
     /** A rule src provided threw (a schema that does not compile, a policy that crashed): the task stops, named. */
     ruleFailed: ({ context }) => ruleFailed(context.current),
@@ -287,9 +295,9 @@ export const setupEngine = setup({
     /** Starts the task call being worked on as a child chart, named by its agent path (its `systemId`). */
     startSubagent: startSubagentAction({ systemIds: true }),
     /** Leaving the state stops the child: told to abort first (it closes its calls and says why it stopped), then stopped. */
-    stopSubagent: spawning(({ context, enqueue, system }) => {
+    stopSubagent: spawning(({ context, event, enqueue, system }) => {
       const child = system.get(lastChildPath(context));
-      if (child?.getSnapshot().status === 'active') enqueue.sendTo(child, { type: 'ABORT' });
+      if (child?.getSnapshot().status === 'active') enqueue.sendTo(child, abortFor(event));
       enqueue.stopChild('subagent');
     }),
     /** Starts the batch's waiting calls as children, as many as BATCH_LIMITS allow; a task call's child gets its agent path. */
@@ -297,11 +305,11 @@ export const setupEngine = setup({
     /** A child of the batch is done (or failed): its outcome is kept with its call, and a waiting call may take its place. */
     recordBatchOutcome: assign(({ context, event }) => ({ batch: withBatchOutcome(context.batch, event as unknown as BatchChildEvent) })),
     /** Leaving the batch stops its children still running (a subagent is told to abort first). */
-    stopBatch: spawning(({ context, enqueue, system }) => {
+    stopBatch: spawning(({ context, event, enqueue, system }) => {
       context.batch.forEach((entry, index) => {
         if (entry.status !== 'running') return;
         const child = entry.agent ? system.get(entry.agent) : undefined;
-        if (child?.getSnapshot().status === 'active') enqueue.sendTo(child, { type: 'ABORT' });
+        if (child?.getSnapshot().status === 'active') enqueue.sendTo(child, abortFor(event));
         enqueue.stopChild(batchChildId(index));
       });
     }),

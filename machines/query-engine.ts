@@ -30,7 +30,10 @@ export const queryEngine = setupEngine.createMachine({
     input: ({ context }) => context.deadline,
   },
   on: {
-    ABORT: { target: '.done', actions: { type: 'stop', params: { reason: 'user_abort' } } },
+    ABORT: [
+      { guard: 'parentTimedOut', target: '.done', actions: { type: 'stop', params: { reason: 'timeout' } } },
+      { target: '.done', actions: { type: 'stop', params: { reason: 'user_abort' } } },
+    ],
     'CLOCK.TICK': { guard: 'timedOut', target: '.done', actions: { type: 'stop', params: { reason: 'timeout' } } },
   },
   states: {

@@ -16,6 +16,7 @@ export type PathEvent = EventObject & {
   output?: ModelResponse | PermissionDecision | ToolResult | HookOutcome | EngineOutput | null;
   error?: unknown;
   now?: number;
+  reason?: 'timeout';
 };
 
 export type Perm = 'allow' | 'ask' | 'deny' | 'plan' | 'throw';
@@ -227,6 +228,7 @@ const hookEvents: Record<string, PathEvent[]> = {
 /** Handled at the root, in every state: abort, and the deadline's tick on both sides of the timeout. */
 export const rootEvents: PathEvent[] = [
   { type: 'ABORT', variant: 'abort' },
+  { type: 'ABORT', variant: 'abort-parent-timeout', reason: 'timeout' },
   { type: 'CLOCK.TICK', variant: 'tick-late', now: LIMITS.startedAt + LIMITS.timeoutMs },
   { type: 'CLOCK.TICK', variant: 'tick-early', now: LIMITS.startedAt + LIMITS.timeoutMs - 1 },
 ];

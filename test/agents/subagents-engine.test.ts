@@ -226,4 +226,33 @@ describe('subagents through query()', () => {
     const childEnds = run.log.filter((l) => l.event === 'result' && l.agent !== 'main').map((l) => l.reason);
     expect(childEnds).toEqual(['user_abort', 'user_abort', 'user_abort']);
   });
+
+  it("stops the children as the task's timeout stops the parent: each child's result says timeout, not user_abort", async () => {
+    const log = { aborted: [] as string[] };
+    const model: ModelClient = {
+      name: 'slow child',
+      async createMessage(request) {
+        const isMain = request.system !== scout.prompt;
+        const results = request.messages.at(-1)!.content.filter((b) => b.type === 'tool_result');
+        if (isMain && results.length === 0) {
+          const input = { description: 'wait', prompt: 'wait', subagent_type: 'scout' };
+          return { content: [{ type: 'tool_use', id: 'task_1', name: 'task', input }], stopReason: 'tool_use', usage };
+        }
+        return { content: [{ type: 'tool_use', id: 'slow_1', name: 'slow', input: { ms: 60_000 } }], stopReason: 'tool_use', usage };
+      },
+    };
+    const run = await runTask([], {
+      model,
+      agents: [{ ...scout, tools: ['slow'] }],
+      tools: new ToolRegistry(testTools(log)),
+      timeoutMs: 300,
+      sessionDir: path.join(tempDir(), 'session'),
+    });
+    expect(run.result.reason).toBe('timeout');
+    // The child's slow call, stopped by the parent's stop or by the child's own deadline (the same instant: either may fire first).
+    expect(log.aborted[0]).toBe('slow');
+    expect(unpairedToolUses(run.transcript)).toEqual([]);
+    const childEnds = run.log.filter((l) => l.event === 'result' && l.agent !== 'main').map((l) => l.reason);
+    expect(childEnds).toEqual(['timeout']);
+  });
 });

@@ -90,7 +90,7 @@ describe('the committed SVG diagram, read at slide size', () => {
 
   it('draws the root handlers once, on one arrow from the any-state box', () => {
     expect(svg.match(/data-group="[^"]*"/g)!.filter((g) => g.includes('any_state'))).toEqual(['data-group="any_state&gt;done"']);
-    expect(svg.match(/data-from="queryEngine"/g)).toHaveLength(2);
+    expect(svg.match(/data-from="queryEngine"/g)).toHaveLength(3);
   });
 
   it('keeps every label box clear of the other label boxes', () => {

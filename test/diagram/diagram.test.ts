@@ -78,6 +78,7 @@ describe('diagrams generated from the engine chart', () => {
       ['ask_permission.planning_batch:always>ask_permission.deciding', undefined, ['decidePermission']],
     ]);
     expect(graph.edges.filter((e) => e.kind === 'root').map((e) => [e.event, e.guard, e.to])).toEqual([
+      ['ABORT', 'parentTimedOut', 'done'],
       ['ABORT', undefined, 'done'],
       ['CLOCK.TICK', 'timedOut', 'done'],
     ]);

@@ -126,9 +126,9 @@ describe('countTransitions', () => {
       line(3, 'call_model.requesting', 'always'),
       line(4, 'done', last),
     ];
-    const result = countTransitions(graph, [task('xstate.error.actor.callModel'), task('ABORT'), task('xstate.done.actor.callModel')]);
+    const result = countTransitions(graph, [task('xstate.error.actor.callModel'), task('CLOCK.TICK'), task('xstate.done.actor.callModel')]);
     expect(result.counts.get('call_model.requesting:xstate.error.actor.callModel>done')).toBe(1);
-    expect(result.counts.get('queryEngine:ABORT>done')).toBe(1);
+    expect(result.counts.get('queryEngine:CLOCK.TICK[timedOut]>done')).toBe(1);
     expect(result.counts.get('call_model.requesting:xstate.done.actor.callModel>done')).toBe(1);
     expect(result.counts.get('call_model.checking_limits:always>call_model.requesting')).toBe(3);
     expect(result).toMatchObject({ counted: 9, tasks: 3, otherChartTasks: 0, skipped: { withoutVia: 0, unmatched: 0, otherChart: 0 } });

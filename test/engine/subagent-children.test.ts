@@ -1,4 +1,4 @@
-import { createActor, fromCallback, fromPromise, waitFor } from 'xstate';
+import { createActor, fromCallback, fromPromise, waitFor, type AnyActorLogic, type EventObject } from 'xstate';
 import { describe, expect, it } from 'vitest';
 import type { EngineInput, EngineOutput } from '../../machines/engine-context.js';
 import { decidePermissionAction, queryEngine, validateCallAction, type CallModelInput } from '../../machines/query-engine.js';
@@ -33,7 +33,7 @@ function childOutput(reason: EngineOutput['reason'], answer: string, agent: stri
 }
 
 /** The chart with a model that asks for `calls` once, then answers; every call valid and allowed; `subagent` as given. */
-function chart(calls: ToolCall[], subagent: ReturnType<typeof fromPromise<EngineOutput, SubagentInput>>, batch = false) {
+function chart(calls: ToolCall[], subagent: AnyActorLogic, batch = false) {
   let round = 0;
   return queryEngine.provide({
     actors: {
@@ -110,6 +110,23 @@ describe('subagents as children of the chart', () => {
     expect(messages.at(-1)?.content).toEqual([
       { type: 'tool_result', tool_use_id: 't1', content: 'interrupted: task aborted by the user', is_error: true },
     ]);
+  });
+
+  it("tells the child why it stops: the task's timeout when the parent's deadline passes, a plain abort otherwise", async () => {
+    const told = async (stop: { type: 'ABORT' } | { type: 'CLOCK.TICK'; now: number }) => {
+      const received: EventObject[] = [];
+      const subagent = fromCallback<EventObject, SubagentInput>(({ receive }) => receive((event) => received.push(event)));
+      const actor = createActor(chart([task('t1')], subagent), { input });
+      actor.start();
+      await waitFor(actor, (s) => statePath(s.value) === 'execute_tool.subagent');
+      actor.send(stop);
+      return { reason: actor.getSnapshot().output?.reason, received };
+    };
+    expect(await told({ type: 'CLOCK.TICK', now: input.startedAt + input.timeoutMs })).toEqual({
+      reason: 'timeout',
+      received: [{ type: 'ABORT', reason: 'timeout' }],
+    });
+    expect(await told({ type: 'ABORT' })).toEqual({ reason: 'user_abort', received: [{ type: 'ABORT' }] });
   });
 
   it('runs a batch of task calls as children numbered in the order they start; a child that stopped is an is_error result, in the model order', async () => {

@@ -81,7 +81,7 @@ export class Oracle {
     if (this.state === 'done') throw new Error(`event ${event.variant} after done`);
     switch (event.type) {
       case 'ABORT':
-        return this.stop('user_abort');
+        return this.stop(event.reason === 'timeout' ? 'timeout' : 'user_abort');
       case 'CLOCK.TICK':
         if ((event.now ?? 0) - LIMITS.startedAt >= LIMITS.timeoutMs) this.stop('timeout');
         return;
