@@ -1,7 +1,7 @@
 import { stateTags } from '../../machines/query-engine.js';
 import type { AgentEvent } from '../engine/events.js';
 import type { EvidenceRecord } from '../sessions/records.js';
-import type { EvidenceListener } from '../sessions/session-writer.js';
+import type { AgentField, EvidenceListener } from '../sessions/session-writer.js';
 import type { InspectorHistory } from './history.js';
 import type { InspectorLimits, RecordBody } from './records.js';
 import { createSanitizer } from './redact.js';
@@ -72,17 +72,32 @@ export const forkCommand = (sessionId: string, n: number) => `xagent fork ${sess
 /** query()'s `observe` for one task, and the listener that reads its evidence log (`onEvidence`). */
 export type LiveFeed = ((event: AgentEvent) => void) & { evidence: EvidenceListener };
 
+/**
+ * A fresh copy of an evidence line's fields for the page, without what the page never reads on a
+ * record and the other two paths (events, replay) leave out too: the format version, the session
+ * id (the meta record has it) and the top-level agent's name. A fifth less to keep and to send.
+ */
+function pageFields(record: EvidenceRecord): Record<string, unknown> {
+  const { v: _v, session_id: _id, agent, ...fields } = record as EvidenceRecord & AgentField;
+  if (agent !== undefined && agent !== 'main') (fields as AgentField).agent = agent;
+  return fields;
+}
+
 /** The evidence lines the page shows as they are; the others are events (result) or streamed already (text). */
 function pageBody(record: EvidenceRecord): RecordBody | null {
   // A line written before state lines carried tags gets its state's tags from the chart.
   if (!('event' in record))
-    return { kind: 'state', name: record.state, ...record, tags: record.tags ?? stateTags(record.state) } as RecordBody;
+    return Object.assign(pageFields(record), {
+      kind: 'state',
+      name: record.state,
+      tags: record.tags ?? stateTags(record.state),
+    }) as RecordBody;
   // A subagent's deltas never reach the page (they would mix into the main agent's text): its prompt and whole turns do.
   const child = record.agent !== undefined && record.agent !== 'main';
   if (child && record.event === 'task_start') return { kind: 'agent_prompt', text: record.prompt, agent: record.agent } as RecordBody;
   if (child && record.event === 'text') return { kind: 'text', text: record.text, agent: record.agent } as RecordBody;
   if (record.event === 'task_start' || record.event === 'text' || record.event === 'result') return null;
-  return { kind: record.event, ...record } as RecordBody;
+  return Object.assign(pageFields(record), { kind: record.event }) as RecordBody;
 }
 
 /**

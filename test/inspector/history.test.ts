@@ -138,11 +138,14 @@ describe('the live feed of a run', () => {
     const said = (records: readonly InspectorRecord[]) =>
       records.map((r) => (r.kind === 'state' ? `${r.kind} ${r.name} ${r.via?.transition ?? ''}` : r.kind));
     expect(said(byLog.records)).toEqual(said(byEvents.records));
-    // A state record is the trace line's fields, with the page's index, kind and name added.
+    // A state record is the trace line's fields, with the page's index, kind and name added, and
+    // without the format version, the session id and the top-level agent (as the events give it).
     const trace = readFileSync(path.join(run.sessionDir, 'trace.jsonl'), 'utf8').split('\n');
     const state = byLog.records.find((r) => r.kind === 'state' && r.name === 'recover')!;
     const line = trace.find((l) => l.includes('"state":"recover"'))!;
-    expect(JSON.parse(JSON.stringify(state))).toEqual({ ...JSON.parse(line), i: state.i, kind: 'state', name: 'recover' });
+    const { v, session_id, agent, ...fields } = JSON.parse(line);
+    expect([v, session_id, agent]).toEqual([expect.any(Number), expect.any(String), 'main']);
+    expect(JSON.parse(JSON.stringify(state))).toEqual({ ...fields, i: state.i, kind: 'state', name: 'recover' });
     expect(state).toMatchObject({ via: { event: 'always' } });
   });
 
