@@ -138,6 +138,9 @@ export function createAnthropicClient(options: AnthropicClientOptions): ModelCli
             onThinkingDelta: request.onThinkingDelta,
           });
           pacer?.succeeded();
+          // Its answer is read whole, so the request has sent all of it: the encoder may write those bytes again.
+          // After a failed attempt it may not: that attempt's request could still be sending the same bytes.
+          if (tries === 0) encoder.returned(body);
           return response;
         } catch (error) {
           // The slot goes back before any wait, so a waiting request never holds one.

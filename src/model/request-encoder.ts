@@ -33,7 +33,6 @@ interface Group {
   span: number;
 }
 
-const COMMA = Buffer.from(',');
 /**
  * The tails made lately, by their JSON: tasks of one run send the same system prompt and tool list,
  * so thousands of tasks in one process share one buffer (~8 kB each) instead of keeping one each.
@@ -41,61 +40,101 @@ const COMMA = Buffer.from(',');
 const sharedTails = new Map<string, Buffer>();
 const SHARED_TAILS = 16;
 const EMPTY = Buffer.alloc(0);
-const EMPTY_PREFIX = () => ({ count: 0, lastGroup: undefined, bytes: EMPTY, length: 0 });
+/** From this size on a body is written in place (lent) rather than made anew each round. */
+const IN_PLACE_BYTES = 64 * 1024;
+const EMPTY_PREFIX = (head: string): Prefix => ({ head, count: 0, lastGroup: undefined, bytes: EMPTY, length: 0 });
+
+/** The request's head and the JSON of the first `count` groups, comma-joined, in a buffer that grows as the conversation does. */
+interface Prefix {
+  head: string;
+  count: number;
+  lastGroup: Group | undefined;
+  bytes: Buffer;
+  length: number;
+}
 
 /**
  * One per client. It keeps the JSON of every block (weakly, so a dropped conversation is
- * collected) and the UTF-8 bytes of the settled part of the conversation, every merged message
- * but the newest, in one buffer that grows as the conversation does. A round encodes only the
- * messages settled since the last one and the newest (it carries the rolling cache breakpoint),
- * and assembles the body with one copy (Buffer.concat), off the JavaScript heap.
- * @example const encoder = new RequestEncoder(); const bytes = encoder.encode({ model, maxTokens, system, messages, tools });
+ * collected) and the UTF-8 bytes of the request's head and the settled part of the conversation,
+ * every merged message but the newest, in one buffer that grows as the conversation does. A round
+ * encodes only the messages settled since the last one and the newest (it carries the rolling
+ * cache breakpoint), and writes them and the tail after the settled bytes in that same buffer:
+ * the body is a view of it, with no copy of the conversation and no new buffer a round. A new
+ * buffer of ~400 kB a round (a 1,000-round `-p` session) made V8 collect the whole heap every few
+ * rounds for the external memory alone (bench/README.md, issue 40). Bodies under 64 kB are still
+ * made anew: cheap, freed with their request, and a thousand short tasks keep no body each
+ * between rounds. A body written in place is lent: the buffer
+ * is not written again until `returned(body)` says its request is over; until then a round
+ * assembles its body in a new buffer, so a request still sending never sees its bytes change.
+ * @example const body = encoder.encode({ model, maxTokens, system, messages, tools }); await send(body); encoder.returned(body);
  */
 export class RequestEncoder {
   private readonly blockJson = new WeakMap<Block, string>();
   private tail: { system: string; tools: readonly ToolSpec[]; cache: boolean; thinkingBudget: number; bytes: Buffer } | undefined;
   /** The last round's messages and their groups: the next round usually only appends. */
   private last: { messages: readonly Message[]; groups: Group[] } = { messages: [], groups: [] };
-  /** The JSON of the first `count` groups, comma-joined, in a buffer that grows as the conversation does. */
-  private prefix: { count: number; lastGroup: Group | undefined; bytes: Buffer; length: number } = EMPTY_PREFIX();
+  private prefix: Prefix = EMPTY_PREFIX('');
+  /** The body handed out last and not returned yet, and the buffer it is a view of. */
+  private lent: { body: Buffer; bytes: Buffer } | undefined;
 
   encode({ model, maxTokens, system, messages, tools, cache = true, thinkingBudget = 0 }: BuildRequestArgs): Buffer {
-    const head = Buffer.from(`{"model":${JSON.stringify(model)},"max_tokens":${requestMaxTokens(maxTokens, thinkingBudget)},"messages":[`);
+    const head = `{"model":${JSON.stringify(model)},"max_tokens":${requestMaxTokens(maxTokens, thinkingBudget)},"messages":[`;
     const groups = this.groups(messages);
-    if (groups.length === 0) return Buffer.concat([head, this.tailBytes(system, tools, cache, thinkingBudget)]);
+    const tail = this.tailBytes(system, tools, cache, thinkingBudget);
+    if (groups.length === 0) return Buffer.concat([Buffer.from(head), tail]);
     // Every group but the newest is final; the newest may still grow and carries the rolling breakpoint.
     const settled = groups.length - 1;
-    const newest = Buffer.from(this.groupJson(groups[settled]!, cache));
-    return Buffer.concat([
-      head,
-      this.settledBytes(groups, settled),
-      settled > 0 ? COMMA : EMPTY,
-      newest,
-      this.tailBytes(system, tools, cache, thinkingBudget),
-    ]);
+    const prefix = this.settledBytes(head, groups, settled);
+    const newest = `${settled > 0 ? ',' : ''}${this.groupJson(groups[settled]!, cache)}`;
+    const size = prefix.length + Buffer.byteLength(newest) + tail.length;
+    // A small body is made anew and freed with its request: many tasks at once keep no body between rounds, and share the tail.
+    if (size < IN_PLACE_BYTES) return Buffer.concat([prefix.bytes.subarray(0, prefix.length), Buffer.from(newest), tail], size);
+    this.writable(prefix, size);
+    const end = prefix.length + prefix.bytes.write(newest, prefix.length);
+    tail.copy(prefix.bytes, end);
+    const body = prefix.bytes.subarray(0, size);
+    this.lent = { body, bytes: prefix.bytes };
+    return body;
+  }
+
+  /** `body`'s request is over (its answer read whole): its buffer may be written again. */
+  returned(body: Buffer): void {
+    if (this.lent?.body === body) this.lent = undefined;
   }
 
   /**
-   * The bytes of groups[0..count), appending only the groups settled since last round. The kept
+   * Makes room for `size` bytes in the prefix's buffer, in a new one when it is too small or lent
+   * (the head and settled bytes copied over; the lent buffer stays as its request has it).
+   */
+  private writable(prefix: Prefix, size: number): void {
+    if (size <= prefix.bytes.length && this.lent?.bytes !== prefix.bytes) return;
+    // Doubling when too small keeps the copies few as the conversation grows; a lent buffer is replaced at its size.
+    const capacity = size > prefix.bytes.length ? 2 * prefix.bytes.length : prefix.bytes.length;
+    const grown = Buffer.allocUnsafe(Math.max(capacity, size, 4096));
+    prefix.bytes.copy(grown, 0, 0, prefix.length);
+    prefix.bytes = grown;
+  }
+
+  /**
+   * The head and the bytes of groups[0..count), appending only the groups settled since last round. The kept
    * bytes still hold when the last group they cover is at the same place now: groups() reuses
    * last round's group objects only as a prefix, so that one check covers all before it.
    */
-  private settledBytes(groups: readonly Group[], count: number): Buffer {
+  private settledBytes(head: string, groups: readonly Group[], count: number): Prefix {
     let prefix = this.prefix;
-    if (prefix.count > count || (prefix.count > 0 && groups[prefix.count - 1] !== prefix.lastGroup)) prefix = this.prefix = EMPTY_PREFIX();
+    if (prefix.head !== head || prefix.count > count || (prefix.count > 0 && groups[prefix.count - 1] !== prefix.lastGroup)) {
+      prefix = this.prefix = EMPTY_PREFIX(head);
+      this.writable(prefix, Buffer.byteLength(head));
+      prefix.length = prefix.bytes.write(head, 0);
+    }
     for (let g = prefix.count; g < count; g++) {
       const json = `${g > 0 ? ',' : ''}${this.groupJson(groups[g]!, false)}`;
-      const size = Buffer.byteLength(json);
-      if (prefix.length + size > prefix.bytes.length) {
-        const grown = Buffer.allocUnsafe(Math.max(2 * prefix.bytes.length, prefix.length + size, 4096));
-        prefix.bytes.copy(grown, 0, 0, prefix.length);
-        prefix.bytes = grown;
-      }
+      this.writable(prefix, prefix.length + Buffer.byteLength(json));
       prefix.length += prefix.bytes.write(json, prefix.length);
     }
     prefix.count = count;
     prefix.lastGroup = count > 0 ? groups[count - 1] : undefined;
-    return prefix.bytes.subarray(0, prefix.length);
+    return prefix;
   }
 
   /**

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { STOP_REASONS, type StopReason, type Usage } from '../../machines/types.js';
-import { writeFileAtomic } from '../system/atomic-write.js';
+import { replaceOwnFile } from '../system/replace-own-file.js';
 import { writeFileAtomicSync } from '../system/atomic-write-sync.js';
 
 /** The meta.json format this xagent writes. Older versions are read; newer ones are refused. */
@@ -99,11 +99,14 @@ export function writeMeta(dir: string, meta: SessionMeta): void {
 }
 
 /**
- * `writeMeta` without blocking: at task start, so the model client goes on loading meanwhile.
+ * `writeMeta` without blocking, at each task's start and end: still whole (a temporary file renamed
+ * over it) but not flushed to the disk. meta.json is derived from the transcript, and an
+ * operating-system crash that leaves it old or empty is read as such and rebuilt, so a task pays
+ * no fsync for it (bench/README.md, issue 40: two per task at a thousand tasks).
  * @example await writeMetaAsync(dir, { ...meta, status: 'running', pid: process.pid });
  */
 export async function writeMetaAsync(dir: string, meta: SessionMeta): Promise<void> {
-  await writeFileAtomic(path.join(dir, META_FILE), metaText(meta), { mode: 0o600 });
+  await replaceOwnFile(path.join(dir, META_FILE), metaText(meta));
 }
 
 function metaText(meta: SessionMeta): string {

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { writeFileAtomic } from '../system/atomic-write.js';
+import { replaceOwnFile } from '../system/replace-own-file.js';
 
 /**
  * What a session remembers of the secrets its run had (the API key, the auth token) so that a
@@ -34,8 +34,9 @@ export async function rememberSecrets(sessionDir: string, secrets: ReadonlyArray
   const known = readSecretFingerprints(sessionDir);
   const added = fingerprintsOf(secrets).filter((f) => !known.some((k) => k.sha256 === f.sha256));
   if (added.length === 0) return;
-  await writeFileAtomic(path.join(sessionDir, FILE), `${JSON.stringify({ v: 1, fingerprints: [...known, ...added] })}\n`, {
-    mode: 0o600,
+  // Flushed to the disk: an export after a crash must still find the secrets of lines that survived it.
+  await replaceOwnFile(path.join(sessionDir, FILE), `${JSON.stringify({ v: 1, fingerprints: [...known, ...added] })}\n`, {
+    durable: true,
   }).catch(() => {
     // Not remembered: an export made with the secret in the environment still removes it.
   });

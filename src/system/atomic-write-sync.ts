@@ -28,10 +28,18 @@ export function writeFileAtomicSync(target: string, content: string | Uint8Array
   }
 }
 
-/** The temporary file a write of `target` goes through: same folder (so rename is atomic), this process's own name. */
+/** Random once per process: with the pid and a counter, no two writes (of this process or another) share a name. */
+const processTag = `${process.pid}.${randomBytes(4).toString('hex')}`;
+let written = 0;
+
+/**
+ * The temporary file a write of `target` goes through: same folder (so rename is atomic), this
+ * process's own name. A counter, not random bytes per write: those were ~1 % of the CPU of a
+ * thousand tasks starting at once.
+ */
 export function tempPathFor(target: string): string {
   const dir = path.dirname(target);
-  const name = `.${path.basename(target)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+  const name = `.${path.basename(target)}.${processTag}.${written++}.tmp`;
   // Not path.join: the folder is the target's own, and normalising it again is path work enough to
   // make V8 optimise path's normaliser in a one-answer run (bench/README.md, issue 40).
   return dir.endsWith(path.sep) ? `${dir}${name}` : `${dir}${path.sep}${name}`;

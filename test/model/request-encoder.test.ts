@@ -136,4 +136,54 @@ describe('RequestEncoder', () => {
     const blocks = counted.reduce((n, m) => n + m.content.length, 0);
     expect(stringified).toBeLessThanOrEqual(blocks);
   });
+
+  /** A conversation whose bodies pass 64 kB within a few rounds: from there on they are written in place. */
+  const long = (seed: number, length: number): Message[] =>
+    conversation(seed, length).map((m, i) => ({
+      ...m,
+      content: [...m.content, { type: 'text', text: `${i} ${'long text '.repeat(1200)}` }],
+    }));
+
+  it('writes each round into the same memory once the last body is returned, exact every round', () => {
+    const all = long(11, 60);
+    const encoder = new RequestEncoder();
+    const buffers = new Set<ArrayBuffer>();
+    for (let length = 1; length <= all.length; length++) {
+      const args = { ...variants[0]!, messages: all.slice(0, length) };
+      const body = encoder.encode(args);
+      expect(body.toString('utf8'), `length ${length}`).toBe(JSON.stringify(buildRequestBody(args)));
+      if (body.length >= 64 * 1024) buffers.add(body.buffer as ArrayBuffer);
+      encoder.returned(body);
+    }
+    // A new buffer only when the conversation outgrows it (doubling), not one a round.
+    expect(buffers.size).toBeGreaterThan(0);
+    expect(buffers.size).toBeLessThanOrEqual(5);
+  });
+
+  it('never writes into a body that was not returned: its request may still be sending it', () => {
+    const all = long(12, 40);
+    const encoder = new RequestEncoder();
+    const kept: Array<{ body: Buffer; text: string }> = [];
+    for (let length = 1; length <= all.length; length++) {
+      const args = { ...variants[length % 2]!, messages: all.slice(0, length) };
+      const body = encoder.encode(args);
+      const text = JSON.stringify(buildRequestBody(args));
+      expect(body.toString('utf8')).toBe(text);
+      kept.push({ body, text });
+      // Every third body comes back (its answer was read); the others stay lent, as after a failed attempt.
+      if (length % 3 === 0) encoder.returned(body);
+    }
+    for (const { body, text } of kept.filter((_, i) => (i + 1) % 3 !== 0)) expect(body.toString('utf8')).toBe(text);
+  });
+
+  it('makes a small body anew each round, so tasks keep none between rounds', () => {
+    const all = conversation(5, 10).map((m) => ({ ...m, content: [...m.content, { type: 'text' as const, text: 'x'.repeat(1000) }] }));
+    const encoder = new RequestEncoder();
+    const first = encoder.encode({ ...variants[0]!, messages: all.slice(0, 9) });
+    encoder.returned(first);
+    const second = encoder.encode({ ...variants[0]!, messages: all });
+    expect(first.length).toBeGreaterThan(4096);
+    expect(second.length).toBeLessThan(64 * 1024);
+    expect(second.buffer).not.toBe(first.buffer);
+  });
 });
