@@ -1,6 +1,7 @@
 import { readFileSync, realpathSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { joinResolved } from '../system/atomic-write-sync.js';
 import { importsOf, MAX_IMPORT_DEPTH } from './instruction-imports.js';
 
 /**
@@ -49,15 +50,6 @@ export function instructionDirs(workspace: string, repoRoot: string | null): str
     dir = parent;
   }
   return dirs;
-}
-
-/**
- * `path.join(dir, name)` for a resolved `dir` and a plain relative `name`, without normalising
- * again: a one-answer run then does too little path work for V8 to optimise path's normaliser,
- * and never starts its optimising compiler (3.5 MB of a 55 MB process, bench/README.md, issue 40).
- */
-function inDir(dir: string, name: string): string {
-  return dir.endsWith(path.sep) ? `${dir}${name}` : `${dir}${path.sep}${name}`;
 }
 
 function realOrNull(file: string): string | null {
@@ -117,7 +109,7 @@ export function loadProjectInstructions(options: {
   if (options.home) candidates.push({ file: path.join(options.home, 'AGENTS.md'), owner: 'person' });
   if (claudeHome) candidates.push({ file: path.join(claudeHome, 'CLAUDE.md'), owner: 'person' });
   for (const dir of instructionDirs(options.workspace, options.repoRoot)) {
-    for (const name of INSTRUCTION_FILE_NAMES) candidates.push({ file: inDir(dir, name), owner: 'project' });
+    for (const name of INSTRUCTION_FILE_NAMES) candidates.push({ file: joinResolved(dir, name), owner: 'project' });
   }
   const files: InstructionFile[] = [];
   const seen = new Set<string>();
