@@ -1,4 +1,4 @@
-import type { EvidenceListener } from '../src/sessions/session-writer.js';
+import type { EvidenceListener, SessionSink } from '../src/sessions/session-writer.js';
 import type { AgentEvent, QueryResult } from '../src/engine/events.js';
 import { query } from '../src/engine/query.js';
 import type { ModelClient } from '../src/model/types.js';
@@ -6,7 +6,7 @@ import type { RoundKit } from './round-fixtures.js';
 import { loadTaskContext } from '../src/context/task-context.js';
 
 /**
- * Runs one task through the real engine with no session record, consuming every event, and
+ * Runs one task through the real engine (with no session record unless `session` is given), consuming every event, and
  * checks it ended as a final answer after `rounds` tool rounds (a benchmark of a broken run is worthless).
  * @example await engineRun({ model: roundsModel(1000), ...roundKit(), rounds: 1000 });
  */
@@ -16,6 +16,9 @@ export async function engineRun(
     rounds: number;
     observe?: (event: AgentEvent) => void;
     onEvidence?: EvidenceListener;
+    /** The session the task records to (`openSessionWriter`), as the CLI gives every task one. */
+    session?: SessionSink;
+    sessionId?: string;
   },
 ): Promise<QueryResult> {
   const { rounds } = options;
@@ -31,6 +34,8 @@ export async function engineRun(
     timeoutMs: 3_600_000,
     ...(options.observe ? { observe: options.observe } : {}),
     ...(options.onEvidence ? { onEvidence: options.onEvidence } : {}),
+    ...(options.session ? { session: options.session } : {}),
+    ...(options.sessionId ? { sessionId: options.sessionId } : {}),
   });
   for await (const event of events) {
     if (event.type === 'result') {

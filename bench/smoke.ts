@@ -13,7 +13,7 @@ const TINY: BenchConfig = {
   coldStart: { runs: 1 },
   streaming: { runs: 1, deltas: 3, spacingMs: 5 },
   tools: { runs: 1, tree: 'src', pattern: 'export', glob: '**/*.ts' },
-  inspector: { rounds: 20, runs: 1 },
+  inspector: { rounds: 20, runs: 1, processes: { sets: 1, warmup: 0, runs: 1 } },
   session: { runs: 1, rounds: [2, 4] },
   sandbox: { runs: 1 },
   parallel: { runs: 1, delayMs: 5, childRounds: 2 },

@@ -3,7 +3,7 @@ import { engineOverheadRows } from './engine-overhead.js';
 import { growthRows } from './growth.js';
 import { restateRows, type RestateBenchConfig } from './restate.js';
 import { sandboxRows } from './sandbox.js';
-import { inspectorRows } from './inspector.js';
+import { inspectorRows, type InspectorConfig } from './inspector.js';
 import { sessionRows, type SessionConfig } from './session.js';
 import { streamingRows } from './streaming.js';
 import type { Row } from './table.js';
@@ -18,7 +18,7 @@ export interface BenchConfig {
   coldStart: { runs: number };
   streaming: { runs: number; deltas: number; spacingMs: number };
   tools: { runs: number; tree?: string; pattern?: string; glob?: string };
-  inspector: { rounds: number; runs: number };
+  inspector: InspectorConfig;
   session: SessionConfig;
   sandbox: { runs: number };
   parallel: { runs: number; delayMs: number; childRounds: number };
@@ -32,7 +32,7 @@ export const FULL: BenchConfig = {
   coldStart: { runs: 10 },
   streaming: { runs: 4, deltas: 20, spacingMs: 20 },
   tools: { runs: 7 },
-  inspector: { rounds: 1000, runs: 5 },
+  inspector: { rounds: 1000, runs: 5, processes: { sets: 3, warmup: 4, runs: 4 } },
   session: { runs: 3, rounds: [10, 50, 150, 1000] },
   sandbox: { runs: 21 },
   parallel: { runs: 5, delayMs: 200, childRounds: 10 },
