@@ -46,9 +46,10 @@ export function createHistory(options: HistoryOptions = {}): InspectorHistory {
   /** `own`: the body is the caller's fresh object, which can become the record itself. */
   const push = (body: RecordBody, ts: string, own: boolean): InspectorRecord => {
     const clean = sanitize(body) as RecordBody;
-    const fields = { i: records.length, ts };
     // A redacted or clipped body is already a fresh copy (copy-on-write): numbered in place too.
-    const record = (own || clean !== body ? Object.assign(clean, fields) : { ...clean, ...fields }) as InspectorRecord;
+    const record = (own || clean !== body ? clean : { ...clean }) as InspectorRecord;
+    record.i = records.length;
+    record.ts = ts;
     records.push(record);
     for (const listener of listeners) listener(record);
     return record;

@@ -73,31 +73,35 @@ export const forkCommand = (sessionId: string, n: number) => `xagent fork ${sess
 export type LiveFeed = ((event: AgentEvent) => void) & { evidence: EvidenceListener };
 
 /**
- * A fresh copy of an evidence line's fields for the page, without what the page never reads on a
- * record and the other two paths (events, replay) leave out too: the format version, the session
- * id (the meta record has it) and the top-level agent's name. A fifth less to keep and to send.
+ * What an evidence line's page record leaves out: the format version, the session id (the meta
+ * record has it), the agent (put back below unless it is the top level's `main`), and the two that
+ * would repeat the record's own `kind` and `name` (an event line's `event`, a state line's
+ * `state`). The events and the replay leave them out too; a sixth less to keep and to send.
  */
-function pageFields(record: EvidenceRecord): Record<string, unknown> {
-  const { v: _v, session_id: _id, agent, ...fields } = record as EvidenceRecord & AgentField;
-  if (agent !== undefined && agent !== 'main') (fields as AgentField).agent = agent;
-  return fields;
+const LEFT_OUT = new Set(['v', 'session_id', 'agent', 'event', 'state']);
+
+/**
+ * The page record of an evidence line: `head` (the page's kind, and a state's name and tags), then
+ * a fresh copy of the line's other fields, made in one pass: the log's record stays as it is.
+ */
+function pageRecord(record: EvidenceRecord, head: Record<string, unknown>): RecordBody {
+  const fields = record as unknown as Record<string, unknown>;
+  for (const key in fields) if (!LEFT_OUT.has(key)) head[key] = fields[key];
+  const agent = (record as EvidenceRecord & AgentField).agent;
+  if (agent !== undefined && agent !== 'main') head.agent = agent;
+  return head as RecordBody;
 }
 
 /** The evidence lines the page shows as they are; the others are events (result) or streamed already (text). */
 function pageBody(record: EvidenceRecord): RecordBody | null {
   // A line written before state lines carried tags gets its state's tags from the chart.
-  if (!('event' in record))
-    return Object.assign(pageFields(record), {
-      kind: 'state',
-      name: record.state,
-      tags: record.tags ?? stateTags(record.state),
-    }) as RecordBody;
+  if (!('event' in record)) return pageRecord(record, { kind: 'state', name: record.state, tags: record.tags ?? stateTags(record.state) });
   // A subagent's deltas never reach the page (they would mix into the main agent's text): its prompt and whole turns do.
   const child = record.agent !== undefined && record.agent !== 'main';
   if (child && record.event === 'task_start') return { kind: 'agent_prompt', text: record.prompt, agent: record.agent } as RecordBody;
   if (child && record.event === 'text') return { kind: 'text', text: record.text, agent: record.agent } as RecordBody;
   if (record.event === 'task_start' || record.event === 'text' || record.event === 'result') return null;
-  return Object.assign(pageFields(record), { kind: record.event }) as RecordBody;
+  return pageRecord(record, { kind: record.event });
 }
 
 /**

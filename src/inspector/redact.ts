@@ -22,6 +22,7 @@ const MAY_MATCH = /sk-ant-|bearer|basic|x-api-key|authorization|anthropic_(?:api
 const SECRET_NAMED = 1;
 const RENAMED = 2;
 const MAX_KEY_VERDICTS = 4096;
+const MAX_SHARED_KEYS = 256;
 
 export interface SanitizeOptions {
   /** Exact secret values to remove (shorter than 8 characters are ignored: they would blank out words). */
@@ -76,6 +77,21 @@ export function createSanitizer(options: SanitizeOptions = {}): Sanitizer {
     }
     return verdict;
   };
+  // Consecutive records share nested values (a round's state lines carry the same `usage`, `call`
+  // and `decision` objects): the last object met under each key, and what it became, is kept, so a
+  // value shared by the next record is walked once. Sound because a recorded value never changes
+  // (the evidence log's contract), as copy-on-write already assumes. Bounded like the verdicts.
+  const lastUnder = new Map<string, { seen: object; clean: unknown }>();
+  const shared = (key: string, value: object, depth: number): unknown => {
+    const last = lastUnder.get(key);
+    if (last?.seen === value) return last.clean;
+    const clean = walk(value, depth + 1);
+    if (last) {
+      last.seen = value;
+      last.clean = clean;
+    } else if (lastUnder.size < MAX_SHARED_KEYS) lastUnder.set(key, { seen: value, clean });
+    return clean;
+  };
   const walk = (value: unknown, depth: number): unknown => {
     if (typeof value === 'string') return text(value);
     if (value === null || typeof value !== 'object') return value;
@@ -95,7 +111,7 @@ export function createSanitizer(options: SanitizeOptions = {}): Sanitizer {
     for (const key in object) {
       const v = object[key];
       const verdict = verdictOf(key);
-      const clean = verdict & SECRET_NAMED ? REDACTED : walk(v, depth + 1);
+      const clean = verdict & SECRET_NAMED ? REDACTED : typeof v === 'object' && v !== null ? shared(key, v, depth) : walk(v, depth + 1);
       if (clean !== v) (copy ??= { ...object })[key] = clean;
       if (verdict & RENAMED) renamed = true;
     }

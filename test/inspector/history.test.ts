@@ -138,15 +138,26 @@ describe('the live feed of a run', () => {
     const said = (records: readonly InspectorRecord[]) =>
       records.map((r) => (r.kind === 'state' ? `${r.kind} ${r.name} ${r.via?.transition ?? ''}` : r.kind));
     expect(said(byLog.records)).toEqual(said(byEvents.records));
-    // A state record is the trace line's fields, with the page's index, kind and name added, and
-    // without the format version, the session id and the top-level agent (as the events give it).
+    // A state record is the trace line's fields, with the page's index and kind added and its
+    // `state` as `name`, without the format version, the session id and the top-level agent (as
+    // the events and the replay give it); an event line's `event` is its `kind`, not kept twice.
     const trace = readFileSync(path.join(run.sessionDir, 'trace.jsonl'), 'utf8').split('\n');
     const state = byLog.records.find((r) => r.kind === 'state' && r.name === 'recover')!;
     const line = trace.find((l) => l.includes('"state":"recover"'))!;
-    const { v, session_id, agent, ...fields } = JSON.parse(line);
-    expect([v, session_id, agent]).toEqual([expect.any(Number), expect.any(String), 'main']);
+    const { v, session_id, agent, state: name, ...fields } = JSON.parse(line);
+    expect([v, session_id, agent, name]).toEqual([expect.any(Number), expect.any(String), 'main', 'recover']);
     expect(JSON.parse(JSON.stringify(state))).toEqual({ ...fields, i: state.i, kind: 'state', name: 'recover' });
     expect(state).toMatchObject({ via: { event: 'always' } });
+    const started = byLog.records.find((r) => r.kind === 'tool_start')!;
+    const {
+      v: _v,
+      session_id: _id,
+      agent: _agent,
+      event,
+      ...startFields
+    } = JSON.parse(trace.find((l) => l.includes('"event":"tool_start"'))!);
+    expect(event).toBe('tool_start');
+    expect(JSON.parse(JSON.stringify(started))).toEqual({ ...startFields, i: started.i, kind: 'tool_start' });
   });
 
   it('still redacts an evidence line that holds a secret, key or value', async () => {
@@ -284,6 +295,26 @@ describe('sanitizing what goes to the page', () => {
       expect(sanitize({ password: `hunter${n}`, ok: n })).toEqual({ password: REDACTED, ok: n });
       expect(Object.keys(sanitize(keyed) as object)).toEqual([`sk-ant-${REDACTED}`]);
     }
+  });
+
+  it('walks a value two records share once, and redacts it in both', () => {
+    const sanitize = createSanitizer({ secrets: [KEY] });
+    let reads = 0;
+    const usage = {
+      get input_tokens() {
+        reads++;
+        return 1;
+      },
+    };
+    const leaky = { id: 't1', input: { text: `key ${KEY}` } };
+    const first = sanitize({ kind: 'state', name: 'a', usage, call: leaky }) as { call: typeof leaky };
+    const second = sanitize({ kind: 'state', name: 'b', usage, call: leaky }) as { call: typeof leaky };
+    expect(reads).toBe(1);
+    for (const record of [first, second]) expect(record.call.input.text).toBe(`key ${REDACTED}`);
+    expect(second.call).toBe(first.call);
+    // Another value under the same key is walked again.
+    const other = sanitize({ kind: 'state', name: 'c', usage: { input_tokens: 2 }, call: { id: 't2', password: 'hunter2' } });
+    expect(other).toMatchObject({ usage: { input_tokens: 2 }, call: { id: 't2', password: REDACTED } });
   });
 
   it('returns a value with nothing to change as it is', () => {
