@@ -3,11 +3,9 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { ToolCall } from '../../machines/types.js';
-import type { ModelClient } from '../../src/model/types.js';
 import { readSessionRecords } from '../../src/sessions/session-reader.js';
 import { openSessionWriter } from '../../src/sessions/session-writer.js';
 import { flushSessionLines } from '../../src/sessions/line-groups.js';
-import { GENERAL_PURPOSE, type AgentDefinition } from '../../src/agents/definition.js';
 import { readJsonl, runTask, tempDir } from '../support/engine-harness.js';
 
 type Line = {
@@ -40,45 +38,6 @@ describe('each tool output is stored once', () => {
     const read = toolResults(readSessionRecords(trace).lines as Line[]).map((l) => l.result);
     expect(read).toEqual(live);
     expect(read[0]).toEqual({ content: `echo: ${marker}`, is_error: false });
-  });
-
-  it("keeps a subagent's output in the trace: its conversation is not in the transcript", async () => {
-    const scout: AgentDefinition = {
-      name: 'scout',
-      description: 'Looks words up',
-      prompt: 'SUB: you look words up',
-      tools: ['echo'],
-      model: null,
-      permissionMode: null,
-      source: 'test',
-    };
-    const model: ModelClient = {
-      name: 'delegating',
-      async createMessage(request) {
-        const usage = { input_tokens: 1, output_tokens: 1 };
-        const answered = request.messages.at(-1)!.content.some((b) => b.type === 'tool_result');
-        const isSub = request.system.startsWith('SUB:');
-        if (answered) return { content: [{ type: 'text', text: isSub ? 'found it' : 'all done' }], stopReason: 'end_turn', usage };
-        return isSub
-          ? { content: [{ type: 'tool_use', id: 'echo_1', name: 'echo', input: { text: 'alpha' } }], stopReason: 'tool_use', usage }
-          : {
-              content: [
-                { type: 'tool_use', id: 'task_1', name: 'task', input: { description: 'look', prompt: 'alpha', subagent_type: 'scout' } },
-              ],
-              stopReason: 'tool_use',
-              usage,
-            };
-      },
-    };
-    const run = await runTask([], { model, agents: [GENERAL_PURPOSE, scout] });
-    expect(run.result.reason).toBe('final_answer');
-    const written = toolResults(readJsonl<Line>(path.join(run.sessionDir, 'trace.jsonl')));
-    expect(written.map((l) => [l.agent, l.result])).toEqual([
-      ['main/task-1', { content: 'echo: alpha', is_error: false }],
-      ['main', { is_error: false, stored: 'transcript', length: 'found it'.length }],
-    ]);
-    const read = toolResults(readSessionRecords(path.join(run.sessionDir, 'trace.jsonl')).lines as Line[]);
-    expect(read.map((l) => l.result?.content)).toEqual(['echo: alpha', 'found it']);
   });
 
   it('finds the right block when a call id comes back, and falls back to the audit when the run stopped first', () => {
