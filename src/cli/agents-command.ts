@@ -1,12 +1,7 @@
 import type { Command } from 'commander';
 import { loadAgents } from '../agents/load-agents.js';
 import { visible } from '../terminal/visible.js';
-import { subcommandSetup } from './subcommand-setup.js';
-
-interface Streams {
-  stdout: NodeJS.WritableStream;
-  stderr: NodeJS.WritableStream;
-}
+import { type CommandStreams, subcommandSetup } from './subcommand-setup.js';
 
 /**
  * Adds `xagent agents [--cwd dir] [--json]`: the agents the task tool may start (name, source
@@ -17,7 +12,7 @@ interface Streams {
 export function registerAgentsCommand(
   program: Command,
   setExit: (code: number) => void,
-  streams: Streams,
+  streams: CommandStreams,
   env: NodeJS.ProcessEnv = process.env,
 ): void {
   program
@@ -31,7 +26,7 @@ export function registerAgentsCommand(
     );
 }
 
-function listAgents(options: { cwd?: string; json?: boolean }, streams: Streams, env: NodeJS.ProcessEnv): number {
+function listAgents(options: { cwd?: string; json?: boolean }, streams: CommandStreams, env: NodeJS.ProcessEnv): number {
   const setup = subcommandSetup(options, streams.stderr, env, ({ workspace, home }) => loadAgents({ workspace, home }));
   if ('exitCode' in setup) return setup.exitCode;
   const { agents, problems } = setup;

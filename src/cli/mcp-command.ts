@@ -1,16 +1,12 @@
 import type { Command } from 'commander';
-
-interface Streams {
-  stdout: NodeJS.WritableStream;
-  stderr: NodeJS.WritableStream;
-}
+import type { CommandStreams } from './subcommand-setup.js';
 
 /**
  * Adds `xagent mcp list [--cwd dir] [--json]`: starts each configured MCP server, shows its
  * transport, status and tools, and stops it again. The MCP code loads only when the command runs.
  * @example registerMcpCommand(program, setExit, { stdout: process.stdout, stderr: process.stderr });
  */
-export function registerMcpCommand(program: Command, setExit: (code: number) => void, streams: Streams): void {
+export function registerMcpCommand(program: Command, setExit: (code: number) => void, streams: CommandStreams): void {
   program
     .command('mcp')
     .description('MCP servers configured in .mcp.json and the settings files ("mcpServers")')

@@ -1,7 +1,7 @@
 import type { McpServerStatus } from '../mcp/manager.js';
 import { visible } from '../terminal/visible.js';
 import { sandboxForRun } from '../sandbox/index.js';
-import { subcommandSetup } from './subcommand-setup.js';
+import { type CommandStreams, subcommandSetup } from './subcommand-setup.js';
 import path from 'node:path';
 import { userSettingsPath } from '../settings/settings.js';
 import { defaultClaudeHome } from '../settings/settings.js';
@@ -13,11 +13,6 @@ import { resolveMcpLayers } from '../run/mcp-layers.js';
 import { resolveMcpTimeouts } from '../run/run-config.js';
 import { packageVersion } from '../run/version.js';
 
-interface Streams {
-  stdout: NodeJS.WritableStream;
-  stderr: NodeJS.WritableStream;
-}
-
 /**
  * `xagent mcp list`: every configured server started as a run would start it (same timeouts,
  * same sandbox), its status and tools shown, then stopped. Exit 0 even when a server fails (its
@@ -26,7 +21,7 @@ interface Streams {
  */
 export async function runMcpList(
   options: { cwd?: string; json?: boolean; trust?: boolean },
-  streams: Streams,
+  streams: CommandStreams,
   env: NodeJS.ProcessEnv,
 ): Promise<number> {
   const trustAll = options.trust === true || env[TRUST_ENV] === '1';

@@ -1,10 +1,9 @@
 import type { Command } from 'commander';
+import type { CommandStreams } from './subcommand-setup.js';
 import { parsePositiveInt } from '../run/parse-options.js';
 import { UsageError } from '../errors/xagent-error.js';
 
-interface Streams {
-  stdout: NodeJS.WritableStream;
-  stderr: NodeJS.WritableStream;
+interface Streams extends CommandStreams {
   /** Where a question is answered; a terminal is asked, anything else is refused. */
   stdin: NodeJS.ReadStream;
 }

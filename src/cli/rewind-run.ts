@@ -5,6 +5,7 @@ import { acquireSessionLock } from '../sessions/lock.js';
 import { readMeta } from '../sessions/meta.js';
 import { resolveSessionId, sessionDir } from '../sessions/store.js';
 import { visible } from '../terminal/visible.js';
+import type { CommandStreams } from './subcommand-setup.js';
 import { readCheckpointLog } from '../rewind/checkpoint-log.js';
 import { BASH_NOT_TRACKED } from '../rewind/files.js';
 import { forkSession } from '../rewind/fork.js';
@@ -15,9 +16,7 @@ import { rewindSession } from '../rewind/rewind.js';
 import { describeRewind } from '../terminal/rewind-lines.js';
 import { userMessages } from '../rewind/user-messages.js';
 
-interface Streams {
-  stdout: NodeJS.WritableStream;
-  stderr: NodeJS.WritableStream;
+interface Streams extends CommandStreams {
   stdin: NodeJS.ReadStream;
 }
 

@@ -1,11 +1,6 @@
 import type { Command } from 'commander';
 import { checkSandbox, createSandbox, resolveSandboxSettings } from '../sandbox/index.js';
-import { subcommandSetup } from './subcommand-setup.js';
-
-interface Streams {
-  stdout: NodeJS.WritableStream;
-  stderr: NodeJS.WritableStream;
-}
+import { type CommandStreams, subcommandSetup } from './subcommand-setup.js';
 
 /**
  * Adds `xagent sandbox check [--cwd dir] [--json]`: tries each promise of the sandbox for real and
@@ -16,7 +11,7 @@ interface Streams {
 export function registerSandboxCommand(
   program: Command,
   setExit: (code: number) => void,
-  streams: Streams,
+  streams: CommandStreams,
   env: NodeJS.ProcessEnv = process.env,
 ): void {
   program
@@ -32,7 +27,11 @@ export function registerSandboxCommand(
     );
 }
 
-async function runSandboxCheck(options: { cwd?: string; json?: boolean }, streams: Streams, env: NodeJS.ProcessEnv): Promise<number> {
+async function runSandboxCheck(
+  options: { cwd?: string; json?: boolean },
+  streams: CommandStreams,
+  env: NodeJS.ProcessEnv,
+): Promise<number> {
   const setup = subcommandSetup(options, streams.stderr, env, ({ workspace, home, settings }) => ({
     workspace,
     sandbox: createSandbox({ settings: resolveSandboxSettings(settings.sandbox, true), workspace, xagentHome: home, env }),

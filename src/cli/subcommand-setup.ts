@@ -5,6 +5,12 @@ import { resolveWorkspace } from '../run/workspace-dir.js';
 import { UsageError } from '../errors/xagent-error.js';
 import { exitCodeForError } from './exit-codes.js';
 
+/** Where a subcommand writes: its answer on stdout, what went wrong on stderr. */
+export interface CommandStreams {
+  stdout: NodeJS.WritableStream;
+  stderr: NodeJS.WritableStream;
+}
+
 /** Where a subcommand like `mcp list` or `sandbox check` works, and the settings found there. */
 export interface SubcommandPlace {
   workspace: string;

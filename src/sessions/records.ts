@@ -13,8 +13,12 @@ import type { HookRunReport } from '../hooks/types.js';
  * inspector, stream-json and a replay show: states, hook runs, retries, compactions, tool starts
  * and results, each turn's text, usage, and the result. Version 2 had sequence numbers on state
  * lines only, and the tool results and text lived only in audit.jsonl and transcript.jsonl.
+ * Version 4 keeps each tool output once: the main agent's `tool_result` lines leave the output to
+ * the transcript and say so (`result: {is_error, stored: 'transcript', length}`, tool-outputs.ts);
+ * `readSessionRecords` puts it back. A subagent's lines keep theirs (its conversation is not in
+ * the transcript).
  */
-export const RECORD_VERSION = 3;
+export const RECORD_VERSION = 4;
 
 /** The first version whose trace holds the whole run in order (a replay reads it instead of piecing it together). */
 export const ORDERED_LOG_VERSION = 3;
@@ -117,6 +121,7 @@ export type TraceAnnotation =
   | (Stamp & {
       event: 'tool_result';
       call: ToolCall;
+      /** The output, as the engine and listeners see it; on disk the main agent's is in the transcript instead (tool-outputs.ts). */
       result: { content: string; is_error: boolean; sandboxed?: boolean };
       duration_ms: number;
     })

@@ -12,8 +12,9 @@ import {
   type TraceStateRecord,
 } from './records.js';
 import { toMessage } from './transcript.js';
+import { withToolOutputs } from './tool-outputs.js';
 
-/** A recorded session's three files, read for showing (replay, reports): unusable lines are skipped. */
+/** A recorded session's three files, read for showing (replay, reports): unusable lines are skipped, tool outputs the trace left to the transcript are put back. */
 export interface SessionRecords {
   /** Every line of trace.jsonl that parsed, in file order. */
   lines: TraceRecord[];
@@ -39,16 +40,22 @@ export function readSessionRecords(traceFile: string): SessionRecords {
       if (track) oldestVersion = Math.min(oldestVersion, v);
       return value;
     });
-  const lines = read(traceFile, true);
+  const traceLines = read(traceFile, true).filter(
+    (l): l is TraceRecord => isStateRecord(l) || typeof (l as { event?: unknown } | null)?.event === 'string',
+  );
+  const messages = read(path.join(dir, TRANSCRIPT_FILE))
+    .map(toMessage)
+    .filter((m): m is Message => m !== null);
+  const audit = read(path.join(dir, AUDIT_FILE)) as Array<Partial<AuditRecord>>;
+  // The main agent's tool outputs live in the transcript; the lines get them back here, for every reader.
+  const lines = withToolOutputs(traceLines, messages, audit);
   return {
-    lines: lines.filter((l): l is TraceRecord => isStateRecord(l) || typeof (l as { event?: unknown } | null)?.event === 'string'),
+    lines,
     oldestVersion: Number.isFinite(oldestVersion) ? oldestVersion : RECORD_VERSION,
     states: lines.filter(isStateRecord),
-    annotations: lines.filter((l): l is TraceAnnotation => typeof (l as { event?: unknown } | null)?.event === 'string'),
-    messages: read(path.join(dir, TRANSCRIPT_FILE))
-      .map(toMessage)
-      .filter((m): m is Message => m !== null),
-    audit: read(path.join(dir, AUDIT_FILE)) as Array<Partial<AuditRecord>>,
+    annotations: lines.filter((l): l is TraceAnnotation => !isStateRecord(l)),
+    messages,
+    audit,
   };
 }
 

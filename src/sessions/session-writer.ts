@@ -6,6 +6,7 @@ import { isDiskFailure, SessionWriteError } from './disk-failure.js';
 import { AUDIT_FILE, TRACE_FILE, TRANSCRIPT_FILE } from './layout.js';
 import { RECORD_VERSION, transcriptRecord, type AuditRecord, type EvidenceBody, type EvidenceRecord } from './records.js';
 import { lineGroups } from './line-groups.js';
+import { traceLineOf } from './tool-outputs.js';
 
 /** The agent that writes a line (query() sets it on every line): `main`, `main/task-1`. */
 export type AgentField = { agent?: string };
@@ -45,8 +46,8 @@ function evidenceLog(sessionId: string, write?: (line: string) => void) {
   return {
     record<B extends EvidenceBody>(body: B & AgentField, ts: string): B & EvidenceRecord {
       const record = { v: RECORD_VERSION, seq: seq++, ts, session_id: sessionId, ...body } as B & EvidenceRecord;
-      // Serialized for the file only: listeners get the object, and a run with no file serializes nothing.
-      if (write) write(JSON.stringify(record));
+      // Serialized for the file only: listeners get the object (with any tool output), and a run with no file serializes nothing.
+      if (write) write(JSON.stringify(traceLineOf(record)));
       for (const listener of listeners) listener(record);
       return record;
     },

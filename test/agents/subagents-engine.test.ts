@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { Message, ModelResponse, ToolResultBlock } from '../../machines/types.js';
 import { GENERAL_PURPOSE, type AgentDefinition } from '../../src/agents/definition.js';
 import type { ModelClient, ModelRequest } from '../../src/model/types.js';
+import { readSessionRecords } from '../../src/sessions/session-reader.js';
 import { ToolRegistry } from '../../src/tools/registry.js';
 import { policy, runTask, tempDir, testTools, unpairedToolUses } from '../support/engine-harness.js';
 
@@ -121,6 +122,21 @@ describe('subagents through query()', () => {
     expect(run.result.text).toContain('The agent scout (main/task-1) stopped with max_tool_calls');
     expect(run.events.filter((e) => e.type === 'tool_start').map((e) => (e as { agent?: string }).agent)).toEqual(['main']);
     expect(run.result.tool_calls).toBe(1);
+  });
+
+  it("keeps a subagent's tool output in the trace (its conversation is not in the transcript), the main agent's in the transcript only", async () => {
+    const run = await runTask([], { model: delegatingModel([{ agent: 'scout', word: 'alpha' }]), agents: [scout] });
+    expect(run.result.reason).toBe('final_answer');
+    type ResultLine = { event?: string; agent?: string; result?: object };
+    const results = (lines: ResultLine[]) => lines.filter((l) => l.event === 'tool_result').map((l) => [l.agent, l.result]);
+    expect(results(run.log as ResultLine[])).toEqual([
+      ['main/task-1', { content: 'echo: alpha', is_error: false }],
+      ['main', { is_error: false, stored: 'transcript', length: 'found echo: alpha'.length }],
+    ]);
+    expect(results(readSessionRecords(path.join(run.sessionDir, 'trace.jsonl')).lines as ResultLine[])).toEqual([
+      ['main/task-1', { content: 'echo: alpha', is_error: false }],
+      ['main', { content: 'found echo: alpha', is_error: false }],
+    ]);
   });
 
   it("counts a child's rounds toward the task's max_turns: the parent stops too, every tool_use paired", async () => {

@@ -33,7 +33,7 @@ const use = (name: string, input: Record<string, unknown>): FakeResponse => ({ c
 
 describe.skipIf(!canMount)('issue 38: a full disk under the session', () => {
   it('exits 9 with a clear message, keeps the session, and --continue resumes it once there is room', async () => {
-    // A tool result of ~30 KB cannot fit in what the filler leaves of the 160 KB disk.
+    // A tool result of ~30 KB cannot fit in the ~25 KB the filler leaves of the 160 KB disk.
     writeFileSync(path.join(api.workspace, 'big.txt'), `${'abcdefghij'.repeat(7).concat('\n').repeat(1500)}`);
     const env = await api.start([use('read_file', { path: 'big.txt' }), { text: 'read it' }, { text: 'resumed fine' }]);
     const home = path.join(tempDir('xagent-disk-'), 'home');
@@ -42,7 +42,7 @@ describe.skipIf(!canMount)('issue 38: a full disk under the session', () => {
     // One namespace for both runs: the first fills the disk, the filler goes, the second resumes.
     const script = [
       `mount -t tmpfs -o size=160k tmpfs "$XAGENT_HOME"`,
-      `head -c 100000 /dev/zero > "$XAGENT_HOME/filler"`,
+      `head -c 135000 /dev/zero > "$XAGENT_HOME/filler"`,
       `${argv(['-p', 'read big.txt', '--allow', 'read_file'])} > "$OUT/first.out" 2> "$OUT/first.err"; echo $? > "$OUT/first.code"`,
       `cp -r "$XAGENT_HOME/sessions" "$OUT/after-first"`,
       `rm "$XAGENT_HOME/filler"`,
