@@ -8,6 +8,7 @@
 import { appendFileSync, readFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import path from 'node:path';
+import { onSseEvents } from './sse-lines.js';
 
 interface Block {
   type: string;
@@ -16,33 +17,25 @@ interface Block {
   input?: { path?: string };
 }
 
+interface StreamEvent {
+  type: string;
+  content_block?: Block;
+  delta?: { type: string; text?: string; partial_json?: string };
+}
+
 const agent = new Agent({ keepAlive: true });
 
 function post(url: URL, messages: Array<{ role: string; content: unknown }>): Promise<Block[]> {
   return new Promise((resolve, reject) => {
     const body = JSON.stringify({ model: 'claude-bench', max_tokens: 1024, stream: true, messages });
     const req = request(url, { method: 'POST', agent, headers: { 'content-type': 'application/json' } }, (res) => {
-      res.setEncoding('utf8');
       const blocks: Block[] = [];
       let json = '';
-      let pending = '';
-      res.on('data', (chunk: string) => {
-        pending += chunk;
-        const lines = pending.split('\n');
-        pending = lines.pop() ?? '';
-        for (const line of lines) {
-          if (!line.startsWith('data: ')) continue;
-          const event = JSON.parse(line.slice(6)) as {
-            type: string;
-            content_block?: Block;
-            delta?: { type: string; text?: string; partial_json?: string };
-          };
-          if (event.type === 'content_block_start') blocks.push({ ...event.content_block! });
-          else if (event.delta?.type === 'text_delta') blocks.at(-1)!.text = (blocks.at(-1)!.text ?? '') + event.delta.text;
-          else if (event.delta?.type === 'input_json_delta') json += event.delta.partial_json;
-          else if (event.type === 'content_block_stop' && blocks.at(-1)?.type === 'tool_use')
-            blocks.at(-1)!.input = JSON.parse(json || '{}');
-        }
+      onSseEvents<StreamEvent>(res, (event) => {
+        if (event.type === 'content_block_start') blocks.push({ ...event.content_block! });
+        else if (event.delta?.type === 'text_delta') blocks.at(-1)!.text = (blocks.at(-1)!.text ?? '') + event.delta.text;
+        else if (event.delta?.type === 'input_json_delta') json += event.delta.partial_json;
+        else if (event.type === 'content_block_stop' && blocks.at(-1)?.type === 'tool_use') blocks.at(-1)!.input = JSON.parse(json || '{}');
       });
       res.on('end', () => resolve(blocks));
       res.on('error', reject);

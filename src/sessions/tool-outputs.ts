@@ -9,8 +9,8 @@ import { isAnnotation, type AuditRecord, type EvidenceRecord, type TraceRecord }
  *
  * A reader puts the output back (`withToolOutputs`), so replay, export and the inspector see what
  * the live run showed. When the transcript does not have it (the run was killed after the tool
- * ended and before its result reached the transcript, or the result sent was another), the audit
- * line's excerpt stands in, marked as such.
+ * ended and before its result reached the transcript, the result sent was another, or the session
+ * is read while it runs), the audit line's excerpt stands in, marked as such.
  */
 
 /** What a `tool_result` trace line holds in place of the output. */
@@ -103,6 +103,6 @@ function takeMatching(list: ToolResultBlock[] | undefined, length: number, isErr
 /** The audit's excerpt (its first 2,000 characters) when the transcript never got the output. */
 function missing(length: number, excerpt: string | null | undefined): string {
   if (excerpt && excerpt.length === length) return excerpt;
-  const note = `[the output (${length} characters) did not reach the transcript: the run stopped before its result was sent to the model`;
+  const note = `[the output (${length} characters) is not in the transcript: the run stopped, or was still running, before its result went to the model`;
   return excerpt ? `${note}; its first ${excerpt.length} characters, from the audit:]\n${excerpt}` : `${note}]`;
 }

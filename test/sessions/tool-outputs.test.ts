@@ -68,7 +68,7 @@ describe('each tool output is stored once', () => {
     const read = toolResults(readSessionRecords(path.join(dir, 'trace.jsonl')).lines as Line[]).map((l) => l.result?.content);
     expect(read[0]).toBe('first output');
     expect(read[1]).toBe(
-      `[the output (2500 characters) did not reach the transcript: the run stopped before its result was sent to the model; its first 2000 characters, from the audit:]\n${'x'.repeat(2000)}`,
+      `[the output (2500 characters) is not in the transcript: the run stopped, or was still running, before its result went to the model; its first 2000 characters, from the audit:]\n${'x'.repeat(2000)}`,
     );
   });
 });
