@@ -4,7 +4,7 @@
  * `{"runs": [{"wall", "cpu"}, …]}` of the measured runs goes to stdout. A side measured alone
  * pays for neither the other side's garbage nor its share of the compiler's work.
  */
-import { perRound, type PerRound, type Wiring } from './inspector-runs.js';
+import { perRound, removeBenchHome, type PerRound, type Wiring } from './inspector-runs.js';
 
 const [side, wiring, rounds, warmup, runs] = process.argv.slice(2);
 if ((side !== 'detached' && side !== 'attached') || (wiring !== 'bare' && wiring !== 'cli')) {
@@ -14,4 +14,5 @@ if ((side !== 'detached' && side !== 'attached') || (wiring !== 'bare' && wiring
 for (let i = 0; i < Number(warmup); i++) await perRound(side, Number(rounds), wiring as Wiring);
 const measured: PerRound[] = [];
 for (let i = 0; i < Number(runs); i++) measured.push(await perRound(side, Number(rounds), wiring as Wiring));
+removeBenchHome();
 process.stdout.write(`${JSON.stringify({ runs: measured })}\n`);

@@ -63,6 +63,12 @@ function benchSession(): { sessionId: string; sink: SessionSink; done(): void } 
   return { sessionId, sink, done: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
+/** Removes this process's temporary XAGENT_HOME (its sessions are removed run by run). */
+export function removeBenchHome(): void {
+  if (home) rmSync(home, { recursive: true, force: true });
+  home = undefined;
+}
+
 /** One engine run with no inspector. */
 export async function detachedPerRound(rounds: number, wiring: Wiring): Promise<PerRound> {
   const session = wiring === 'cli' ? benchSession() : null;
