@@ -4,6 +4,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { useFakeApi } from '../support/fake-api-env.js';
 import { runCli } from '../support/run-cli.js';
 import { assertBuilt } from '../sessions/cli.js';
+import { isAnnotation } from '../../src/sessions/records.js';
+import { readSessionRecords } from '../../src/sessions/session-reader.js';
 import { messagesOf, PERMISSIVE, PROMPTS, runThreeTasks, snapshot, THREE_TASKS } from './scenario.js';
 
 beforeAll(assertBuilt);
@@ -106,7 +108,9 @@ describe('xagent rewind', () => {
     });
     expect(run.code, run.stderr).toBe(0);
     const id = (JSON.parse(run.stdout) as { session_id: string }).session_id;
-    const result = traceLines(id).find((line) => line.event === 'tool_result') as { result: { content: string } };
+    // The trace leaves the output to the transcript; the session reader puts it back.
+    const { lines } = readSessionRecords(path.join(api.home, 'sessions', id, 'trace.jsonl'));
+    const result = lines.find((line) => isAnnotation(line, 'tool_result')) as { result: { content: string } };
     expect(result.result.content).toContain('Not checkpointed: big.txt is 4 KB');
     const rewound = await runCli(['rewind', id, '--to', '1', '--code'], { env, cwd: api.workspace });
     expect(rewound.code, rewound.stderr).toBe(0);
