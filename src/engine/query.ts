@@ -119,7 +119,7 @@ export async function* query(userInput: string, options: QueryOptions): AsyncGen
   };
   /** Writes one line of the evidence log and yields the event it is: the one way evidence leaves the engine. */
   const note: Note = (body) => {
-    const record = sink.record({ ...body, agent: agentPath }, iso());
+    const record = sink.record(body, iso(), agentPath);
     const event = eventOf(record);
     if (event) emit(event);
     return record;

@@ -106,7 +106,7 @@ function startChild(parent: SubagentParent, scope: Scope, input: SubagentInput):
     if (passesOn(event)) parent.emit(event);
   };
   const note: Note = (body) => {
-    const record = sink.record({ ...body, agent: path }, iso());
+    const record = sink.record(body, iso(), path);
     const event = eventOf(record);
     if (event) emit(event);
     return record;

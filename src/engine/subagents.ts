@@ -73,7 +73,7 @@ export function childSink(parent: SessionSink): SessionSink {
   return {
     dir: parent.dir,
     tracePath: parent.tracePath,
-    record: (body, ts) => parent.record(body, ts),
+    record: (body, ts, agent) => parent.record(body, ts, agent),
     listen: () => () => undefined,
     message: () => undefined,
     compaction: () => undefined,

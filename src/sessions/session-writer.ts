@@ -26,10 +26,11 @@ export interface SessionSink {
   readonly dir: string | null;
   readonly tracePath: string | null;
   /**
-   * Appends one line to the evidence log: stamps it (`v`, the task's next `seq`, `ts`, `session_id`),
-   * writes it, and hands it to every listener. Returns the stamped record.
+   * Appends one line to the evidence log: stamps it (`v`, the task's next `seq`, `ts`, `session_id`,
+   * and `agent` when given, after the body's fields), writes it, and hands it to every listener.
+   * Returns the stamped record.
    */
-  record<B extends EvidenceBody>(body: B & AgentField, ts: string): B & EvidenceRecord;
+  record<B extends EvidenceBody>(body: B & AgentField, ts: string, agent?: string): B & EvidenceRecord;
   /** Calls `listener` with every line recorded from now on; returns the unsubscribe. */
   listen(listener: EvidenceListener): () => void;
   message(message: Message): void;
@@ -44,8 +45,10 @@ function evidenceLog(sessionId: string, write?: (line: string) => void) {
   const listeners = new Set<EvidenceListener>();
   let seq = 0;
   return {
-    record<B extends EvidenceBody>(body: B & AgentField, ts: string): B & EvidenceRecord {
+    record<B extends EvidenceBody>(body: B & AgentField, ts: string, agent?: string): B & EvidenceRecord {
+      // One object a line (a round writes about ten): the agent is set on the stamped copy, not spread in first.
       const record = { v: RECORD_VERSION, seq: seq++, ts, session_id: sessionId, ...body } as B & EvidenceRecord;
+      if (agent !== undefined) record.agent = agent;
       // Serialized for the file only: listeners get the object (with any tool output), and a run with no file serializes nothing.
       if (write) write(JSON.stringify(traceLineOf(record)));
       for (const listener of listeners) listener(record);
