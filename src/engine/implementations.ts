@@ -119,6 +119,7 @@ export function engineImplementations(services: EngineServices): Omit<AgentImple
       fields: { message: `xagent needs your permission to use ${claudeToolName(call.name)}`, notification_type: 'permission_prompt' },
     });
   const hookMatches = (event: 'PreToolUse' | 'PostToolUse', call: ToolCall) => hooksFor(hooks, { event, call }).length > 0;
+  const validate = (call: ToolCall) => tools.validate(call);
   const decide = (call: ToolCall) => permissions.decide(call, { readOnly: tools.get(call.name)?.readOnly ?? false });
   // Read rules judge every file a search shows, as they would judge read_file of it: the same policy, one file at a time.
   const readGateFor =
@@ -336,11 +337,11 @@ export function engineImplementations(services: EngineServices): Omit<AgentImple
       },
     },
     rules: {
-      validate: (call) => tools.validate(call),
+      validate,
       decide,
       limits: ledger?.limits ?? ownLimits,
       batch: {
-        validate: (call) => tools.validate(call),
+        validate,
         decide,
         concurrencySafe: (call) => tools.get(call.name)?.readOnly === true,
         preToolUse: (call) => hookMatches('PreToolUse', call),

@@ -81,15 +81,17 @@ export function createSanitizer(options: SanitizeOptions = {}): Sanitizer {
   // and `decision` objects): the last object met under each key, and what it became, is kept, so a
   // value shared by the next record is walked once. Sound because a recorded value never changes
   // (the evidence log's contract), as copy-on-write already assumes. Bounded like the verdicts.
-  const lastUnder = new Map<string, { seen: object; clean: unknown }>();
+  // The depth is part of the match: what a walk cuts off depends on where it starts.
+  const lastUnder = new Map<string, { seen: object; depth: number; clean: unknown }>();
   const shared = (key: string, value: object, depth: number): unknown => {
     const last = lastUnder.get(key);
-    if (last?.seen === value) return last.clean;
+    if (last?.seen === value && last.depth === depth) return last.clean;
     const clean = walk(value, depth + 1);
     if (last) {
       last.seen = value;
+      last.depth = depth;
       last.clean = clean;
-    } else if (lastUnder.size < MAX_SHARED_KEYS) lastUnder.set(key, { seen: value, clean });
+    } else if (lastUnder.size < MAX_SHARED_KEYS) lastUnder.set(key, { seen: value, depth, clean });
     return clean;
   };
   const walk = (value: unknown, depth: number): unknown => {
